@@ -1,0 +1,22 @@
+// Runs every *.test.ts under src/ and test/ with node's test runner (TypeScript via tsx).
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function find(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) find(p, out);
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const filter = process.argv.slice(2);
+const files = ['src', 'test'].flatMap((d) => find(d)).filter((f) => filter.length === 0 || filter.some((s) => f.includes(s))).sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+process.exit(res.status ?? 1);

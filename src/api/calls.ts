@@ -1,0 +1,161 @@
+// Request and response schemas of the call endpoints (weave-api.md §1.3-1.10).
+import { Type, type Static } from 'typebox';
+import { AnyObject, AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
+import { Query } from './query.js';
+import { defineRoute } from './route-spec.js';
+
+const IdList = Nullable(Type.Array(Type.String()));
+
+// Nested insert models are lenient (unknown keys ignored): the TS SDK sends display_name in ends.
+export const StartedCallSchemaForInsert = Type.Object({
+  project_id: ProjectId,
+  id: Nullable(Type.String({ minLength: 1 })),
+  op_name: Type.String({ minLength: 1 }),
+  display_name: Nullable(Type.String()),
+  trace_id: Nullable(Type.String({ minLength: 1 })),
+  parent_id: Nullable(Type.String()),
+  thread_id: Nullable(Type.String()),
+  turn_id: Nullable(Type.String()),
+  started_at: DateTime,
+  attributes: AnyObject,
+  inputs: AnyObject,
+  otel_dump: Nullable(AnyObject),
+  wb_user_id: Nullable(Type.String({ description: 'Ignored: the server sets it from the caller' })),
+  wb_run_id: Nullable(Type.String()),
+  wb_run_step: Nullable(Type.Integer()),
+});
+export type StartedCallSchemaForInsert = Static<typeof StartedCallSchemaForInsert>;
+
+export const EndedCallSchemaForInsert = Type.Object({
+  project_id: ProjectId,
+  id: Type.String({ minLength: 1 }),
+  ended_at: DateTime,
+  exception: Nullable(Type.String()),
+  output: Type.Optional(AnyValue),
+  summary: AnyObject,
+  wb_run_step_end: Nullable(Type.Integer()),
+});
+export type EndedCallSchemaForInsert = Static<typeof EndedCallSchemaForInsert>;
+
+export const CallStartReq = Strict({ start: StartedCallSchemaForInsert });
+export const CallStartRes = Type.Object({ id: Type.String(), trace_id: Type.String() });
+export const CallEndReq = Strict({ end: EndedCallSchemaForInsert });
+
+export const CallBatchItem = Type.Union([
+  Type.Object({ mode: Type.Optional(Type.Literal('start')), req: Type.Object({ start: StartedCallSchemaForInsert }) }),
+  Type.Object({ mode: Type.Optional(Type.Literal('end')), req: Type.Object({ end: EndedCallSchemaForInsert }) }),
+]);
+export const CallCreateBatchReq = Strict({ batch: Type.Array(Type.Object({ mode: Type.Optional(Type.String()), req: AnyObject })) });
+export type CallCreateBatchReq = Static<typeof CallCreateBatchReq>;
+export const CallCreateBatchRes = Type.Object({ res: Type.Array(Type.Union([CallStartRes, EmptyRes])) });
+
+export const CallUpdateReq = Strict({
+  project_id: ProjectId,
+  call_id: Type.String({ minLength: 1 }),
+  display_name: Nullable(Type.String()),
+  wb_user_id: Nullable(Type.String()),
+});
+export type CallUpdateReq = Static<typeof CallUpdateReq>;
+
+export const CallSchema = Type.Object({
+  id: Type.String(),
+  project_id: Type.String(),
+  op_name: Type.String(),
+  display_name: Nullable(Type.String()),
+  trace_id: Type.String(),
+  parent_id: Nullable(Type.String()),
+  thread_id: Nullable(Type.String()),
+  turn_id: Nullable(Type.String()),
+  started_at: DateTime,
+  attributes: AnyObject,
+  inputs: AnyObject,
+  ended_at: Nullable(DateTime),
+  exception: Nullable(Type.String()),
+  output: Type.Optional(AnyValue),
+  summary: Type.Optional(AnyObject),
+  wb_user_id: Nullable(Type.String()),
+  wb_username: Nullable(Type.String()),
+  wb_run_id: Nullable(Type.String()),
+  wb_run_step: Nullable(Type.Integer()),
+  wb_run_step_end: Nullable(Type.Integer()),
+  deleted_at: Nullable(DateTime),
+  expire_at: Nullable(DateTime),
+  storage_size_bytes: Nullable(Type.Integer()),
+  total_storage_size_bytes: Nullable(Type.Integer()),
+});
+
+export const CallReadReq = Strict({
+  project_id: ProjectId,
+  id: Type.String({ minLength: 1, description: 'Call identifier' }),
+  include_costs: Nullable(Type.Boolean({ default: false })),
+  include_storage_size: Nullable(Type.Boolean({ default: false })),
+  include_total_storage_size: Nullable(Type.Boolean({ default: false })),
+});
+export type CallReadReq = Static<typeof CallReadReq>;
+export const CallReadRes = Type.Object({ call: Type.Union([CallSchema, Type.Null()]) });
+
+export const CallsFilter = Strict({
+  op_names: IdList,
+  input_refs: IdList,
+  output_refs: IdList,
+  parent_ids: IdList,
+  trace_ids: IdList,
+  call_ids: IdList,
+  thread_ids: IdList,
+  turn_ids: IdList,
+  trace_roots_only: Nullable(Type.Boolean()),
+  wb_user_ids: IdList,
+  wb_run_ids: IdList,
+});
+export type CallsFilter = Static<typeof CallsFilter>;
+
+export const CallsQueryReq = Strict({
+  project_id: ProjectId,
+  filter: Nullable(CallsFilter),
+  limit: Limit,
+  offset: Offset,
+  sort_by: Nullable(Type.Array(SortBy)),
+  query: Nullable(Query),
+  include_costs: Nullable(Type.Boolean({ default: false })),
+  include_feedback: Nullable(Type.Boolean({ default: false })),
+  include_storage_size: Nullable(Type.Boolean({ default: false })),
+  include_total_storage_size: Nullable(Type.Boolean({ default: false })),
+  include_usernames: Nullable(Type.Boolean({ default: false })),
+  columns: Nullable(Type.Array(Type.String())),
+  expand_columns: Nullable(Type.Array(Type.String())),
+  return_expanded_column_values: Nullable(Type.Boolean({ default: true })),
+});
+export type CallsQueryReq = Static<typeof CallsQueryReq>;
+export const CallsQueryRes = Type.Object({ calls: Type.Array(CallSchema) });
+
+export const CallsQueryStatsReq = Strict({
+  project_id: ProjectId,
+  filter: Nullable(CallsFilter),
+  query: Nullable(Query),
+  limit: Limit,
+  include_total_storage_size: Nullable(Type.Boolean({ default: false })),
+  expand_columns: Nullable(Type.Array(Type.String())),
+});
+export type CallsQueryStatsReq = Static<typeof CallsQueryStatsReq>;
+export const CallsQueryStatsRes = Type.Object({ count: Type.Integer(), total_storage_size_bytes: Nullable(Type.Integer()) });
+
+export const CallsDeleteReq = Strict({
+  project_id: ProjectId,
+  call_ids: Type.Array(Type.String()),
+  wb_user_id: Nullable(Type.String()),
+});
+export type CallsDeleteReq = Static<typeof CallsDeleteReq>;
+export const CallsDeleteRes = Type.Object({ num_deleted: Type.Integer() });
+
+const tag = 'Calls';
+export const callsRoutes = {
+  callStart: defineRoute({ id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', body: CallStartReq, response: CallStartRes, errors: [400] }),
+  callEnd: defineRoute({ id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', body: CallEndReq, response: EmptyRes, errors: [400] }),
+  callUpsertBatch: defineRoute({ id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413] }),
+  callUpdate: defineRoute({ id: 'call_update', method: 'POST', path: '/call/update', tag, summary: 'Update a call (display name)', body: CallUpdateReq, response: EmptyRes, errors: [400] }),
+  callRead: defineRoute({ id: 'call_read', method: 'POST', path: '/call/read', tag, summary: 'Read one call', body: CallReadReq, response: CallReadRes }),
+  callsDelete: defineRoute({ id: 'calls_delete', method: 'POST', path: '/calls/delete', tag, summary: 'Delete calls and their descendants', body: CallsDeleteReq, response: CallsDeleteRes, errors: [400, 413] }),
+  callsQueryStats: defineRoute({ id: 'calls_query_stats', method: 'POST', path: '/calls/query_stats', tag, summary: 'Count calls', body: CallsQueryStatsReq, response: CallsQueryStatsRes, errors: [400] }),
+  callsStreamQuery: defineRoute({ id: 'calls_query_stream', method: 'POST', path: '/calls/stream_query', tag, summary: 'Query calls as JSON Lines', body: CallsQueryReq, response: CallSchema, reply: 'jsonl', errors: [400] }),
+  callsQuery: defineRoute({ id: 'calls_query', method: 'POST', path: '/calls/query', tag, summary: 'Query calls as one JSON document', body: CallsQueryReq, response: CallsQueryRes, errors: [400] }),
+} as const;

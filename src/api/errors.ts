@@ -1,0 +1,104 @@
+// The error catalogue: every error Weft returns is one of these classes, thrown
+// where the problem is found and mapped to HTTP exactly once (http/error-handler.ts).
+
+export type ErrorCode =
+  | 'INVALID_REQUEST'
+  | 'INVALID_FIELD'
+  | 'VALIDATION_ERROR'
+  | 'NOT_FOUND'
+  | 'OBJECT_DELETED'
+  | 'REQUEST_TOO_LARGE'
+  | 'DIGEST_MISMATCH'
+  | 'UNSUPPORTED'
+  | 'INTERNAL';
+
+/** HTTP status per error code: the one table that decides statuses. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  INVALID_REQUEST: 400,
+  INVALID_FIELD: 422,
+  VALIDATION_ERROR: 422,
+  NOT_FOUND: 404,
+  OBJECT_DELETED: 404,
+  REQUEST_TOO_LARGE: 413,
+  DIGEST_MISMATCH: 409,
+  UNSUPPORTED: 501,
+  INTERNAL: 500,
+};
+
+/** One entry of a 422 body, FastAPI-shaped. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class WeftError extends Error {
+  readonly code: ErrorCode;
+  /** Extra keys merged into the JSON error body (e.g. deleted_at). */
+  readonly extra: Readonly<Record<string, unknown>>;
+  constructor(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.code = code;
+    this.extra = extra;
+    this.name = new.target.name;
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** A semantically invalid request (400). */
+export class InvalidRequestError extends WeftError {
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super('INVALID_REQUEST', message, extra);
+  }
+}
+
+/** A field name the server does not know in a filter, sort or column list (422). */
+export class InvalidFieldError extends WeftError {
+  constructor(message: string, loc: (string | number)[] = ['body']) {
+    super('INVALID_FIELD', message, {
+      detail: [{ loc, msg: message, type: 'invalid_field' } satisfies ValidationIssue],
+    });
+  }
+}
+
+/** A request body that does not match its schema (422, FastAPI's shape). */
+export class RequestValidationError extends WeftError {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
+    super('VALIDATION_ERROR', issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.issues = issues;
+  }
+}
+
+export class NotFoundError extends WeftError {
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super('NOT_FOUND', message, extra);
+  }
+}
+
+/** Reading an object version that was deleted: 404 that also says when. */
+export class ObjectDeletedError extends WeftError {
+  constructor(message: string, deletedAt: string) {
+    super('OBJECT_DELETED', message, { deleted_at: deletedAt });
+  }
+}
+
+export class RequestTooLargeError extends WeftError {
+  constructor(message = 'Request too large') {
+    super('REQUEST_TOO_LARGE', message);
+  }
+}
+
+export class DigestMismatchError extends WeftError {
+  constructor(message: string) {
+    super('DIGEST_MISMATCH', message);
+  }
+}
+
+export class UnsupportedError extends WeftError {
+  constructor(message: string) {
+    super('UNSUPPORTED', message);
+  }
+}

@@ -1,0 +1,17 @@
+// Service-level routes: liveness, server info, the OpenAPI document.
+import { Type } from 'typebox';
+import { defineRoute } from './route-spec.js';
+
+export const WEFT_VERSION = '0.1.0';
+
+export const HealthRes = Type.Object({ status: Type.Literal('ok') });
+export const ServerInfoRes = Type.Object({
+  min_required_weave_python_version: Type.String(),
+  trace_server_version: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const metaRoutes = {
+  health: defineRoute({ id: 'health', method: 'GET', path: '/health', tag: 'Service', summary: 'Liveness check', body: undefined, response: HealthRes, open: true }),
+  serverInfo: defineRoute({ id: 'server_info', method: 'GET', path: '/server_info', tag: 'Service', summary: 'Server version and client requirements', body: undefined, response: ServerInfoRes, open: true }),
+  openapi: defineRoute({ id: 'openapi', method: 'GET', path: '/openapi.json', tag: 'Service', summary: 'This OpenAPI 3.1 document', body: undefined, response: Type.Object({}, { additionalProperties: true }), open: true }),
+} as const;

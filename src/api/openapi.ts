@@ -1,0 +1,62 @@
+// Generates the OpenAPI 3.1 document from the route table. TypeBox schemas are JSON
+// Schema, which OpenAPI 3.1 embeds as is.
+import { ErrorBody, HTTPValidationError, ValidationError } from './common.js';
+import type { RouteSpec } from './route-spec.js';
+import { WEFT_VERSION } from './meta.js';
+
+const plain = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema ?? {}));
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request', 401: 'Unauthenticated', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict',
+  413: 'Request too large', 429: 'Too many requests', 501: 'Not implemented', 503: 'Unavailable',
+};
+
+function operation(route: RouteSpec): Record<string, unknown> {
+  const reply = route.reply ?? 'json';
+  const media = reply === 'jsonl' ? 'application/jsonl' : reply === 'octet-stream' ? 'application/octet-stream' : 'application/json';
+  const okSchema = reply === 'octet-stream' ? { type: 'string', format: 'binary' } : plain(route.response);
+  const responses: Record<string, unknown> = {
+    '200': { description: 'Successful Response', content: { [media]: { schema: okSchema } } },
+  };
+  if (route.body !== undefined) {
+    responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
+  }
+  for (const status of route.errors ?? []) {
+    responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+  }
+  const op: Record<string, unknown> = { operationId: route.id, summary: route.summary, tags: [route.tag], responses };
+  if (route.body !== undefined) {
+    const type = route.requestBody === 'multipart' ? 'multipart/form-data' : 'application/json';
+    op.requestBody = { required: true, content: { [type]: { schema: plain(route.body) } } };
+  }
+  if (!route.open) op.security = [{ HTTPBasic: [] }, { HTTPBearer: [] }];
+  return op;
+}
+
+export function buildOpenApi(routes: readonly RouteSpec[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (route.hidden) continue;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Weft',
+      version: WEFT_VERSION,
+      description: 'Self-hostable trace server speaking the W&B Weave trace-server HTTP API.',
+    },
+    paths,
+    components: {
+      schemas: {
+        HTTPValidationError: plain(HTTPValidationError),
+        ValidationError: plain(ValidationError),
+        ErrorBody: plain(ErrorBody),
+      },
+      securitySchemes: {
+        HTTPBasic: { type: 'http', scheme: 'basic' },
+        HTTPBearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// A route is a value: the same record registers the Fastify route, validates the
+// request body and produces the OpenAPI document.
+import type { TSchema } from 'typebox';
+
+export type RouteBody = 'json' | 'multipart' | 'none';
+export type RouteReply = 'json' | 'jsonl' | 'octet-stream';
+
+export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, R extends TSchema = TSchema> {
+  /** Stable operation id, used in the OpenAPI document. */
+  readonly id: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly tag: string;
+  readonly summary: string;
+  readonly body: B;
+  /** Shape of a 200 answer (for jsonl: of one line). */
+  readonly response: R;
+  readonly reply?: RouteReply;
+  /** Request encoding; defaults to json when a body schema is given. */
+  readonly requestBody?: RouteBody;
+  /** Error statuses this route documents beyond 422. */
+  readonly errors?: readonly number[];
+  /** True for /health and /server_info: reachable without credentials. */
+  readonly open?: boolean;
+  /** Kept out of the OpenAPI document (legacy twins). */
+  readonly hidden?: boolean;
+}
+
+export const defineRoute = <B extends TSchema | undefined, R extends TSchema>(spec: RouteSpec<B, R>) => spec;

@@ -1,0 +1,81 @@
+// Configuration from the environment and equivalent command-line flags; frozen once read.
+import { resolve } from 'node:path';
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** Largest accepted request body, bytes. The SDKs send batches of 10-31 MiB. */
+  readonly bodyLimit: number;
+  /** The identity every request gets while API keys do not exist. */
+  readonly localUserId: string;
+  readonly localUsername: string;
+  readonly logLevel: string;
+}
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 6345,
+  dataDir: './weft-data',
+  bodyLimit: 64 * 1024 * 1024,
+  localUserId: 'local-user',
+  localUsername: 'local',
+  logLevel: 'warn',
+} as const;
+
+const FLAGS: Record<string, keyof Config> = {
+  '--host': 'host',
+  '--port': 'port',
+  '--data-dir': 'dataDir',
+  '--body-limit': 'bodyLimit',
+  '--user': 'localUserId',
+  '--username': 'localUsername',
+  '--log-level': 'logLevel',
+};
+
+const ENV: Record<keyof Config, string> = {
+  host: 'HOST',
+  port: 'PORT',
+  dataDir: 'WEFT_DATA_DIR',
+  bodyLimit: 'WEFT_BODY_LIMIT',
+  localUserId: 'WEFT_LOCAL_USER_ID',
+  localUsername: 'WEFT_LOCAL_USERNAME',
+  logLevel: 'WEFT_LOG_LEVEL',
+};
+
+export class ConfigError extends Error {}
+
+function toInt(key: keyof Config, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${key} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+/** Flags win over the environment, which wins over the defaults. */
+export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Config {
+  const raw: Partial<Record<keyof Config, string>> = {};
+  for (const key of Object.keys(ENV) as (keyof Config)[]) {
+    const v = env[ENV[key]];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const key = FLAGS[flag];
+    if (!key) throw new ConfigError(`unknown option ${flag}`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`option ${flag} needs a value`);
+    raw[key] = value;
+  }
+  const port = raw.port !== undefined ? toInt('port', raw.port) : DEFAULTS.port;
+  if (port > 65535) throw new ConfigError(`port must be at most 65535, got ${port}`);
+  return Object.freeze({
+    host: raw.host ?? DEFAULTS.host,
+    port,
+    dataDir: resolve(raw.dataDir ?? DEFAULTS.dataDir),
+    bodyLimit: raw.bodyLimit !== undefined ? toInt('bodyLimit', raw.bodyLimit) : DEFAULTS.bodyLimit,
+    localUserId: raw.localUserId ?? DEFAULTS.localUserId,
+    localUsername: raw.localUsername ?? DEFAULTS.localUsername,
+    logLevel: raw.logLevel ?? DEFAULTS.logLevel,
+  });
+}

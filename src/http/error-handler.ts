@@ -1,0 +1,36 @@
+// The one place where errors become HTTP answers. Every answer is JSON; a client
+// mistake is always a 4xx; only Weft's own faults are 500s, and those are logged.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { RequestValidationError, WeftError } from '../api/errors.js';
+import { toValidationIssues } from './validation-issues.js';
+
+function weftBody(err: WeftError): Record<string, unknown> {
+  if (err instanceof RequestValidationError) return { detail: err.issues };
+  return { reason: err.message, error_code: err.code, error_type: err.name, ...err.extra };
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | WeftError | Error, req, reply) => {
+    if (err instanceof WeftError) {
+      return reply.status(err.status).send(weftBody(err));
+    }
+    const fe = err as FastifyError;
+    if (fe.validation) {
+      const issues = toValidationIssues(fe.validation as never, fe.validationContext ?? 'body');
+      return reply.status(422).send({ detail: issues });
+    }
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({ reason: 'Request too large', error_code: 'REQUEST_TOO_LARGE', error_type: 'RequestTooLarge', limit_bytes: app.initialConfig.bodyLimit });
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: malformed JSON, empty body, unsupported media type...
+      return reply.status(status).send({ reason: fe.message, error_code: fe.code ?? 'INVALID_REQUEST', error_type: 'RequestError' });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ reason: 'Internal server error', error_code: 'INTERNAL', error_type: 'InternalError' });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ reason: `No route ${req.method} ${req.url}`, error_code: 'NOT_FOUND', error_type: 'RouteNotFound' });
+  });
+}

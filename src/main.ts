@@ -1,0 +1,36 @@
+// Entry point: read config, open the store, build the app, listen; close cleanly on signals.
+import { ConfigError, loadConfig } from './config.js';
+import { buildApp } from './http/app.js';
+import { createSqliteStore } from './storage/sqlite/sqlite-store.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`weft: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const store = createSqliteStore(config.dataDir);
+  const app = await buildApp({ store, config });
+  const address = await app.listen({ host: config.host, port: config.port });
+  process.stdout.write(`weft listening on ${address} (data: ${config.dataDir})\n`);
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err) => {
+  process.stderr.write(`weft: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

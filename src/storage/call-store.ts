@@ -1,0 +1,106 @@
+// What every engine must offer for calls. Engines store the start and end parts of
+// a call separately or merged, as suits them; readers only ever see merged calls.
+import type { Micros } from '../service/time.js';
+import type { Expr, SortTerm } from '../query/plan.js';
+
+export interface CallStartPart {
+  readonly project_id: string;
+  readonly id: string;
+  readonly trace_id: string;
+  readonly parent_id: string | null;
+  readonly thread_id: string | null;
+  readonly turn_id: string | null;
+  readonly op_name: string;
+  readonly display_name: string | null;
+  readonly started_at: Micros;
+  /** JSON text of the attributes object. */
+  readonly attributes: string;
+  /** JSON text of the inputs object. */
+  readonly inputs: string;
+  /** Refs found among input values (weave:/// strings). */
+  readonly input_refs: readonly string[];
+  readonly wb_user_id: string | null;
+  readonly wb_run_id: string | null;
+  readonly wb_run_step: number | null;
+}
+
+export interface CallEndPart {
+  readonly project_id: string;
+  readonly id: string;
+  readonly ended_at: Micros;
+  readonly exception: string | null;
+  /** JSON text of the output value (may be 'null'). */
+  readonly output: string;
+  /** JSON text of the summary object as the client sent it. */
+  readonly summary: string;
+  readonly output_refs: readonly string[];
+  readonly wb_run_step_end: number | null;
+}
+
+export type CallPart =
+  | { readonly mode: 'start'; readonly start: CallStartPart }
+  | { readonly mode: 'end'; readonly end: CallEndPart };
+
+/** A merged call as stored. JSON columns stay JSON text so that streaming need not re-encode them. */
+export interface StoredCall {
+  project_id: string;
+  id: string;
+  trace_id: string;
+  parent_id: string | null;
+  thread_id: string | null;
+  turn_id: string | null;
+  op_name: string;
+  display_name: string | null;
+  started_at: Micros;
+  ended_at: Micros | null;
+  attributes: string;
+  inputs: string;
+  output: string | null;
+  exception: string | null;
+  summary: string | null;
+  wb_user_id: string | null;
+  wb_run_id: string | null;
+  wb_run_step: number | null;
+  wb_run_step_end: number | null;
+  deleted_at: Micros | null;
+  expire_at: Micros | null;
+  /** Bytes of this call's stored JSON; filled only when asked for. */
+  storage_size_bytes: number | null;
+  /** Bytes of every call of this call's trace; filled only when asked for. */
+  total_storage_size_bytes: number | null;
+}
+
+/** Top-level call columns a query may select (allow-list for `columns`). */
+export const CALL_COLUMNS = [
+  'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
+  'started_at', 'attributes', 'inputs', 'ended_at', 'exception', 'output', 'summary', 'wb_user_id',
+  'wb_run_id', 'wb_run_step', 'wb_run_step_end', 'deleted_at', 'expire_at',
+] as const;
+export type CallColumn = (typeof CALL_COLUMNS)[number];
+
+/** A compiled calls query: everything an engine needs, no request shapes. */
+export interface CallsQuery {
+  readonly projectId: string;
+  /** Conjunction of the CallsFilter constraints and the $expr query; null = everything. */
+  readonly where: Expr | null;
+  readonly sort: readonly SortTerm[];
+  readonly limit: number | null;
+  readonly offset: number | null;
+  /** Columns to read; null = all. The engine may return more. */
+  readonly columns: readonly CallColumn[] | null;
+  readonly includeStorageSize: boolean;
+  readonly includeTotalStorageSize: boolean;
+}
+
+export interface CallStore {
+  /** Applies start/end parts in order in one durable write; repeats of a part are idempotent. */
+  writeParts(parts: readonly CallPart[]): Promise<void>;
+  /** Sets the display name; an unknown call is not an error. */
+  updateDisplayName(projectId: string, callId: string, displayName: string): Promise<void>;
+  /** Streams the matching live calls (started, not deleted) in constant memory. */
+  query(q: CallsQuery): AsyncIterable<StoredCall>;
+  /** Counts what query() would return (limit applies); optionally sums storage of those calls' traces. */
+  count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }>;
+  /** Soft-deletes the calls and all their descendants; returns how many were deleted. */
+  delete(projectId: string, callIds: readonly string[], at: Micros): Promise<number>;
+}

@@ -1,0 +1,3 @@
+// What every engine must offer for feedback.
+// (Filled in by the feedback work.)
+export interface FeedbackStore {}

@@ -1,0 +1,3 @@
+// What every engine must offer for versioned objects, tags and aliases.
+// (Filled in by the objects work.)
+export interface ObjectStore {}

@@ -1,0 +1,35 @@
+// Opens the SQLite file with the settings every store relies on, and runs migrations.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SqliteDb = Database.Database;
+
+/** One migration: applied once, in order, tracked by PRAGMA user_version. */
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+export function openSqlite(path: string, migrations: readonly Migration[]): SqliteDb {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode is durable against process crashes; FULL adds power-loss safety.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+function migrate(db: SqliteDb, migrations: readonly Migration[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const pending = [...migrations].filter((m) => m.version > current).sort((a, b) => a.version - b.version);
+  for (const m of pending) {
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${Number(m.version)}`);
+    })();
+  }
+}

@@ -1,0 +1,27 @@
+// The embedded default engine: one SQLite file (WAL) under the data directory.
+import { join } from 'node:path';
+import type { Store } from '../store.js';
+import { openSqlite } from './sqlite-database.js';
+import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
+import { createSqliteCallStore } from './sqlite-call-store.js';
+import { createSqliteObjectStore } from './sqlite-object-store.js';
+import { createSqliteFeedbackStore } from './sqlite-feedback-store.js';
+
+export const SQLITE_FILE = 'weft.sqlite';
+
+/** Opens (creating if needed) the store in `dataDir`, or in memory for ':memory:'. */
+export function createSqliteStore(dataDir: string): Store {
+  const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, SQLITE_FILE);
+  const db = openSqlite(path, SQLITE_MIGRATIONS);
+  const calls = createSqliteCallStore(db, path);
+  return {
+    capabilities: { engine: 'sqlite', transactions: true },
+    calls,
+    objects: createSqliteObjectStore(db),
+    feedback: createSqliteFeedbackStore(db),
+    async close() {
+      await calls.close();
+      db.close();
+    },
+  };
+}

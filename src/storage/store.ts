@@ -1,0 +1,20 @@
+// The storage seam: one Store per engine, made of one small store per resource.
+// The interfaces are async and free of SQLite assumptions: the ClickHouse engine
+// (append-only parts, no transactions, network I/O) implements the same ones.
+import type { CallStore } from './call-store.js';
+import type { FeedbackStore } from './feedback-store.js';
+import type { ObjectStore } from './object-store.js';
+
+/** What an engine can do; a false flag means "cannot", and callers answer 501. */
+export interface StoreCapabilities {
+  readonly engine: 'sqlite' | 'clickhouse';
+  readonly transactions: boolean;
+}
+
+export interface Store {
+  readonly capabilities: StoreCapabilities;
+  readonly calls: CallStore;
+  readonly objects: ObjectStore;
+  readonly feedback: FeedbackStore;
+  close(): Promise<void>;
+}
