@@ -38,14 +38,18 @@ export const EndedCallSchemaForInsert = Type.Object({
 export type EndedCallSchemaForInsert = Static<typeof EndedCallSchemaForInsert>;
 
 export const CallStartReq = Strict({ start: StartedCallSchemaForInsert });
+export type CallStartReq = Static<typeof CallStartReq>;
 export const CallStartRes = Type.Object({ id: Type.String(), trace_id: Type.String() });
 export const CallEndReq = Strict({ end: EndedCallSchemaForInsert });
+export type CallEndReq = Static<typeof CallEndReq>;
 
-export const CallBatchItem = Type.Union([
-  Type.Object({ mode: Type.Optional(Type.Literal('start')), req: Type.Object({ start: StartedCallSchemaForInsert }) }),
-  Type.Object({ mode: Type.Optional(Type.Literal('end')), req: Type.Object({ end: EndedCallSchemaForInsert }) }),
-]);
-export const CallCreateBatchReq = Strict({ batch: Type.Array(Type.Object({ mode: Type.Optional(Type.String()), req: AnyObject })) });
+/** One batch item: `mode` is "start" or "end" (inferred from `req` when absent). */
+export const CallBatchItem = Type.Object({
+  mode: Nullable(Type.String()),
+  req: Type.Object({ start: Type.Optional(StartedCallSchemaForInsert), end: Type.Optional(EndedCallSchemaForInsert) }),
+});
+export type CallBatchItem = Static<typeof CallBatchItem>;
+export const CallCreateBatchReq = Strict({ batch: Type.Array(CallBatchItem) });
 export type CallCreateBatchReq = Static<typeof CallCreateBatchReq>;
 export const CallCreateBatchRes = Type.Object({ res: Type.Array(Type.Union([CallStartRes, EmptyRes])) });
 

@@ -1,4 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import { callsRoutes } from '../../api/calls.js';
+import { createCallsService } from '../../service/calls-service.js';
 import type { Store } from '../../storage/store.js';
+import { bindRoute, RawJson } from '../bind-route.js';
 
-export function registerCallRoutes(_app: FastifyInstance, _store: Store): void {}
+export function registerCallRoutes(app: FastifyInstance, store: Store): void {
+  const calls = createCallsService(store);
+  bindRoute(app, callsRoutes.callStart, (body, ctx) => calls.start(body, ctx));
+  bindRoute(app, callsRoutes.callEnd, (body) => calls.end(body));
+  bindRoute(app, callsRoutes.callUpsertBatch, (body, ctx) => calls.upsertBatch(body.batch, ctx));
+  bindRoute(app, callsRoutes.callUpdate, (body) => calls.update(body));
+  bindRoute(app, callsRoutes.callRead, async (body, ctx) => new RawJson(`{"call":${(await calls.read(body, ctx)) ?? 'null'}}`));
+  bindRoute(app, callsRoutes.callsDelete, (body) => calls.delete(body));
+  bindRoute(app, callsRoutes.callsQueryStats, (body) => calls.stats(body));
+  bindRoute(app, callsRoutes.callsStreamQuery, (body, ctx) => calls.streamQuery(body, ctx));
+  bindRoute(app, callsRoutes.callsQuery, async (body, ctx) => new RawJson(await calls.queryJson(body, ctx)));
+}

@@ -1,0 +1,62 @@
+// Turns call start/end requests into the parts the store writes: ids generated when
+// missing, times parsed to microseconds, JSON encoded once, refs extracted, and
+// wb_user_id taken from the caller, never from the body.
+import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../api/calls.js';
+import { InvalidRequestError } from '../api/errors.js';
+import type { CallEndPart, CallStartPart } from '../storage/call-store.js';
+import { extractRefs } from './extract-refs.js';
+import { uuidv7 } from './ids.js';
+import { parseTimestamp } from './time.js';
+
+const MAX_ID = 128;
+const MAX_DISPLAY_NAME = 1024;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function checkId(value: string, field: string): string {
+  if (value.length === 0 || value.length > MAX_ID || CONTROL.test(value)) {
+    throw new InvalidRequestError(`${field} must be 1..${MAX_ID} printable characters, got ${JSON.stringify(value.slice(0, 200))}`);
+  }
+  return value;
+}
+
+const optId = (v: string | null | undefined, field: string) => (v == null || v === '' ? null : checkId(v, field));
+
+export function toStartPart(s: StartedCallSchemaForInsert, userId: string): CallStartPart {
+  if (s.display_name != null && s.display_name.length > MAX_DISPLAY_NAME) {
+    throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
+  }
+  const attributes = s.otel_dump ? { ...s.attributes, otel_span: s.otel_dump } : s.attributes;
+  return {
+    project_id: s.project_id,
+    id: s.id ? checkId(s.id, 'id') : uuidv7(),
+    trace_id: s.trace_id ? checkId(s.trace_id, 'trace_id') : uuidv7(),
+    parent_id: optId(s.parent_id, 'parent_id'),
+    thread_id: optId(s.thread_id, 'thread_id'),
+    turn_id: optId(s.turn_id, 'turn_id'),
+    op_name: s.op_name,
+    display_name: s.display_name || null,
+    started_at: parseTimestamp(s.started_at, 'started_at'),
+    attributes: JSON.stringify(attributes),
+    inputs: JSON.stringify(s.inputs),
+    input_refs: extractRefs(s.inputs),
+    wb_user_id: userId,
+    wb_run_id: s.wb_run_id ?? null,
+    wb_run_step: s.wb_run_step ?? null,
+  };
+}
+
+export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
+  const output = e.output === undefined ? null : e.output;
+  // A non-object output is wrapped as {"output": v} for ref extraction, as Weave does.
+  const refSource = output !== null && typeof output === 'object' && !Array.isArray(output) ? output : { output };
+  return {
+    project_id: e.project_id,
+    id: checkId(e.id, 'id'),
+    ended_at: parseTimestamp(e.ended_at, 'ended_at'),
+    exception: e.exception ?? null,
+    output: JSON.stringify(output),
+    summary: JSON.stringify(e.summary),
+    output_refs: extractRefs(refSource),
+    wb_run_step_end: e.wb_run_step_end ?? null,
+  };
+}

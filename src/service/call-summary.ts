@@ -1,0 +1,53 @@
+// The derived `summary.weave` block every returned call carries (weave-api.md §3.5):
+// status, latency, trace or display name, and, when asked, costs and feedback.
+import type { StoredCall } from '../storage/call-store.js';
+
+export type CallStatus = 'error' | 'running' | 'descendant_error' | 'success';
+
+/** Op name of an op ref (`weave:///e/p/op/<name>:<digest>` -> `<name>`), else the raw op_name. */
+export function opNameOf(opName: string): string {
+  const m = /^(?:weave|weave-trace-internal):\/\/\/(.*)$/.exec(opName);
+  if (!m) return opName;
+  // The project part is "<entity>/<project>" externally, one segment internally.
+  const parts = m[1]!.split('/');
+  const opAt = opName.startsWith('weave:///') ? 2 : 1;
+  if (parts[opAt] !== 'op') return opName;
+  const rest = parts.slice(opAt + 1).join('/');
+  const colon = rest.lastIndexOf(':');
+  return colon > 0 ? rest.slice(0, colon) : rest;
+}
+
+function errorCount(summary: Record<string, unknown>): number {
+  const counts = summary.status_counts;
+  if (counts && typeof counts === 'object') {
+    const n = Number((counts as Record<string, unknown>).error);
+    return Number.isFinite(n) ? n : 0;
+  }
+  return 0;
+}
+
+export function callStatus(c: Pick<StoredCall, 'exception' | 'ended_at'>, summary: Record<string, unknown>): CallStatus {
+  if (c.exception) return 'error';
+  if (c.ended_at === null) return 'running';
+  if (errorCount(summary) > 0) return 'descendant_error';
+  return 'success';
+}
+
+export interface SummaryExtras {
+  costs?: Record<string, unknown> | null;
+  feedback?: unknown[] | null;
+}
+
+/** Stored summary (client keys kept) plus the derived `weave` block; `summaryJson` null = `{}`. */
+export function deriveSummary(c: StoredCall, extras: SummaryExtras = {}): Record<string, unknown> {
+  const summary: Record<string, unknown> = c.summary ? (JSON.parse(c.summary) as Record<string, unknown>) : {};
+  const prior = summary.weave && typeof summary.weave === 'object' ? (summary.weave as Record<string, unknown>) : {};
+  const weave: Record<string, unknown> = { ...prior, status: callStatus(c, summary) };
+  if (c.ended_at !== null) weave.latency_ms = Math.floor((c.ended_at - c.started_at) / 1000);
+  if (c.display_name) weave.display_name = c.display_name;
+  else weave.trace_name = opNameOf(c.op_name);
+  if (extras.costs && Object.keys(extras.costs).length > 0) weave.costs = extras.costs;
+  if (extras.feedback) weave.feedback = extras.feedback;
+  summary.weave = weave;
+  return summary;
+}

@@ -1,0 +1,136 @@
+// Calls: the write path (start / end / batches / update / delete) and the read path
+// (read, query, stream, stats), above the engine-neutral CallStore.
+import { Readable } from 'node:stream';
+import type {
+  CallBatchItem, CallEndReq, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
+} from '../api/calls.js';
+import { InvalidRequestError, RequestTooLargeError } from '../api/errors.js';
+import { compileCallsQuery } from '../query/compile-calls-query.js';
+import type { CallPart, CallsQuery, StoredCall } from '../storage/call-store.js';
+import type { Store } from '../storage/store.js';
+import { toEndPart, toStartPart } from './call-parts.js';
+import { renderCall } from './call-render.js';
+import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
+import { nowMicros } from './time.js';
+
+export interface Caller {
+  readonly userId: string;
+  readonly username: string;
+}
+
+const MAX_DELETE = 1000;
+const CHUNK = 100;
+
+export type CallsService = ReturnType<typeof createCallsService>;
+
+export function createCallsService(store: Store) {
+  const hydrator = createCallHydrator(store);
+
+  function batchPart(item: CallBatchItem, index: number, caller: Caller): CallPart {
+    const mode = item.mode ?? (item.req.start ? 'start' : item.req.end ? 'end' : null);
+    if (mode === 'start' && item.req.start) return { mode, start: toStartPart(item.req.start, caller.userId) };
+    if (mode === 'end' && item.req.end) return { mode, end: toEndPart(item.req.end) };
+    if (mode !== 'start' && mode !== 'end') throw new InvalidRequestError(`batch[${index}]: Invalid mode ${JSON.stringify(item.mode)}`);
+    throw new InvalidRequestError(`batch[${index}]: mode "${mode}" needs req.${mode}`);
+  }
+
+  /** Streams rendered calls, `CHUNK` at a time, hydrated with feedback / expanded refs as asked. */
+  async function* renderedChunks(q: CallsQuery, opts: HydrationOptions, caller: Caller): AsyncGenerator<string[]> {
+    const columns = q.columns ? new Set<string>(q.columns) : null;
+    const username = (id: string | null) => (id !== null && id === caller.userId ? caller.username : null);
+    let batch: StoredCall[] = [];
+    const flush = async () => {
+      const extras = await hydrator.hydrate(q.projectId, batch, opts);
+      const lines = batch.map((c, i) => renderCall(c, { columns, username }, extras[i]!.summary, extras[i]!.replaced));
+      batch = [];
+      return lines;
+    };
+    for await (const call of store.calls.query(q)) {
+      batch.push(call);
+      if (batch.length >= CHUNK) yield await flush();
+    }
+    if (batch.length > 0) yield await flush();
+  }
+
+  function hydrationOf(req: Pick<CallsQueryReq, 'include_feedback' | 'include_costs' | 'expand_columns'>): HydrationOptions {
+    return { feedback: req.include_feedback === true, costs: req.include_costs === true, expandColumns: req.expand_columns ?? [] };
+  }
+
+  return {
+    async start(req: CallStartReq, caller: Caller) {
+      const start = toStartPart(req.start, caller.userId);
+      await store.calls.writeParts([{ mode: 'start', start }]);
+      return { id: start.id, trace_id: start.trace_id };
+    },
+
+    async end(req: CallEndReq) {
+      await store.calls.writeParts([{ mode: 'end', end: toEndPart(req.end) }]);
+      return {};
+    },
+
+    /** Every item is validated before anything is written; the whole batch commits at once. */
+    async upsertBatch(batch: readonly CallBatchItem[], caller: Caller) {
+      const parts = batch.map((item, i) => batchPart(item, i, caller));
+      await store.calls.writeParts(parts);
+      return { res: parts.map((p) => (p.mode === 'start' ? { id: p.start.id, trace_id: p.start.trace_id } : {})) };
+    },
+
+    async update(req: CallUpdateReq) {
+      if (req.display_name == null) throw new InvalidRequestError('One of [display_name] is required for call update');
+      await store.calls.updateDisplayName(req.project_id, req.call_id, req.display_name);
+      return {};
+    },
+
+    /** One call as JSON text, or null when missing or deleted. */
+    async read(req: CallReadReq, caller: Caller): Promise<string | null> {
+      const q = compileCallsQuery({
+        project_id: req.project_id,
+        filter: { call_ids: [req.id] },
+        limit: 1,
+        include_storage_size: req.include_storage_size === true,
+        include_total_storage_size: req.include_total_storage_size === true,
+      });
+      for await (const lines of renderedChunks(q, { feedback: false, costs: req.include_costs === true, expandColumns: [] }, caller)) {
+        return lines[0] ?? null;
+      }
+      return null;
+    },
+
+    /**
+     * JSON Lines, one call per line. The first chunk is read before the stream is
+     * returned, so a bad query still becomes an ordinary JSON error response.
+     */
+    async streamQuery(req: CallsQueryReq, caller: Caller): Promise<Readable> {
+      const chunks = renderedChunks(compileCallsQuery(req), hydrationOf(req), caller);
+      const first = await chunks.next();
+      async function* lines() {
+        try {
+          if (!first.done) yield first.value.map((l) => l + '\n').join('');
+          for await (const chunk of chunks) yield chunk.map((l) => l + '\n').join('');
+        } finally {
+          await chunks.return(undefined);
+        }
+      }
+      return Readable.from(lines(), { objectMode: false });
+    },
+
+    /** The JSON twin of streamQuery: `{"calls": [...]}`. */
+    async queryJson(req: CallsQueryReq, caller: Caller): Promise<string> {
+      const parts: string[] = [];
+      for await (const chunk of renderedChunks(compileCallsQuery(req), hydrationOf(req), caller)) parts.push(...chunk);
+      return `{"calls":[${parts.join(',')}]}`;
+    },
+
+    async stats(req: CallsQueryStatsReq) {
+      if (req.limit != null && req.limit < 1) throw new InvalidRequestError('limit must be at least 1');
+      const q = compileCallsQuery({ ...req, sort_by: [], include_total_storage_size: req.include_total_storage_size === true });
+      return store.calls.count(q);
+    },
+
+    async delete(req: CallsDeleteReq) {
+      if (req.call_ids.length > MAX_DELETE) throw new RequestTooLargeError(`Cannot delete more than ${MAX_DELETE} calls at once`);
+      const num_deleted = await store.calls.delete(req.project_id, req.call_ids, nowMicros());
+      return { num_deleted };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// Read-only connections for long-running streams. A better-sqlite3 connection that is
+// iterating a statement cannot run anything else, so every open stream takes a reader of
+// its own; WAL gives each one a consistent snapshot while writers go on.
+import Database from 'better-sqlite3';
+import type { SqliteDb } from './sqlite-database.js';
+
+export interface ReaderPool {
+  acquire(): SqliteDb;
+  release(db: SqliteDb): void;
+  close(): void;
+}
+
+const MAX_IDLE = 4;
+
+export function createReaderPool(path: string, main: SqliteDb): ReaderPool {
+  const idle: SqliteDb[] = [];
+  const all = new Set<SqliteDb>();
+  // An in-memory database is private to its connection: streams share the main one.
+  const inMemory = path === ':memory:';
+  return {
+    acquire() {
+      if (inMemory) return main;
+      const db = idle.pop() ?? new Database(path, { readonly: true, fileMustExist: true });
+      db.pragma('busy_timeout = 5000');
+      all.add(db);
+      return db;
+    },
+    release(db) {
+      if (db === main) return;
+      if (idle.length < MAX_IDLE) idle.push(db);
+      else {
+        all.delete(db);
+        db.close();
+      }
+    },
+    close() {
+      for (const db of all) if (db.open) db.close();
+      all.clear();
+      idle.length = 0;
+    },
+  };
+}
