@@ -1,4 +1,124 @@
-// Request and response schemas of the objects endpoints.
-import type { RouteSpec } from './route-spec.js';
+// Request and response schemas of the objects endpoints (weave-api.md §1.11-1.13, §2, §3.3).
+// Tag and alias routes follow the newest Weave server as its generated client calls them
+// (wandb/weave weave/vendor/weave_server_sdk/resources/objects/{tags,aliases}.py).
+import { Type, type Static } from 'typebox';
+import { AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
+import { defineRoute, type RouteSpec } from './route-spec.js';
 
-export const objectsRoutes: Record<string, RouteSpec> = {};
+const Strings = Type.Array(Type.String());
+const NullableStrings = Nullable(Strings);
+const IgnoredUserId = Nullable(Type.String({ description: 'Ignored: the server sets the user from the caller' }));
+
+// Nested insert model: lenient (unknown keys ignored), as Weave's ObjSchemaForInsert.
+export const ObjSchemaForInsert = Type.Object({
+  project_id: ProjectId,
+  object_id: Type.String({ description: 'Any non-empty name up to 512 characters, no control characters' }),
+  val: AnyValue,
+  builtin_object_class: Nullable(Type.String()),
+  set_base_object_class: Nullable(Type.String({ deprecated: true, description: 'Deprecated alias of builtin_object_class' })),
+  wb_user_id: IgnoredUserId,
+  expected_digest: Nullable(Type.String({ description: 'When given, must equal the digest the server computes (else 409)' })),
+});
+export type ObjSchemaForInsert = Static<typeof ObjSchemaForInsert>;
+
+export const ObjCreateReq = Strict({ obj: ObjSchemaForInsert });
+export type ObjCreateReq = Static<typeof ObjCreateReq>;
+export const ObjCreateRes = Type.Object({ digest: Type.String(), object_id: Type.String() });
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+export const ObjSchema = Type.Object({
+  project_id: Type.String(),
+  object_id: Type.String(),
+  created_at: DateTime,
+  deleted_at: Type.Union([DateTime, Type.Null()]),
+  digest: Type.String(),
+  version_index: Type.Integer(),
+  is_latest: Type.Integer({ minimum: 0, maximum: 1, description: 'An integer, not a boolean' }),
+  kind: Type.Union([Type.Literal('op'), Type.Literal('object')]),
+  base_object_class: NullableString,
+  leaf_object_class: NullableString,
+  val: AnyValue,
+  wb_user_id: NullableString,
+  size_bytes: Type.Optional(Type.Integer({ description: 'Only with include_storage_size' })),
+  tags: Type.Optional(Type.Array(Type.String(), { description: 'Only with include_tags_and_aliases; sorted' })),
+  aliases: Type.Optional(Type.Array(Type.String(), { description: 'Only with include_tags_and_aliases; "latest" first' })),
+});
+
+export const ObjReadReq = Strict({
+  project_id: ProjectId,
+  object_id: Type.String(),
+  digest: Type.String({ description: 'A digest, "latest", "v<N>" or an alias name' }),
+  metadata_only: Nullable(Type.Boolean({ default: false })),
+  include_tags_and_aliases: Nullable(Type.Boolean({ default: false })),
+});
+export type ObjReadReq = Static<typeof ObjReadReq>;
+export const ObjReadRes = Type.Object({ obj: ObjSchema });
+
+export const ObjectVersionFilter = Strict({
+  base_object_classes: NullableStrings,
+  exclude_base_object_classes: NullableStrings,
+  leaf_object_classes: NullableStrings,
+  object_ids: NullableStrings,
+  is_op: Nullable(Type.Boolean()),
+  latest_only: Nullable(Type.Boolean()),
+  tags: NullableStrings,
+  aliases: NullableStrings,
+});
+export type ObjectVersionFilter = Static<typeof ObjectVersionFilter>;
+
+export const ObjQueryReq = Strict({
+  project_id: ProjectId,
+  filter: Nullable(ObjectVersionFilter),
+  limit: Limit,
+  offset: Offset,
+  sort_by: Nullable(Type.Array(SortBy, { description: 'Only object_id and created_at are honoured; other fields are ignored' })),
+  metadata_only: Nullable(Type.Boolean({ default: false })),
+  include_storage_size: Nullable(Type.Boolean({ default: false })),
+  include_tags_and_aliases: Nullable(Type.Boolean({ default: false })),
+});
+export type ObjQueryReq = Static<typeof ObjQueryReq>;
+export const ObjQueryRes = Type.Object({ objs: Type.Array(ObjSchema) });
+
+export const ObjDeleteReq = Strict({
+  project_id: ProjectId,
+  object_id: Type.String(),
+  digests: Nullable(Type.Array(Type.String(), { description: 'At most 100; omitted or empty deletes every version' })),
+  wb_user_id: IgnoredUserId,
+});
+export type ObjDeleteReq = Static<typeof ObjDeleteReq>;
+export const ObjDeleteRes = Type.Object({ num_deleted: Type.Integer() });
+
+// object_id and digest travel in the URL path of these routes.
+export const ObjTagsBody = Strict({ project_id: ProjectId, tags: Strings, wb_user_id: IgnoredUserId });
+export type ObjTagsBody = Static<typeof ObjTagsBody>;
+export const ObjSetAliasesBody = Strict({ project_id: ProjectId, digest: Type.String(), aliases: Strings, wb_user_id: IgnoredUserId });
+export type ObjSetAliasesBody = Static<typeof ObjSetAliasesBody>;
+export const ObjRemoveAliasesBody = Strict({ project_id: ProjectId, aliases: Strings, wb_user_id: IgnoredUserId });
+export type ObjRemoveAliasesBody = Static<typeof ObjRemoveAliasesBody>;
+export const TagsListRes = Type.Object({ tags: Strings });
+export const AliasesListRes = Type.Object({ aliases: Strings });
+
+/** Path parameters of the tag and alias routes (Fastify `:name` syntax). */
+export interface ObjPathParams {
+  object_id?: string;
+  digest?: string;
+}
+
+// RouteSpec's method union has no PUT yet; the newest Weave server adds tags and sets
+// aliases with PUT, so these two specs widen the type here. bindRoute and the OpenAPI
+// generator pass the method through unchanged.
+const PUT = 'PUT' as RouteSpec['method'];
+
+const tag = 'Objects';
+export const objectsRoutes = {
+  objCreate: defineRoute({ id: 'obj_create', method: 'POST', path: '/obj/create', tag, summary: 'Create an object version (idempotent)', body: ObjCreateReq, response: ObjCreateRes, errors: [400, 409] }),
+  objRead: defineRoute({ id: 'obj_read', method: 'POST', path: '/obj/read', tag, summary: 'Read one object version', body: ObjReadReq, response: ObjReadRes, errors: [404] }),
+  objsQuery: defineRoute({ id: 'objs_query', method: 'POST', path: '/objs/query', tag, summary: 'List object versions', body: ObjQueryReq, response: ObjQueryRes }),
+  objDelete: defineRoute({ id: 'obj_delete', method: 'POST', path: '/obj/delete', tag, summary: 'Delete object versions', body: ObjDeleteReq, response: ObjDeleteRes, errors: [400, 404] }),
+  objAddTags: defineRoute({ id: 'obj_add_tags', method: PUT, path: '/objs/:object_id/versions/:digest/tags', tag, summary: 'Add tags to an object version', body: ObjTagsBody, response: EmptyRes, errors: [400, 404] }),
+  objRemoveTags: defineRoute({ id: 'obj_remove_tags', method: 'POST', path: '/objs/:object_id/versions/:digest/tags/remove', tag, summary: 'Remove tags from an object version', body: ObjTagsBody, response: EmptyRes, errors: [400] }),
+  objSetAliases: defineRoute({ id: 'obj_set_aliases', method: PUT, path: '/objs/:object_id/aliases', tag, summary: 'Point aliases at an object version', body: ObjSetAliasesBody, response: EmptyRes, errors: [400, 404] }),
+  objRemoveAliases: defineRoute({ id: 'obj_remove_aliases', method: 'POST', path: '/objs/:object_id/aliases/remove', tag, summary: 'Remove aliases of an object', body: ObjRemoveAliasesBody, response: EmptyRes, errors: [400] }),
+  tagsList: defineRoute({ id: 'tags_list', method: 'GET', path: '/tags', tag, summary: 'Tags in use in a project (query: project_id)', body: undefined, response: TagsListRes }),
+  aliasesList: defineRoute({ id: 'aliases_list', method: 'GET', path: '/aliases', tag, summary: 'Alias names in a project (query: project_id)', body: undefined, response: AliasesListRes }),
+} as const;

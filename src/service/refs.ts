@@ -90,10 +90,19 @@ export function tryParseRef(uri: string): WeaveRef | null {
 
 /** The canonical URI of a parsed ref (extra values percent-encoded). */
 export function refUri(ref: WeaveRef): string {
-  const head =
-    ref.kind === 'object' || ref.kind === 'op' ? `${ref.kind}/${ref.name}:${ref.digest}`
-    : ref.kind === 'table' ? `table/${ref.digest}`
-    : `call/${ref.id}`;
+  let head: string;
+  switch (ref.kind) {
+    case 'object':
+    case 'op':
+      head = `${ref.kind}/${ref.name}:${ref.digest}`;
+      break;
+    case 'table':
+      head = `table/${ref.digest}`;
+      break;
+    case 'call':
+      head = `call/${ref.id}`;
+      break;
+  }
   const extra = ref.extra.map((e) => `/${encodeURIComponent(e)}`).join('');
   return `${WEAVE_REF_PREFIX}${ref.projectId}/${head}${extra}`;
 }

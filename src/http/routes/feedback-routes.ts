@@ -1,4 +1,19 @@
+// Binds the feedback routes (api/feedback.ts) to the feedback service. The user id
+// always comes from the request context; a wb_user_id in the body is ignored.
 import type { FastifyInstance } from 'fastify';
+import { feedbackRoutes } from '../../api/feedback.js';
+import { createFeedbackService } from '../../service/feedback-service.js';
 import type { Store } from '../../storage/store.js';
+import { bindRoute } from '../bind-route.js';
 
-export function registerFeedbackRoutes(_app: FastifyInstance, _store: Store): void {}
+export function registerFeedbackRoutes(app: FastifyInstance, store: Store): void {
+  const feedback = createFeedbackService(store.feedback);
+  bindRoute(app, feedbackRoutes.feedbackCreate, (body, ctx) => feedback.create(body, ctx.userId));
+  bindRoute(app, feedbackRoutes.feedbackCreateBatch, async (body, ctx) => ({ res: await feedback.createBatch(body.batch, ctx.userId) }));
+  bindRoute(app, feedbackRoutes.feedbackQuery, async (body) => ({ result: await feedback.query(body) }));
+  bindRoute(app, feedbackRoutes.feedbackPurge, async (body) => {
+    await feedback.purge(body);
+    return {};
+  });
+  bindRoute(app, feedbackRoutes.feedbackReplace, (body, ctx) => feedback.replace(body, ctx.userId));
+}

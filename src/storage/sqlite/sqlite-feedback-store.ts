@@ -1,6 +1,137 @@
-import type { FeedbackStore } from '../feedback-store.js';
+// The SQLite FeedbackStore: one `feedback` table (sqlite-feedback-schema.ts). Writes
+// are single transactions; values reach SQL only as parameters, identifiers only
+// from the column allow-list.
+import type { FeedbackQuery, FeedbackRow, FeedbackStore } from '../feedback-store.js';
+import type { FieldRef } from '../../query/plan.js';
+import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../query/feedback-fields.js';
+import { printSqliteExpr, printSqliteOrderBy, sqliteJsonField, sqlIdentifier, type FieldSql } from './sqlite-dialect.js';
 import type { SqliteDb } from './sqlite-database.js';
 
-export function createSqliteFeedbackStore(_db: SqliteDb): FeedbackStore {
-  return {};
+type DbRow = Record<string, unknown>;
+
+/** SQLite caps bound parameters per statement (32766); chunk long id lists well below it. */
+const MAX_PARAMS_PER_IN = 500;
+
+const quote = (column: string): string => `"${column}"`;
+const COLUMN_LIST = FEEDBACK_COLUMNS.map(quote).join(', ');
+const INSERT_SQL =
+  `INSERT INTO feedback (${COLUMN_LIST}) VALUES (${FEEDBACK_COLUMNS.map(() => '?').join(', ')}) ` +
+  `ON CONFLICT (project_id, id) DO UPDATE SET ` +
+  FEEDBACK_COLUMNS.filter((c) => c !== 'project_id' && c !== 'id').map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ');
+
+/** Row -> positional parameters in FEEDBACK_COLUMNS order; JSON columns as JSON text. */
+function toParams(row: FeedbackRow): unknown[] {
+  return FEEDBACK_COLUMNS.map((c) => (FEEDBACK_JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]));
+}
+
+/** A stored column value as FeedbackRow holds it. */
+function decodeColumn(column: string, value: unknown): unknown {
+  if (FEEDBACK_JSON_COLUMNS.has(column) && typeof value === 'string') return JSON.parse(value);
+  return value;
+}
+
+function toRow(r: DbRow): FeedbackRow {
+  const out: Record<string, unknown> = {};
+  for (const c of FEEDBACK_COLUMNS) out[c] = decodeColumn(c, r[c]);
+  return out as unknown as FeedbackRow;
+}
+
+/** Prints a resolved feedback field. The catalog only yields columns and payload paths. */
+function printField(field: FieldRef): FieldSql {
+  if (field.kind === 'column' && isFeedbackColumn(field.name)) {
+    return { ...sqlIdentifier(field.name), type: field.name === 'created_at' ? 'integer' : 'text' };
+  }
+  if (field.kind === 'json' && field.column === 'payload') return sqliteJsonField('payload', field.path);
+  throw new Error(`feedback cannot print field ${JSON.stringify(field)}`);
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export function createSqliteFeedbackStore(db: SqliteDb): FeedbackStore {
+  const insertStmt = db.prepare(INSERT_SQL);
+  const deleteOneStmt = db.prepare('DELETE FROM feedback WHERE project_id = ? AND id = ?');
+
+  const insertAll = db.transaction((rows: readonly FeedbackRow[]) => {
+    for (const row of rows) insertStmt.run(toParams(row));
+  });
+  const replaceTx = db.transaction((projectId: string, feedbackId: string, row: FeedbackRow) => {
+    deleteOneStmt.run(projectId, feedbackId);
+    insertStmt.run(toParams(row));
+  });
+  const purgeTx = db.transaction((projectId: string, ids: readonly string[]) => {
+    let n = 0;
+    for (const part of chunks(ids, MAX_PARAMS_PER_IN)) {
+      const sql = `DELETE FROM feedback WHERE project_id = ? AND id IN (${part.map(() => '?').join(', ')})`;
+      n += db.prepare(sql).run(projectId, ...part).changes;
+    }
+    return n;
+  });
+
+  return {
+    async insert(rows) {
+      insertAll(rows);
+    },
+
+    async replace(projectId, feedbackId, row) {
+      replaceTx(projectId, feedbackId, row);
+    },
+
+    async purge(projectId, ids) {
+      return ids.length === 0 ? 0 : purgeTx(projectId, ids);
+    },
+
+    async query(q: FeedbackQuery) {
+      const params: unknown[] = [];
+      const select = q.select.map((s, i) => {
+        const f = printField(s.field);
+        params.push(...f.params);
+        return `${f.sql} AS s${i}`;
+      });
+      let sql = `SELECT ${select.join(', ')} FROM feedback WHERE project_id = ?`;
+      params.push(q.projectId);
+      if (q.where) {
+        const w = printSqliteExpr(q.where, printField);
+        sql += ` AND (${w.sql})`;
+        params.push(...w.params);
+      }
+      // No requested order: insertion order (rowid), as Weave's ports return rows.
+      if (q.sort.length > 0) {
+        const o = printSqliteOrderBy(q.sort, printField);
+        sql += ` ${o.sql}, rowid`;
+        params.push(...o.params);
+      } else {
+        sql += ' ORDER BY rowid';
+      }
+      if (q.limit !== null || q.offset !== null) {
+        sql += ' LIMIT ? OFFSET ?';
+        params.push(q.limit ?? -1, q.offset ?? 0);
+      }
+      const rows = db.prepare(sql).all(...params) as DbRow[];
+      return rows.map((r) => {
+        const out: Record<string, unknown> = {};
+        q.select.forEach((s, i) => {
+          const v = r[`s${i}`];
+          out[s.key] = s.field.kind === 'column' ? decodeColumn(s.field.name, v) : v;
+        });
+        return out;
+      });
+    },
+
+    async findByWeaveRefs(projectId, weaveRefs) {
+      const refs = [...new Set(weaveRefs)];
+      if (refs.length === 0) return [];
+      const found: { rowid: number; row: FeedbackRow }[] = [];
+      for (const part of chunks(refs, MAX_PARAMS_PER_IN)) {
+        const sql =
+          `SELECT rowid AS _rowid, ${COLUMN_LIST} FROM feedback ` +
+          `WHERE project_id = ? AND weave_ref IN (${part.map(() => '?').join(', ')})`;
+        for (const r of db.prepare(sql).all(projectId, ...part) as DbRow[]) found.push({ rowid: Number(r._rowid), row: toRow(r) });
+      }
+      return found.sort((a, b) => a.rowid - b.rowid).map((f) => f.row);
+    },
+  };
 }

@@ -1,0 +1,51 @@
+// The dependency rule of docs/architecture: http -> service -> storage interfaces;
+// engines -> storage interfaces, query plan, dialect; api imports nothing of Weft's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const SRC = resolve(import.meta.dirname, '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') && !p.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+/** Weft-internal imports of a file, as paths relative to src/. */
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/from\s+'(\.[^']+)'/g)].map((m) => relative(SRC, resolve(dirname(file), m[1]!)));
+}
+
+const layer = (p: string) => p.split('/')[0]!;
+
+test('api/ imports nothing but api/', () => {
+  for (const f of files(join(SRC, 'api'))) {
+    for (const imp of imports(f)) assert.equal(layer(imp), 'api', `${relative(SRC, f)} imports ${imp}`);
+  }
+});
+
+test('storage/ never imports service/ or http/, and engines never import each other', () => {
+  for (const f of files(join(SRC, 'storage'))) {
+    const rel = relative(SRC, f);
+    const engine = rel.split('/')[1];
+    for (const imp of imports(f)) {
+      assert.ok(!['service', 'http'].includes(layer(imp)) || imp === 'service/time.js', `${rel} imports ${imp}`);
+      const parts = imp.split('/');
+      if (parts[0] === 'storage' && parts.length > 2 && engine !== parts[1]) {
+        assert.fail(`${rel} (engine ${engine}) imports another engine: ${imp}`);
+      }
+    }
+  }
+});
+
+test('query/ and service/ never import http/', () => {
+  for (const dir of ['query', 'service']) {
+    for (const f of files(join(SRC, dir))) {
+      for (const imp of imports(f)) assert.notEqual(layer(imp), 'http', `${relative(SRC, f)} imports ${imp}`);
+    }
+  }
+});
