@@ -177,6 +177,12 @@ test('malformed bodies: missing fields, wrong types and unknown top-level keys a
   }
 });
 
+test('a value nested deeper than the serializer can follow is a 400, not a 500', async () => {
+  const n = 50_000;
+  const r = await t.postRaw('/obj/create', `{"obj":{"project_id":"${P}","object_id":"deep","val":${'['.repeat(n)}${']'.repeat(n)}}}`);
+  assert.equal(r.status, 400, r.text.slice(0, 200));
+});
+
 test('nested insert payloads are lenient: unknown keys inside obj are ignored', async () => {
   await create('lenient', { a: 1 }, { future_field: 'x' });
 });

@@ -115,7 +115,7 @@ test('tags and aliases: filters are any-of ("latest" matches the latest version)
   const d0 = await create(project, 'p', { n: 0 });
   const d1 = await create(project, 'p', { n: 1 });
   const other = await create(project, 'q', { n: 0 });
-  const put = (url: string, payload: unknown) => t.app.inject({ method: 'PUT', url, payload });
+  const put = (url: string, payload: object) => t.app.inject({ method: 'PUT', url, payload });
   await put(`/objs/p/versions/${d0}/tags`, { project_id: project, tags: ['gold', 'reviewed'] });
   await put(`/objs/q/versions/${other}/tags`, { project_id: project, tags: ['silver'] });
   await put('/objs/p/aliases', { project_id: project, digest: d0, aliases: ['prod'] });

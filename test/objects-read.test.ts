@@ -84,7 +84,7 @@ test('metadata_only: val is {} and every other field is returned', async () => {
 test('include_tags_and_aliases: tags sorted, aliases with "latest" first on the latest version', async () => {
   const d0 = await create('labelled', { n: 0 });
   const d1 = await create('labelled', { n: 1 });
-  const put = (url: string, payload: unknown) => t.app.inject({ method: 'PUT', url, payload });
+  const put = (url: string, payload: object) => t.app.inject({ method: 'PUT', url, payload });
   assert.equal((await put(`/objs/labelled/versions/${d1}/tags`, { project_id: P, tags: ['zeta', 'alpha'] })).statusCode, 200);
   assert.equal((await put('/objs/labelled/aliases', { project_id: P, digest: d1, aliases: ['prod', 'canary'] })).statusCode, 200);
   const o1 = (await read({ object_id: 'labelled', digest: d1, include_tags_and_aliases: true })).body.obj;

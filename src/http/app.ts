@@ -34,7 +34,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         allErrors: false,
         strict: false,
       },
-      plugins: [addTimestampFormat],
+      // After ajv-formats is installed, so this definition of date-time wins.
+      onCreate: addTimestampFormat,
     },
   });
   registerErrorHandler(app);

@@ -26,7 +26,8 @@ test('defaults: no where, started_at asc + id tiebreak, all columns', () => {
 });
 
 test('unknown sort fields and columns are 422s', () => {
-  assert.throws(() => compileCallsQuery({ project_id: P, sort_by: [{ field: 'bogus', direction: 'asc' }] }), InvalidFieldError);
+  assert.throws(() => compileCallsQuery({ project_id: P, sort_by: [{ field: 'id', direction: 'asc' }, { field: 'bogus', direction: 'asc' }] }),
+    (e: unknown) => e instanceof InvalidFieldError && JSON.stringify(e.extra.detail).includes('["body","sort_by",1,"field"]'));
   assert.throws(() => compileCallsQuery({ project_id: P, columns: ['id', 'bogus.x'] }), (e: unknown) =>
     e instanceof InvalidFieldError && /bogus\.x/.test(e.message));
 });

@@ -115,11 +115,21 @@ function opNamesExpr(names: readonly string[]): Expr {
  * offset paging never repeats or skips rows that tie.
  */
 function compileSort(sortBy: readonly SortBy[] | null): SortTerm[] {
-  const terms = (sortBy ?? DEFAULT_SORT).map((s): SortTerm => ({ field: callsFieldCatalog.resolve(s.field), direction: s.direction }));
+  const terms = (sortBy ?? DEFAULT_SORT).map((s, i): SortTerm => ({ field: resolveSortField(s.field, i), direction: s.direction }));
   if (terms.length > 0 && !terms.some((t) => t.field.kind === 'column' && t.field.name === 'id')) {
     terms.push({ field: ID_FIELD, direction: 'asc' });
   }
   return terms;
+}
+
+/** The catalog's InvalidFieldError, located at the offending sort_by entry. */
+function resolveSortField(name: string, index: number): FieldRef {
+  try {
+    return callsFieldCatalog.resolve(name);
+  } catch (e) {
+    if (e instanceof InvalidFieldError) throw new InvalidFieldError(e.message, ['body', 'sort_by', index, 'field']);
+    throw e;
+  }
 }
 
 const CALL_COLUMN_SET: ReadonlySet<string> = new Set(CALL_COLUMNS);

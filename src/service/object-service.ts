@@ -16,13 +16,23 @@ const nonEmpty = (xs: readonly string[] | null | undefined): readonly string[] |
 /** Python's repr of a list of strings (or None), for messages that mirror Weave's. */
 const pyList = (xs: readonly string[] | null | undefined) => (xs ? `[${xs.map((x) => `'${x}'`).join(', ')}]` : 'None');
 
+/** Canonical JSON of a request value; nesting deeper than the stack allows is the client's problem (400). */
+function canonicalizeVal(val: unknown): string {
+  try {
+    return canonicalJson(val);
+  } catch (e) {
+    if (e instanceof RangeError) throw new InvalidRequestError('Object value is nested too deeply');
+    throw e;
+  }
+}
+
 /** Creates (or re-asserts) a version; the caller's identity, never the body's, is the creator. */
 export async function createObject(store: ObjectStore, req: ObjCreateReq, userId: string): Promise<{ digest: string; object_id: string }> {
   const obj = req.obj;
   validateObjectId(obj.object_id);
   assertSafeFileKeys(obj.val);
   const classes = resolveObjectClasses(obj.val, obj.builtin_object_class ?? obj.set_base_object_class ?? null);
-  const val = canonicalJson(obj.val);
+  const val = canonicalizeVal(obj.val);
   const digest = strDigest(val);
   if (obj.expected_digest != null && obj.expected_digest !== digest) {
     throw new DigestMismatchError(`Digest mismatch for obj ${JSON.stringify(obj.object_id)}: expected ${obj.expected_digest}, computed ${digest}`);

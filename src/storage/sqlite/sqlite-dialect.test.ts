@@ -20,7 +20,7 @@ const json = (...path: string[]): Expr => ({ kind: 'field', field: { kind: 'json
 test('exact SQL and params of simple nodes', () => {
   const p = (e: Expr) => printSqliteExpr(e, printT);
   assert.deepEqual(p({ kind: 'compare', op: 'gte', left: col('name'), right: lit('x') }), { sql: '(t.name >= ?)', params: ['x'] });
-  assert.deepEqual(p({ kind: 'compare', op: 'eq', left: col('n'), right: lit(true) }), { sql: '(t.n = ?)', params: [1] });
+  assert.deepEqual(p({ kind: 'compare', op: 'eq', left: col('n'), right: lit(true) }), { sql: '(t.n = ?)', params: [1n] });
   assert.deepEqual(p({ kind: 'in', left: col('name'), items: [lit('a'), lit('b')] }), { sql: '(t.name IN (?, ?))', params: ['a', 'b'] });
   assert.deepEqual(p({ kind: 'in', left: col('name'), items: [] }), { sql: '0', params: [] });
   assert.deepEqual(p({ kind: 'not', item: { kind: 'isNull', input: col('name') } }), { sql: '(NOT COALESCE((t.name IS NULL), 0))', params: [] });
@@ -29,7 +29,7 @@ test('exact SQL and params of simple nodes', () => {
   });
   assert.deepEqual(p({ kind: 'startsWith', input: col('name'), prefix: 'op:' }), { sql: '(t.name >= ? AND t.name < ?)', params: ['op:', 'op;'] });
   assert.deepEqual(p({ kind: 'and', items: [lit(true), { kind: 'or', items: [lit(false), lit(null)] }] }), {
-    sql: '(? AND (? OR NULL))', params: [1, 0],
+    sql: '(? AND (? OR NULL))', params: [1n, 0n],
   });
   assert.deepEqual(p({ kind: 'arrayHasAny', column: 'refs', values: ['r1'], prefixes: ['r2:'] }), {
     sql: 'EXISTS (SELECT 1 FROM json_each(t.refs) AS je WHERE je.value IN (?) OR (je.value >= ? AND je.value < ?))',
@@ -120,6 +120,9 @@ test('casts: int, double, bool, string, exists', () => {
     assert.equal(one('int'), int, `int(${text})`);
     assert.equal(one('bool'), bool, `bool(${text})`);
   }
+  assert.deepEqual(evalPer(d, { kind: 'convert', input: lit(5), to: 'string' })[1], '5');
+  assert.deepEqual(evalPer(d, { kind: 'convert', input: lit(2.5), to: 'string' })[1], '2.5');
+  assert.deepEqual(evalPer(d, { kind: 'convert', input: lit(true), to: 'string' })[1], 'true');
 });
 
 test('contains is case-sensitive unless asked; NOT of a NULL comparison is true', () => {

@@ -41,9 +41,14 @@ export function sql(strings: TemplateStringsArray, ...parts: SqlFragment[]): Sql
   return { sql: text, params };
 }
 
-/** A bound value. SQLite has no booleans: they bind as 1 / 0. */
+/**
+ * A bound value. SQLite has no booleans: they bind as 1 / 0. Integral numbers bind as
+ * BigInt, which better-sqlite3 binds as INTEGER (a plain number binds as REAL, and
+ * CAST(5.0 AS TEXT) would then read '5.0').
+ */
 export function param(value: string | number | boolean | null): SqlFragment {
-  return { sql: '?', params: [typeof value === 'boolean' ? (value ? 1 : 0) : value] };
+  const bound = typeof value === 'boolean' ? (value ? 1n : 0n) : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+  return { sql: '?', params: [bound] };
 }
 
 export function joinSql(parts: readonly SqlFragment[], separator: string): SqlFragment {

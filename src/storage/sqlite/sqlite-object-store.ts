@@ -119,11 +119,13 @@ export function createSqliteObjectStore(db: SqliteDb): ObjectStore {
     UPDATE object_versions SET is_latest = 1 WHERE rowid = (
       SELECT rowid FROM object_versions WHERE ${OBJ} AND deleted_at IS NULL ORDER BY created_at DESC, version_index DESC LIMIT 1)
     AND NOT EXISTS (SELECT 1 FROM object_versions WHERE ${OBJ} AND is_latest = 1)`);
+  // The three label writes share named parameters: @project_id, @object_id, @digest, @labels (JSON array), @at.
   const insertTags = db.prepare(`INSERT OR IGNORE INTO object_tags (project_id, object_id, digest, tag, created_at)
-    SELECT ?, ?, ?, value, ? FROM json_each(?)`);
-  const deleteTags = db.prepare(`DELETE FROM object_tags WHERE ${OBJ} AND digest = ? AND tag ${IN_LIST}`);
+    SELECT @project_id, @object_id, @digest, value, @at FROM json_each(@labels)`);
+  const deleteTags = db.prepare(`DELETE FROM object_tags
+    WHERE project_id = @project_id AND object_id = @object_id AND digest = @digest AND tag IN (SELECT value FROM json_each(@labels))`);
   const upsertAliases = db.prepare(`INSERT INTO object_aliases (project_id, object_id, alias, digest, created_at)
-    SELECT ?, ?, value, ?, ? FROM json_each(?) WHERE true
+    SELECT @project_id, @object_id, value, @digest, @at FROM json_each(@labels) WHERE true
     ON CONFLICT (project_id, object_id, alias) DO UPDATE SET digest = excluded.digest, created_at = excluded.created_at`);
   const deleteAliases = db.prepare(`DELETE FROM object_aliases WHERE ${OBJ} AND alias ${IN_LIST}`);
   const tagsOf = db.prepare(`SELECT object_id, digest, tag AS label FROM object_tags WHERE project_id = ? AND object_id ${IN_LIST} ORDER BY tag`);
@@ -161,12 +163,13 @@ export function createSqliteObjectStore(db: SqliteDb): ObjectStore {
       const unmatched: number[] = [];
       if (selectors === null) live.forEach((r) => matched.add(r.digest));
       selectors?.forEach((sel, i) => {
+        const named = sel.kind === 'name' ? ((aliasTarget.get(projectId, objectId, sel.name) as string | undefined) ?? sel.name) : null;
         const hit = live.find((r) => {
           switch (sel.kind) {
             case 'latest': return r.is_latest === 1;
             case 'index': return r.version_index === sel.index;
             case 'digest': return r.digest === sel.digest;
-            case 'name': return r.digest === ((aliasTarget.get(projectId, objectId, sel.name) as string | undefined) ?? sel.name);
+            case 'name': return r.digest === named;
             default: return assertNever(sel);
           }
         });
@@ -180,6 +183,16 @@ export function createSqliteObjectStore(db: SqliteDb): ObjectStore {
       dropAliases.run(projectId, objectId, digests);
       repairLatest.run(projectId, objectId, projectId, objectId);
       return { matched: [...matched], unmatched };
+    },
+  );
+
+  /** Resolves the live version, then applies one tag/alias statement to it; false if none. */
+  const labelWrite = db.transaction(
+    (write: Database.Statement, projectId: string, objectId: string, sel: VersionSelector, labels: readonly string[]): boolean => {
+      const digest = liveDigest(projectId, objectId, sel);
+      if (digest === null) return false;
+      write.run({ project_id: projectId, object_id: objectId, digest, labels: JSON.stringify(labels), at: Date.now() * 1000 });
+      return true;
     },
   );
 
@@ -228,24 +241,13 @@ export function createSqliteObjectStore(db: SqliteDb): ObjectStore {
       return remove.immediate(projectId, objectId, selectors, at);
     },
     async addTags(projectId, objectId, sel, tags) {
-      return db.transaction(() => {
-        const digest = liveDigest(projectId, objectId, sel);
-        if (digest !== null) insertTags.run(projectId, objectId, digest, Date.now() * 1000, JSON.stringify(tags));
-        return digest !== null;
-      }).immediate();
+      return labelWrite.immediate(insertTags, projectId, objectId, sel, tags);
     },
     async removeTags(projectId, objectId, sel, tags) {
-      db.transaction(() => {
-        const digest = liveDigest(projectId, objectId, sel);
-        if (digest !== null) deleteTags.run(projectId, objectId, digest, JSON.stringify(tags));
-      }).immediate();
+      labelWrite.immediate(deleteTags, projectId, objectId, sel, tags);
     },
     async setAliases(projectId, objectId, sel, aliases) {
-      return db.transaction(() => {
-        const digest = liveDigest(projectId, objectId, sel);
-        if (digest !== null) upsertAliases.run(projectId, objectId, digest, Date.now() * 1000, JSON.stringify(aliases));
-        return digest !== null;
-      }).immediate();
+      return labelWrite.immediate(upsertAliases, projectId, objectId, sel, aliases);
     },
     async removeAliases(projectId, objectId, aliases) {
       deleteAliases.run(projectId, objectId, JSON.stringify(aliases));
