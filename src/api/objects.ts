@@ -3,7 +3,7 @@
 // (wandb/weave weave/vendor/weave_server_sdk/resources/objects/{tags,aliases}.py).
 import { Type, type Static } from 'typebox';
 import { AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
-import { defineRoute, type RouteSpec } from './route-spec.js';
+import { defineRoute } from './route-spec.js';
 
 const Strings = Type.Array(Type.String());
 const NullableStrings = Nullable(Strings);
@@ -98,16 +98,11 @@ export type ObjRemoveAliasesBody = Static<typeof ObjRemoveAliasesBody>;
 export const TagsListRes = Type.Object({ tags: Strings });
 export const AliasesListRes = Type.Object({ aliases: Strings });
 
-/** Path parameters of the tag and alias routes (Fastify `:name` syntax). */
-export interface ObjPathParams {
-  object_id?: string;
-  digest?: string;
-}
-
-// RouteSpec's method union has no PUT yet; the newest Weave server adds tags and sets
-// aliases with PUT, so these two specs widen the type here. bindRoute and the OpenAPI
-// generator pass the method through unchanged.
-const PUT = 'PUT' as RouteSpec['method'];
+/** Path parameters of the tag and alias routes (decoded: `my%2Fop` is the id `my/op`). */
+export const ObjVersionParams = Type.Object({ object_id: Type.String({ minLength: 1 }), digest: Type.String({ minLength: 1 }) });
+export const ObjParams = Type.Object({ object_id: Type.String({ minLength: 1 }) });
+export const ProjectQuery = Type.Object({ project_id: ProjectId });
+const PUT = 'PUT';
 
 const tag = 'Objects';
 export const objectsRoutes = {
@@ -115,10 +110,10 @@ export const objectsRoutes = {
   objRead: defineRoute({ id: 'obj_read', method: 'POST', path: '/obj/read', tag, summary: 'Read one object version', body: ObjReadReq, response: ObjReadRes, errors: [404] }),
   objsQuery: defineRoute({ id: 'objs_query', method: 'POST', path: '/objs/query', tag, summary: 'List object versions', body: ObjQueryReq, response: ObjQueryRes }),
   objDelete: defineRoute({ id: 'obj_delete', method: 'POST', path: '/obj/delete', tag, summary: 'Delete object versions', body: ObjDeleteReq, response: ObjDeleteRes, errors: [400, 404] }),
-  objAddTags: defineRoute({ id: 'obj_add_tags', method: PUT, path: '/objs/:object_id/versions/:digest/tags', tag, summary: 'Add tags to an object version', body: ObjTagsBody, response: EmptyRes, errors: [400, 404] }),
-  objRemoveTags: defineRoute({ id: 'obj_remove_tags', method: 'POST', path: '/objs/:object_id/versions/:digest/tags/remove', tag, summary: 'Remove tags from an object version', body: ObjTagsBody, response: EmptyRes, errors: [400] }),
-  objSetAliases: defineRoute({ id: 'obj_set_aliases', method: PUT, path: '/objs/:object_id/aliases', tag, summary: 'Point aliases at an object version', body: ObjSetAliasesBody, response: EmptyRes, errors: [400, 404] }),
-  objRemoveAliases: defineRoute({ id: 'obj_remove_aliases', method: 'POST', path: '/objs/:object_id/aliases/remove', tag, summary: 'Remove aliases of an object', body: ObjRemoveAliasesBody, response: EmptyRes, errors: [400] }),
-  tagsList: defineRoute({ id: 'tags_list', method: 'GET', path: '/tags', tag, summary: 'Tags in use in a project (query: project_id)', body: undefined, response: TagsListRes }),
-  aliasesList: defineRoute({ id: 'aliases_list', method: 'GET', path: '/aliases', tag, summary: 'Alias names in a project (query: project_id)', body: undefined, response: AliasesListRes }),
+  objAddTags: defineRoute({ id: 'obj_add_tags', method: PUT, path: '/objs/:object_id/versions/:digest/tags', params: ObjVersionParams, tag, summary: 'Add tags to an object version', body: ObjTagsBody, response: EmptyRes, errors: [400, 404] }),
+  objRemoveTags: defineRoute({ id: 'obj_remove_tags', method: 'POST', path: '/objs/:object_id/versions/:digest/tags/remove', params: ObjVersionParams, tag, summary: 'Remove tags from an object version', body: ObjTagsBody, response: EmptyRes, errors: [400] }),
+  objSetAliases: defineRoute({ id: 'obj_set_aliases', method: PUT, path: '/objs/:object_id/aliases', params: ObjParams, tag, summary: 'Point aliases at an object version', body: ObjSetAliasesBody, response: EmptyRes, errors: [400, 404] }),
+  objRemoveAliases: defineRoute({ id: 'obj_remove_aliases', method: 'POST', path: '/objs/:object_id/aliases/remove', params: ObjParams, tag, summary: 'Remove aliases of an object', body: ObjRemoveAliasesBody, response: EmptyRes, errors: [400] }),
+  tagsList: defineRoute({ id: 'tags_list', method: 'GET', path: '/tags', querystring: ProjectQuery, tag, summary: 'Tags in use in a project', body: undefined, response: TagsListRes }),
+  aliasesList: defineRoute({ id: 'aliases_list', method: 'GET', path: '/aliases', querystring: ProjectQuery, tag, summary: 'Alias names in a project', body: undefined, response: AliasesListRes }),
 } as const;

@@ -11,6 +11,20 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Request too large', 429: 'Too many requests', 501: 'Not implemented', 503: 'Unavailable',
 };
 
+/** OpenAPI parameter objects from an object schema's properties. */
+function parametersOf(schema: unknown, where: 'path' | 'query'): unknown[] {
+  const obj = plain(schema) as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(obj.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (obj.required ?? []).includes(name),
+    schema: s,
+  }));
+}
+
+/** Fastify's `/objs/:object_id` is OpenAPI's `/objs/{object_id}`. */
+const openApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
 function operation(route: RouteSpec): Record<string, unknown> {
   const reply = route.reply ?? 'json';
   const media = reply === 'jsonl' ? 'application/jsonl' : reply === 'octet-stream' ? 'application/octet-stream' : 'application/json';
@@ -29,6 +43,11 @@ function operation(route: RouteSpec): Record<string, unknown> {
     const type = route.requestBody === 'multipart' ? 'multipart/form-data' : 'application/json';
     op.requestBody = { required: true, content: { [type]: { schema: plain(route.body) } } };
   }
+  const parameters = [
+    ...parametersOf(route.params, 'path'),
+    ...parametersOf(route.querystring, 'query'),
+  ];
+  if (parameters.length > 0) op.parameters = parameters;
   if (!route.open) op.security = [{ HTTPBasic: [] }, { HTTPBearer: [] }];
   return op;
 }
@@ -37,7 +56,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Record<string, unkno
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     if (route.hidden) continue;
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route);
   }
   return {
     openapi: '3.1.0',

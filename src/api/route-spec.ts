@@ -5,14 +5,23 @@ import type { TSchema } from 'typebox';
 export type RouteBody = 'json' | 'multipart' | 'none';
 export type RouteReply = 'json' | 'jsonl' | 'octet-stream';
 
-export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, R extends TSchema = TSchema> {
+export interface RouteSpec<
+  B extends TSchema | undefined = TSchema | undefined,
+  R extends TSchema = TSchema,
+  P extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+> {
   /** Stable operation id, used in the OpenAPI document. */
   readonly id: string;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT';
   readonly path: string;
   readonly tag: string;
   readonly summary: string;
   readonly body: B;
+  /** Path parameters (Fastify `:name` segments), validated like the body. */
+  readonly params?: P;
+  /** Query-string parameters, validated like the body. */
+  readonly querystring?: Q;
   /** Shape of a 200 answer (for jsonl: of one line). */
   readonly response: R;
   readonly reply?: RouteReply;
@@ -26,4 +35,9 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
   readonly hidden?: boolean;
 }
 
-export const defineRoute = <B extends TSchema | undefined, R extends TSchema>(spec: RouteSpec<B, R>) => spec;
+export const defineRoute = <
+  B extends TSchema | undefined,
+  R extends TSchema,
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+>(spec: RouteSpec<B, R, P, Q>) => spec;

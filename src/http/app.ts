@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Ajv } from 'ajv';
 import type { Config } from '../config.js';
 import type { Store } from '../storage/store.js';
-import { isTimestamp } from '../service/time.js';
+import { isTimestamp } from '../time.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerRequestContext } from './request-context.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';

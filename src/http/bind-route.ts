@@ -12,11 +12,19 @@ export class RawJson {
 }
 
 type BodyOf<S extends RouteSpec> = S['body'] extends TSchema ? Static<S['body']> : undefined;
+type ParamsOf<S> = S extends RouteSpec<TSchema | undefined, TSchema, infer P, TSchema | undefined> ? (P extends TSchema ? Static<P> : Record<string, never>) : never;
+type QueryOf<S> = S extends RouteSpec<TSchema | undefined, TSchema, TSchema | undefined, infer Q> ? (Q extends TSchema ? Static<Q> : Record<string, never>) : never;
+
+/** What a handler receives besides the body: the caller, path and query parameters. */
+export interface RouteInput<S extends RouteSpec> {
+  readonly params: ParamsOf<S>;
+  readonly query: QueryOf<S>;
+}
 
 export type RouteHandler<S extends RouteSpec> = (
   body: BodyOf<S>,
   ctx: RequestContext,
-  req: FastifyRequest,
+  input: RouteInput<S>,
   reply: FastifyReply,
 ) => Promise<unknown>;
 
@@ -24,12 +32,18 @@ const CONTENT_TYPE = { json: 'application/json; charset=utf-8', jsonl: 'applicat
 
 export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, handler: RouteHandler<S>): void {
   const validates = spec.body !== undefined && (spec.requestBody ?? 'json') === 'json';
+  const schema = {
+    ...(validates ? { body: spec.body } : {}),
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(spec.querystring ? { querystring: spec.querystring } : {}),
+  };
   app.route({
     method: spec.method,
     url: spec.path,
-    ...(validates ? { schema: { body: spec.body } } : {}),
-    handler: async (req, reply) => {
-      const out = await handler(req.body as BodyOf<S>, req.weft, req, reply);
+    schema,
+    handler: async (req: FastifyRequest, reply) => {
+      const input = { params: req.params, query: req.query } as RouteInput<S>;
+      const out = await handler(req.body as BodyOf<S>, req.weft, input, reply);
       if (reply.sent) return reply;
       if (out instanceof RawJson) return reply.type(CONTENT_TYPE.json).send(out.text);
       if (out instanceof Readable || Buffer.isBuffer(out)) {

@@ -16,7 +16,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const fe = err as FastifyError;
     if (fe.validation) {
-      const issues = toValidationIssues(fe.validation as never, fe.validationContext ?? 'body');
+      // FastAPI names the parts of a request body / query / path.
+      const parts: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' };
+      const part = parts[fe.validationContext ?? 'body'] ?? fe.validationContext ?? 'body';
+      const issues = toValidationIssues(fe.validation as never, part);
       return reply.status(422).send({ detail: issues });
     }
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

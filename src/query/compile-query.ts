@@ -13,7 +13,7 @@
 //  * literals compared to datetime columns become integer microseconds (ISO strings, or
 //    numbers taken as unix seconds).
 import { InvalidRequestError } from '../api/errors.js';
-import { tryParseTimestamp } from '../service/time.js';
+import { tryParseTimestamp } from '../time.js';
 import type { ConvertTarget, Expr, FieldCatalog, FieldRef, Literal } from './plan.js';
 
 type CompareOp = Extract<Expr, { kind: 'compare' }>['op'];

@@ -1,6 +1,8 @@
 // Per-chunk enrichment of queried calls: feedback (include_feedback), dereferenced refs
 // (expand_columns), costs (include_costs). One store round trip per chunk, not per call.
 import type { StoredCall } from '../storage/call-store.js';
+import type { FeedbackRow } from '../storage/feedback-store.js';
+import { formatTimestamp } from '../time.js';
 import type { Store } from '../storage/store.js';
 import type { SummaryExtras } from './call-summary.js';
 import { expandCallColumns, type RefValueReader } from './expand-columns.js';
@@ -16,6 +18,15 @@ export interface CallExtras {
   replaced: Partial<Record<'inputs' | 'output' | 'attributes', string>>;
 }
 
+/** The feedback fields a call's summary.weave.feedback lists (weave-api.md §3.6.5). */
+function feedbackSummaryOf(f: FeedbackRow) {
+  return {
+    id: f.id, feedback_type: f.feedback_type, weave_ref: f.weave_ref, payload: f.payload, creator: f.creator,
+    created_at: formatTimestamp(f.created_at), wb_user_id: f.wb_user_id, runnable_ref: f.runnable_ref,
+    call_ref: f.call_ref, trigger_ref: f.trigger_ref, annotation_ref: f.annotation_ref,
+  };
+}
+
 export const callRef = (projectId: string, callId: string) => `weave:///${projectId}/call/${callId}`;
 
 export function createCallHydrator(store: Store, refReader?: RefValueReader) {
@@ -29,7 +40,7 @@ export function createCallHydrator(store: Store, refReader?: RefValueReader) {
         const byRef = new Map<string, unknown[]>();
         for (const row of rows) {
           const list = byRef.get(row.weave_ref) ?? [];
-          list.push(row);
+          list.push(feedbackSummaryOf(row));
           byRef.set(row.weave_ref, list);
         }
         calls.forEach((c, i) => (extras[i]!.summary.feedback = byRef.get(refs[i]!) ?? []));

@@ -6,7 +6,7 @@ import { InvalidRequestError } from '../api/errors.js';
 import type { CallEndPart, CallStartPart } from '../storage/call-store.js';
 import { extractRefs } from './extract-refs.js';
 import { uuidv7 } from './ids.js';
-import { parseTimestamp } from './time.js';
+import { parseTimestamp } from '../time.js';
 
 const MAX_ID = 128;
 const MAX_DISPLAY_NAME = 1024;

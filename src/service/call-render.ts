@@ -2,7 +2,7 @@
 // (attributes, inputs, output) are spliced in as stored text, not re-encoded.
 import type { StoredCall } from '../storage/call-store.js';
 import { deriveSummary, type SummaryExtras } from './call-summary.js';
-import { formatTimestamp } from './time.js';
+import { formatTimestamp } from '../time.js';
 
 export interface RenderOptions {
   /** Top-level columns asked for; null = all. Unselected object columns render `{}`, others null. */

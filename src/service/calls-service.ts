@@ -11,7 +11,8 @@ import type { Store } from '../storage/store.js';
 import { toEndPart, toStartPart } from './call-parts.js';
 import { renderCall } from './call-render.js';
 import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
-import { nowMicros } from './time.js';
+import { nowMicros } from '../time.js';
+import { createRefValueReader } from './ref-values.js';
 
 export interface Caller {
   readonly userId: string;
@@ -24,7 +25,7 @@ const CHUNK = 100;
 export type CallsService = ReturnType<typeof createCallsService>;
 
 export function createCallsService(store: Store) {
-  const hydrator = createCallHydrator(store);
+  const hydrator = createCallHydrator(store, createRefValueReader(store.objects));
 
   function batchPart(item: CallBatchItem, index: number, caller: Caller): CallPart {
     const mode = item.mode ?? (item.req.start ? 'start' : item.req.end ? 'end' : null);

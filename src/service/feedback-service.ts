@@ -8,7 +8,7 @@ import type { FeedbackRow, FeedbackSelection, FeedbackStore } from '../storage/f
 import { FEEDBACK_COLUMNS, feedbackFields } from '../query/feedback-fields.js';
 import { compileQuery } from '../query/compile-query.js';
 import { uuidv7 } from './ids.js';
-import { formatTimestamp, nowMicros, type Micros } from './time.js';
+import { formatTimestamp, nowMicros, type Micros } from '../time.js';
 import { processFeedbackPayload, validateFeedbackCreate } from './feedback-validate.js';
 import { purgeIdsFromExpr } from './feedback-purge.js';
 

@@ -3,7 +3,7 @@
 // (key order and number spelling included) and large values are not re-encoded.
 import type { StoredObjectVersion } from '../storage/object-store.js';
 import { compareCodePoints } from './python-json.js';
-import { formatTimestamp } from './time.js';
+import { formatTimestamp } from '../time.js';
 
 export interface ObjRenderOptions {
   readonly includeStorageSize: boolean;

@@ -7,7 +7,7 @@ import { canonicalJson, strDigest } from './digest.js';
 import { assertSafeFileKeys, objectKind, resolveObjectClasses } from './object-classes.js';
 import { objJson } from './object-format.js';
 import { parseSelector, validateAliases, validateObjectId, validateTags } from './object-names.js';
-import { formatTimestamp, nowMicros } from './time.js';
+import { formatTimestamp, nowMicros } from '../time.js';
 
 export const MAX_DELETE_DIGESTS = 100;
 

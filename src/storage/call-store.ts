@@ -1,6 +1,6 @@
 // What every engine must offer for calls. Engines store the start and end parts of
 // a call separately or merged, as suits them; readers only ever see merged calls.
-import type { Micros } from '../service/time.js';
+import type { Micros } from '../time.js';
 import type { Expr, SortTerm } from '../query/plan.js';
 
 export interface CallStartPart {

@@ -1,7 +1,7 @@
 // What every engine must offer for feedback. Engine-neutral: no SQL, no transactions
 // assumed. Engines without transactions (ClickHouse) must keep the documented
 // ordering so that a failure half-way never loses the feedback a client was told about.
-import type { Micros } from '../service/time.js';
+import type { Micros } from '../time.js';
 import type { Expr, FieldRef, SortTerm } from '../query/plan.js';
 
 /** One stored feedback row, decoded (JSON columns parsed, time in microseconds). */

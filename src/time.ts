@@ -1,6 +1,6 @@
 // Timestamps are kept as integer microseconds since the Unix epoch (UTC): exact for
 // the Python SDK's microsecond datetimes, sortable, and within 2^53 until year 2255.
-import { InvalidRequestError } from '../api/errors.js';
+import { InvalidRequestError } from './api/errors.js';
 
 export type Micros = number;
 
