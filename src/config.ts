@@ -17,7 +17,7 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   port: 6345,
   dataDir: './weft-data',
-  bodyLimit: 64 * 1024 * 1024,
+  bodyLimit: 32 * 1024 * 1024,
   localUserId: 'local-user',
   localUsername: 'local',
   logLevel: 'warn',

@@ -1,4 +1,4 @@
-// Replays the requests the real weave npm SDK sent (../shared/spec/sdk-captures) and
+// Replays the requests the real weave npm SDK sent (test/fixtures/sdk-captures) and
 // reads back what was written: calls, objects and feedback. Files and tables come with
 // the next issue, so /file/* and /table/* requests are skipped here.
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { jsonl } from './helpers/calls.js';
 
-const DIR = join(import.meta.dirname, '..', '..', 'shared', 'spec', 'sdk-captures');
+const DIR = join(import.meta.dirname, 'fixtures', 'sdk-captures');
 
 interface Captured {
   method?: string;

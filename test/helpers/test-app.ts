@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../../src/storage/store.js';
+import { DEFAULTS } from '../../src/config.js';
 
 export interface Reply {
   status: number;
@@ -44,7 +45,7 @@ export async function startTestApp(opts: { bodyLimit?: number } = {}): Promise<T
   const store = createSqliteStore(dataDir);
   const app = await buildApp({
     store,
-    config: { bodyLimit: opts.bodyLimit ?? 64 * 1024 * 1024, localUserId: LOCAL_USER, localUsername: 'local', logLevel: 'silent' },
+    config: { bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local', logLevel: 'silent' },
   });
   const postRaw = async (path: string, payload: string | Buffer, contentType = 'application/json') =>
     toReply(await app.inject({ method: 'POST', url: path, payload, headers: { 'content-type': contentType } }));
