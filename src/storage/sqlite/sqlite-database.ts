@@ -20,6 +20,9 @@ export function openSqlite(path: string, migrations: readonly Migration[]): Sqli
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, migrations);
+  // Gathers the statistics the planner needs to pick the trace / parent indexes, cheaply
+  // (SQLite's recommended call on open; it only analyzes tables that need it).
+  db.pragma('optimize = 0x10002');
   return db;
 }
 
