@@ -4,10 +4,18 @@ import { metaRoutes } from './meta.js';
 import { callsRoutes } from './calls.js';
 import { objectsRoutes } from './objects.js';
 import { feedbackRoutes } from './feedback.js';
+import { tablesRoutes } from './tables.js';
+import { filesRoutes } from './files.js';
+import { refsRoutes } from './refs.js';
+import { costsRoutes } from './costs.js';
 
 export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(metaRoutes),
   ...Object.values(callsRoutes),
   ...Object.values(objectsRoutes),
   ...Object.values(feedbackRoutes),
+  ...Object.values(tablesRoutes),
+  ...Object.values(filesRoutes),
+  ...Object.values(refsRoutes),
+  ...Object.values(costsRoutes),
 ];

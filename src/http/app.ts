@@ -10,6 +10,10 @@ import { registerMetaRoutes } from './routes/meta-routes.js';
 import { registerCallRoutes } from './routes/call-routes.js';
 import { registerObjectRoutes } from './routes/object-routes.js';
 import { registerFeedbackRoutes } from './routes/feedback-routes.js';
+import { registerTableRoutes } from './routes/table-routes.js';
+import { registerFileRoutes } from './routes/file-routes.js';
+import { registerRefRoutes } from './routes/ref-routes.js';
+import { registerCostRoutes } from './routes/cost-routes.js';
 
 // Timestamps may omit the zone (naive = UTC, as the Python SDK may send them).
 function addTimestampFormat(ajv: Ajv): Ajv {
@@ -44,6 +48,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCallRoutes(app, deps.store);
   registerObjectRoutes(app, deps.store);
   registerFeedbackRoutes(app, deps.store);
+  registerTableRoutes(app, deps.store);
+  registerFileRoutes(app, deps.store);
+  registerRefRoutes(app, deps.store);
+  registerCostRoutes(app, deps.store);
   await app.ready();
   return app;
 }

@@ -4,6 +4,9 @@
 import type { CallStore } from './call-store.js';
 import type { FeedbackStore } from './feedback-store.js';
 import type { ObjectStore } from './object-store.js';
+import type { TableStore } from './table-store.js';
+import type { FileStore } from './file-store.js';
+import type { CostStore } from './cost-store.js';
 
 /** What an engine can do; a false flag means "cannot", and callers answer 501. */
 export interface StoreCapabilities {
@@ -16,5 +19,8 @@ export interface Store {
   readonly calls: CallStore;
   readonly objects: ObjectStore;
   readonly feedback: FeedbackStore;
+  readonly tables: TableStore;
+  readonly files: FileStore;
+  readonly costs: CostStore;
   close(): Promise<void>;
 }

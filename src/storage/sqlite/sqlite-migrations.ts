@@ -3,7 +3,11 @@ import type { Migration } from './sqlite-database.js';
 import { CALLS_SCHEMA_V1 } from './sqlite-calls-schema.js';
 import { FEEDBACK_SCHEMA_V1 } from './sqlite-feedback-schema.js';
 import { OBJECTS_SCHEMA_V1 } from './sqlite-objects-schema.js';
+import { TABLES_SCHEMA_V2 } from './sqlite-tables-schema.js';
+import { FILES_SCHEMA_V2 } from './sqlite-files-schema.js';
+import { COSTS_SCHEMA_V2 } from './sqlite-costs-schema.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: [CALLS_SCHEMA_V1, OBJECTS_SCHEMA_V1, FEEDBACK_SCHEMA_V1].join('\n') },
+  { version: 2, sql: [TABLES_SCHEMA_V2, FILES_SCHEMA_V2, COSTS_SCHEMA_V2].join('\n') },
 ];

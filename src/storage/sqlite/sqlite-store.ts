@@ -6,6 +6,9 @@ import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { createSqliteCallStore } from './sqlite-call-store.js';
 import { createSqliteObjectStore } from './sqlite-object-store.js';
 import { createSqliteFeedbackStore } from './sqlite-feedback-store.js';
+import { createSqliteTableStore } from './sqlite-table-store.js';
+import { createSqliteFileStore } from './sqlite-file-store.js';
+import { createSqliteCostStore } from './sqlite-cost-store.js';
 
 export const SQLITE_FILE = 'weft.sqlite';
 
@@ -19,6 +22,9 @@ export function createSqliteStore(dataDir: string): Store {
     calls,
     objects: createSqliteObjectStore(db),
     feedback: createSqliteFeedbackStore(db),
+    tables: createSqliteTableStore(db),
+    files: createSqliteFileStore(db),
+    costs: createSqliteCostStore(db),
     async close() {
       await calls.close();
       db.close();

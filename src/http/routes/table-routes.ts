@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../storage/store.js';
+
+export function registerTableRoutes(_app: FastifyInstance, _store: Store): void {}
