@@ -1,5 +1,6 @@
 // Builds the Fastify application: parsers, validation settings, identity, errors, routes.
 import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
 import type { Ajv } from 'ajv';
 import type { Config } from '../config.js';
 import type { Store } from '../storage/store.js';
@@ -49,6 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerObjectRoutes(app, deps.store);
   registerFeedbackRoutes(app, deps.store);
   registerTableRoutes(app, deps.store);
+  await app.register(multipart, { limits: { fileSize: deps.config.bodyLimit } });
   registerFileRoutes(app, deps.store);
   registerRefRoutes(app, deps.store);
   registerCostRoutes(app, deps.store);

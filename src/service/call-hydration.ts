@@ -6,6 +6,7 @@ import { formatTimestamp } from '../time.js';
 import type { Store } from '../storage/store.js';
 import type { SummaryExtras } from './call-summary.js';
 import { expandCallColumns, type RefValueReader } from './expand-columns.js';
+import { costsOfCalls } from './cost-summary.js';
 
 export interface HydrationOptions {
   readonly feedback: boolean;
@@ -44,6 +45,12 @@ export function createCallHydrator(store: Store, refReader?: RefValueReader) {
           byRef.set(row.weave_ref, list);
         }
         calls.forEach((c, i) => (extras[i]!.summary.feedback = byRef.get(refs[i]!) ?? []));
+      }
+      if (opts.costs) {
+        const costs = await costsOfCalls(store.costs, projectId, calls);
+        costs.forEach((c, i) => {
+          if (c) extras[i]!.summary.costs = c;
+        });
       }
       if (opts.expandColumns.length > 0 && refReader) {
         const replaced = await expandCallColumns(calls, opts.expandColumns, refReader);

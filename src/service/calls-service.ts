@@ -25,7 +25,7 @@ const CHUNK = 100;
 export type CallsService = ReturnType<typeof createCallsService>;
 
 export function createCallsService(store: Store) {
-  const hydrator = createCallHydrator(store, createRefValueReader(store.objects));
+  const hydrator = createCallHydrator(store, createRefValueReader(store.objects, store.tables));
 
   function batchPart(item: CallBatchItem, index: number, caller: Caller): CallPart {
     const mode = item.mode ?? (item.req.start ? 'start' : item.req.end ? 'end' : null);

@@ -1,4 +1,10 @@
+// Binds the refs routes (api/refs.ts) to the ref reader.
 import type { FastifyInstance } from 'fastify';
+import { refsRoutes } from '../../api/refs.js';
+import { readRefsBatch } from '../../service/refs-read.js';
 import type { Store } from '../../storage/store.js';
+import { bindRoute, RawJson } from '../bind-route.js';
 
-export function registerRefRoutes(_app: FastifyInstance, _store: Store): void {}
+export function registerRefRoutes(app: FastifyInstance, store: Store): void {
+  bindRoute(app, refsRoutes.refsReadBatch, async (body) => new RawJson(await readRefsBatch(store.objects, store.tables, body.refs)));
+}

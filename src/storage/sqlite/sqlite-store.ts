@@ -17,16 +17,18 @@ export function createSqliteStore(dataDir: string): Store {
   const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, SQLITE_FILE);
   const db = openSqlite(path, SQLITE_MIGRATIONS);
   const calls = createSqliteCallStore(db, path);
+  const tables = createSqliteTableStore(db, path);
   return {
     capabilities: { engine: 'sqlite', transactions: true },
     calls,
     objects: createSqliteObjectStore(db),
     feedback: createSqliteFeedbackStore(db),
-    tables: createSqliteTableStore(db),
+    tables,
     files: createSqliteFileStore(db),
     costs: createSqliteCostStore(db),
     async close() {
       await calls.close();
+      tables.close();
       db.close();
     },
   };

@@ -1,6 +1,148 @@
-import type { TableStore } from '../table-store.js';
+// Tables on SQLite (layout and its reasons: sqlite-tables-schema.ts). A table is written in
+// one IMMEDIATE transaction (acknowledged after commit); lists travel as one JSON-array
+// parameter read with json_each, so the SQL text is fixed whatever the list length. Row
+// reads are streamed from a dedicated read-only connection in chunks, so a 100k-row table
+// never sits in memory and other requests keep being served between chunks.
+import type { FieldRef } from '../../query/plan.js';
+import type { PutTableOutcome, StoredTableRow, TableRowInput, TableRowsQuery, TableStats, TableStore } from '../table-store.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { joinSql, param, printSqliteOrderBy, sql, sqliteJsonField, type FieldSql, type SqlFragment } from './sqlite-dialect.js';
+import { createReaderPool } from './sqlite-reader-pool.js';
 
-export function createSqliteTableStore(_db: SqliteDb): TableStore {
-  return {};
+/** Rows per chunk of queryRows; between chunks the event loop turns. */
+const CHUNK_ROWS = 500;
+const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
+const FIND_TABLE = 'SELECT id FROM tables WHERE project_id = ? AND digest = ?';
+
+/** Thrown inside the write transaction to roll it back when rows are missing. */
+class MissingRows extends Error {
+  constructor(readonly digests: string[]) {
+    super('missing rows');
+  }
+}
+
+/** Sort fields of table rows: only paths into the row value (an allow-list of one column). */
+function printTableField(field: FieldRef): FieldSql {
+  if (field.kind === 'json' && field.column === 'val') return sqliteJsonField('r.val', field.path);
+  throw new Error(`not a table row field: ${JSON.stringify(field)}`);
+}
+
+const fragment = (text: string, params: unknown[] = []): SqlFragment => ({ sql: text, params });
+
+/**
+ * SELECT position, digest, val of one table's rows. Table order with no filter reads the
+ * entries' primary key in order (an offset becomes a position bound, no scan); otherwise
+ * the dialect's ORDER BY (present first, numbers, text; NULLs last) with position as the
+ * final tie-break, and LIMIT / OFFSET.
+ */
+export function buildTableRowsSelect(tableId: number, q: TableRowsQuery): SqlFragment {
+  const where: SqlFragment[] = [sql`e.table_id = ${param(tableId)}`];
+  if (q.rowDigests !== null) where.push(fragment(`r.digest ${IN_JSON_LIST}`, [JSON.stringify(q.rowDigests)]));
+  const tableOrder = q.sort.length === 0 && q.rowDigests === null;
+  let offset = q.offset ?? 0;
+  if (tableOrder && offset > 0) {
+    where.push(sql`e.position >= ${param(offset)}`);
+    offset = 0;
+  }
+  const sorted = printSqliteOrderBy(q.sort, printTableField);
+  const order = sorted.sql === '' ? fragment('ORDER BY e.position ASC') : sql`${sorted}, e.position ASC`;
+  const page = sql`LIMIT ${param(q.limit ?? -1)} OFFSET ${param(offset)}`;
+  return sql`SELECT e.position, r.digest, r.val FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
+    WHERE ${joinSql(where, ' AND ')} ${order} ${page}`;
+}
+
+export function createSqliteTableStore(db: SqliteDb, path: string): TableStore & { close(): void } {
+  const readers = createReaderPool(path, db);
+  const findTable = db.prepare(FIND_TABLE).pluck();
+  const insertRow = db.prepare(`INSERT INTO table_rows (project_id, digest, val, size_bytes) VALUES (?, ?, ?, ?)
+    ON CONFLICT (project_id, digest) DO NOTHING`);
+  const insertTable = db.prepare('INSERT INTO tables (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?)');
+  // json_each first (CROSS JOIN fixes the loop order): one index probe per position.
+  const insertEntries = db.prepare(`INSERT INTO table_entries (table_id, position, row_id)
+    SELECT ?, e.key, r.id FROM json_each(?) AS e CROSS JOIN table_rows AS r WHERE r.project_id = ? AND r.digest = e.value`);
+  const missingRows = db.prepare(`SELECT e.value FROM json_each(?) AS e
+    WHERE NOT EXISTS (SELECT 1 FROM table_rows AS r WHERE r.project_id = ? AND r.digest = e.value) ORDER BY e.key`).pluck();
+  const rowDigestsOf = db.prepare(`SELECT r.digest FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
+    WHERE e.table_id = ? ORDER BY e.position`).pluck();
+  const rowsByDigest = db.prepare(`SELECT digest, val FROM table_rows WHERE project_id = ? AND digest ${IN_JSON_LIST}`).raw();
+  const tablesByDigest = db.prepare(`SELECT id, digest, row_count FROM tables WHERE project_id = ? AND digest ${IN_JSON_LIST}`);
+  const storageSize = db.prepare(`SELECT COALESCE(SUM(r.size_bytes), 0) FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
+    WHERE e.table_id = ?`).pluck();
+
+  const put = db.transaction((projectId: string, digest: string, rowDigests: readonly string[], newRows: readonly TableRowInput[]) => {
+    if (findTable.get(projectId, digest) !== undefined) return;
+    // Canonical JSON is pure ASCII (ensure_ascii), so its length is its size in bytes.
+    for (const r of newRows) insertRow.run(projectId, r.digest, r.val, r.val.length);
+    const tableId = insertTable.run(projectId, digest, rowDigests.length, Date.now() * 1000).lastInsertRowid;
+    const list = JSON.stringify(rowDigests);
+    if (insertEntries.run(tableId, list, projectId).changes !== rowDigests.length) {
+      throw new MissingRows([...new Set(missingRows.all(list, projectId) as string[])]);
+    }
+  });
+
+  async function* queryRows(q: TableRowsQuery): AsyncGenerator<readonly StoredTableRow[]> {
+    const reader = readers.acquire();
+    try {
+      const tableId = reader.prepare(FIND_TABLE).pluck().get(q.projectId, q.digest) as number | undefined;
+      if (tableId === undefined) return;
+      const select = buildTableRowsSelect(tableId, q);
+      const it = reader.prepare(select.sql).raw().iterate(...select.params) as IterableIterator<[number, string, string]>;
+      try {
+        let chunk: StoredTableRow[] = [];
+        for (const [position, digest, val] of it) {
+          chunk.push({ digest, val, original_index: position });
+          if (chunk.length < CHUNK_ROWS) continue;
+          yield chunk;
+          chunk = [];
+          // Let other requests run between chunks of a long read.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (chunk.length > 0) yield chunk;
+      } finally {
+        it.return?.();
+      }
+    } finally {
+      readers.release(reader);
+    }
+  }
+
+  return {
+    async putTable(projectId, digest, rowDigests, newRows): Promise<PutTableOutcome> {
+      try {
+        put.immediate(projectId, digest, rowDigests, newRows);
+        return { missing: [] };
+      } catch (e) {
+        if (e instanceof MissingRows) return { missing: e.digests };
+        throw e;
+      }
+    },
+    async getTableRowDigests(projectId, tableDigest) {
+      const tableId = findTable.get(projectId, tableDigest) as number | undefined;
+      return tableId === undefined ? null : (rowDigestsOf.all(tableId) as string[]);
+    },
+    async getRows(projectId, rowDigests) {
+      const out = new Map<string, string>();
+      if (rowDigests.length === 0) return out;
+      for (const [digest, val] of rowsByDigest.all(projectId, JSON.stringify(rowDigests)) as [string, string][]) out.set(digest, val);
+      return out;
+    },
+    queryRows,
+    async stats(projectId, digests, includeStorageSize): Promise<TableStats[]> {
+      if (digests.length === 0) return [];
+      const found = new Map<string, { id: number; row_count: number }>();
+      for (const t of tablesByDigest.all(projectId, JSON.stringify(digests)) as { id: number; digest: string; row_count: number }[]) {
+        found.set(t.digest, t);
+      }
+      const sizes = new Map<number, number>();
+      const sizeOf = (id: number) => sizes.get(id) ?? sizes.set(id, storageSize.get(id) as number).get(id)!;
+      return digests.flatMap((digest) => {
+        const t = found.get(digest);
+        if (!t) return [];
+        return [{ digest, count: t.row_count, storage_size_bytes: includeStorageSize ? sizeOf(t.id) : null }];
+      });
+    },
+    close() {
+      readers.close();
+    },
+  };
 }

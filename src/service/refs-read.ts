@@ -1,0 +1,41 @@
+// /refs/read_batch (weave-api.md §1.18, §3.4): the values of object and op refs, in order.
+// Every ref is checked before anything is read, so a malformed or unsupported ref is a 400
+// whatever its position; then the refs are resolved together (shared, memoized reads) and
+// the first failure in request order decides the answer.
+import { MAX_REFS_PER_READ } from '../api/refs.js';
+import { InvalidRequestError, NotFoundError } from '../api/errors.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { createRefResolver, type RefOutcome, type TableRowReader } from './ref-values.js';
+import { parseRef, type ObjectRef } from './refs.js';
+
+/** Parses a ref and checks it is one read_batch serves: an object or op ref with an exact digest. */
+function readableRef(uri: string): ObjectRef {
+  const ref = parseRef(uri);
+  if (ref.kind === 'table') throw new InvalidRequestError('Table refs not supported');
+  if (ref.kind === 'call') throw new InvalidRequestError('Call refs not supported');
+  if (ref.digest === 'latest') throw new InvalidRequestError('Reading refs with `latest` is not supported');
+  return ref;
+}
+
+/** JSON text of one resolved value: stored documents verbatim, paths that lead nowhere as null. */
+function valJson(outcome: RefOutcome, ref: ObjectRef): string {
+  switch (outcome.kind) {
+    case 'value':
+      return outcome.json ?? JSON.stringify(outcome.value ?? null);
+    case 'deleted':
+      return 'null';
+    case 'missing':
+      throw new NotFoundError(`Obj ${ref.name}:${ref.digest} not found`);
+    case 'invalid':
+      throw new InvalidRequestError(outcome.message);
+  }
+}
+
+/** `{"vals": [...]}` as JSON text, one value per ref in request order. */
+export async function readRefsBatch(objects: ObjectStore, tables: TableRowReader, uris: readonly string[]): Promise<string> {
+  if (uris.length > MAX_REFS_PER_READ) throw new InvalidRequestError('Too many refs');
+  const refs = uris.map(readableRef);
+  const resolver = createRefResolver(objects, tables);
+  const outcomes = await Promise.all(refs.map((ref) => resolver.resolve(ref)));
+  return `{"vals":[${outcomes.map((o, i) => valJson(o, refs[i]!)).join(',')}]}`;
+}
