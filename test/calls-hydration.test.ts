@@ -71,3 +71,12 @@ test('expand_columns leaves refs to missing objects alone', async () => {
   const [c] = await query({ filter: { call_ids: [s.id] }, expand_columns: ['inputs.model'] });
   assert.equal(c.inputs.model, s.inputs.model);
 });
+
+test('expand_columns never reads into another project', async () => {
+  const other = await t.post('/obj/create', { obj: { project_id: 'other-entity/private', object_id: 'secret', val: { token: 's3cret' } } });
+  const foreign = `weave:///other-entity/private/object/secret:${other.body.digest}`;
+  const s = start({ inputs: { model: foreign } });
+  await t.post('/call/start', { start: s });
+  const [c] = await query({ filter: { call_ids: [s.id] }, expand_columns: ['inputs.model'] });
+  assert.equal(c.inputs.model, foreign);
+});

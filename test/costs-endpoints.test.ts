@@ -46,6 +46,15 @@ test('cost/create answers [cost_id, llm_id] pairs; cost/query lists the project 
   assert.deepEqual([b.effective_date, b.provider_id, b.prompt_token_cost_unit], ['2025-01-02T03:04:05.000Z', 'acme', 'EUR']);
 });
 
+test('a query never reaches another project\'s prices', async () => {
+  const secret = 'third-entity/secret-project';
+  await create({ 'model-secret': { prompt_token_cost: 7, completion_token_cost: 7 } }, secret);
+  const probe = { query: { $expr: { $eq: [{ $getField: 'pricing_level_id' }, { $literal: secret }] } } };
+  assert.deepEqual(await results(probe), []);
+  assert.deepEqual(await results({ query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'model-secret' }] } } }), []);
+  assert.deepEqual((await results(probe, secret)).map((r) => r.llm_id), ['model-secret']);
+});
+
 test('without a query, only this project is listed, and default prices never are', async () => {
   await create({ 'model-other': { prompt_token_cost: 5, completion_token_cost: 5 } }, OTHER);
   const own = await results({});

@@ -1,6 +1,7 @@
 // Replays the requests the real weave npm SDK sent (test/fixtures/sdk-captures) and
-// reads back what was written: calls, objects and feedback. Files and tables come with
-// the next issue, so /file/* and /table/* requests are skipped here.
+// reads back what was written: calls, objects, tables and feedback. /file/* requests are
+// skipped: the recorder kept only the head of each upload (test/files.test.ts and the SDK
+// media scenario cover files).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ interface Captured {
   response?: { status: number; body?: any };
 }
 
-const SKIPPED = /^\/(file|files|table)\/|^\/v1\//;
+const SKIPPED = /^\/(file|files)\/|^\/v1\//;
 
 function load(file: string): Captured[] {
   return readFileSync(join(DIR, file), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Captured).filter((r) => r.path);
@@ -28,6 +29,7 @@ async function replay(t: TestApp, reqs: Captured[]) {
   const ends = new Map<string, any>();
   const objects = new Map<string, any>(); // object_id:digest -> val
   const feedback: any[] = [];
+  const tables = new Map<string, unknown[]>();
   for (const r of reqs) {
     if (SKIPPED.test(r.path!)) continue;
     if (r.method === 'GET') {
@@ -65,6 +67,17 @@ async function replay(t: TestApp, reqs: Captured[]) {
           else ends.set(item.req.end.id, item.req.end);
         }
         break;
+      case '/table/create':
+        assert.equal(res.status, 200, `${where} -> ${res.text}`);
+        if (r.response?.status === 200 && r.response.body?.digest) assert.equal(res.body.digest, r.response.body.digest);
+        tables.set(res.body.digest, r.body.table.rows);
+        break;
+      case '/table/query': {
+        assert.equal(res.status, 200, where);
+        const rows = tables.get(r.body.digest);
+        if (rows) assert.deepEqual(res.body.rows.map((x: { val: unknown }) => x.val), rows);
+        break;
+      }
       case '/feedback/create':
         assert.equal(res.status, 200, `${where} -> ${res.text}`);
         feedback.push({ ...r.body, id: res.body.id });

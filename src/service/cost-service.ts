@@ -67,15 +67,17 @@ export function createCostService(store: CostStore, opts: CostServiceOptions = {
     },
 
     /**
-     * Project-level prices. As in Weave, a given `query` replaces the default restriction to
-     * the request's project (pricing_level_id == project_id); pricing_level == "project"
-     * always applies, so default prices are never listed.
+     * The request project's own prices, narrowed by `query`. Weave lets a given query
+     * replace the project restriction, which would list other projects' prices to anyone
+     * who may read this one; Weft always keeps the restriction (a project is an access
+     * boundary). Default prices are never listed.
      */
     async query(req: CostQueryReq): Promise<CostQueryOutput[]> {
       const keys = selectedKeys(req.fields);
-      const scope = req.query ? compileQuery(req.query, costFields) : eq('pricing_level_id', req.project_id);
+      const scope: Expr[] = [eq('pricing_level_id', req.project_id), eq('pricing_level', 'project')];
+      if (req.query) scope.push(compileQuery(req.query, costFields));
       const rows = await store.query({
-        where: { kind: 'and', items: [scope, eq('pricing_level', 'project')] },
+        where: { kind: 'and', items: scope },
         sort: (req.sort_by ?? []).map((s) => ({ field: costFields.resolve(s.field), direction: s.direction })),
         limit: req.limit ?? null,
         offset: req.offset ?? null,

@@ -2,6 +2,10 @@
 // the value it points to; a dict value also gets "_ref": <the ref>. Other values stay.
 import type { StoredCall } from '../storage/call-store.js';
 import { isRefString } from './extract-refs.js';
+import { tryParseRef } from './refs.js';
+
+/** Only refs into the call's own project are expanded: a project is an access boundary. */
+const expandable = (v: unknown, projectId: string): v is string => isRefString(v) && tryParseRef(v)?.projectId === projectId;
 
 /** Reads the values of object/op refs; a ref that cannot be read maps to undefined. */
 export type RefValueReader = (refs: readonly string[]) => Promise<Map<string, unknown>>;
@@ -40,12 +44,12 @@ export async function expandCallColumns(
   const parsed = calls.map((c) => ({ inputs: JSON.parse(c.inputs) as unknown, output: c.output === null ? null : (JSON.parse(c.output) as unknown), attributes: JSON.parse(c.attributes) as unknown }));
   const touched = calls.map(() => new Set<Col>());
   for (const [col, ...rest] of paths) {
-    const wanted = parsed.map((p) => getAt(p[col], rest)).filter(isRefString);
+    const wanted = parsed.map((p) => getAt(p[col], rest)).filter((v, i) => expandable(v, calls[i]!.project_id));
     if (wanted.length === 0) continue;
     const values = await read([...new Set(wanted)]);
     parsed.forEach((p, i) => {
       const ref = getAt(p[col], rest);
-      if (!isRefString(ref) || !values.has(ref)) return;
+      if (!expandable(ref, calls[i]!.project_id) || !values.has(ref)) return;
       let v = values.get(ref);
       if (v === undefined) return;
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) v = { ...(v as object), _ref: ref };
