@@ -24,6 +24,9 @@ const CHUNK = 100;
 
 export type CallsService = ReturnType<typeof createCallsService>;
 
+/** Until users are stored, the only user name known is the caller's own. */
+const usernameOf = (caller: Caller) => (id: string | null) => (id !== null && id === caller.userId ? caller.username : null);
+
 export function createCallsService(store: Store) {
   const hydrator = createCallHydrator(store, createRefValueReader(store.objects, store.tables));
 
@@ -38,7 +41,7 @@ export function createCallsService(store: Store) {
   /** Streams rendered calls, `CHUNK` at a time, hydrated with feedback / expanded refs as asked. */
   async function* renderedChunks(q: CallsQuery, opts: HydrationOptions, caller: Caller): AsyncGenerator<string[]> {
     const columns = q.columns ? new Set<string>(q.columns) : null;
-    const username = (id: string | null) => (id !== null && id === caller.userId ? caller.username : null);
+    const username = usernameOf(caller);
     let batch: StoredCall[] = [];
     const flush = async () => {
       const extras = await hydrator.hydrate(q.projectId, batch, opts);
@@ -84,17 +87,13 @@ export function createCallsService(store: Store) {
 
     /** One call as JSON text, or null when missing or deleted. */
     async read(req: CallReadReq, caller: Caller): Promise<string | null> {
-      const q = compileCallsQuery({
-        project_id: req.project_id,
-        filter: { call_ids: [req.id] },
-        limit: 1,
-        include_storage_size: req.include_storage_size === true,
-        include_total_storage_size: req.include_total_storage_size === true,
+      const call = await store.calls.get(req.project_id, req.id, {
+        storageSize: req.include_storage_size === true,
+        totalStorageSize: req.include_total_storage_size === true,
       });
-      for await (const lines of renderedChunks(q, { feedback: false, costs: req.include_costs === true, expandColumns: [] }, caller)) {
-        return lines[0] ?? null;
-      }
-      return null;
+      if (call === null) return null;
+      const [extras] = await hydrator.hydrate(req.project_id, [call], { feedback: false, costs: req.include_costs === true, expandColumns: [] });
+      return renderCall(call, { columns: null, username: usernameOf(caller) }, extras!.summary, extras!.replaced);
     },
 
     /**

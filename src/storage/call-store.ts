@@ -97,6 +97,8 @@ export interface CallStore {
   writeParts(parts: readonly CallPart[]): Promise<void>;
   /** Sets the display name; an unknown call is not an error. */
   updateDisplayName(projectId: string, callId: string, displayName: string): Promise<void>;
+  /** One live call (started, not deleted) by id, or null. */
+  get(projectId: string, callId: string, opts: { storageSize: boolean; totalStorageSize: boolean }): Promise<StoredCall | null>;
   /** Streams the matching live calls (started, not deleted) in constant memory. */
   query(q: CallsQuery): AsyncIterable<StoredCall>;
   /** Counts what query() would return (limit applies); optionally sums storage of those calls' traces. */

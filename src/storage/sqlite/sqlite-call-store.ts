@@ -3,7 +3,7 @@
 // dedicated reader connection in chunks so the event loop keeps turning.
 import type { CallEndPart, CallPart, CallsQuery, CallStartPart, CallStore, StoredCall } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
+import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
 import { createReaderPool } from './sqlite-reader-pool.js';
 
 const ROWS_PER_TICK = 256;
@@ -39,6 +39,9 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
     INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)
     ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name`);
 
+  // Point reads, one prepared statement per combination of the size flags.
+  const byId = [false, true].map((size) => [false, true].map((total) => db.prepare(buildCallByIdSelect(size, total))));
+
   const writeAll = db.transaction((parts: readonly CallPart[]) => {
     for (const p of parts) {
       if (p.mode === 'start') {
@@ -53,9 +56,15 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
 
   async function* query(q: CallsQuery): AsyncGenerator<StoredCall> {
     const { sql, params } = buildCallsSelect(q);
+    // A small bounded answer (a point read, a page) is read at once on the main connection:
+    // no cursor to keep open, so no reader connection is needed.
+    if (q.limit !== null && q.limit <= ROWS_PER_TICK) {
+      yield* readers.prepare(db, sql).all(...params) as StoredCall[];
+      return;
+    }
     const reader = readers.acquire();
     try {
-      const it = reader.prepare(sql).iterate(...params) as IterableIterator<StoredCall>;
+      const it = readers.prepare(reader, sql).iterate(...params) as IterableIterator<StoredCall>;
       try {
         let n = 0;
         for (const row of it) {
@@ -78,10 +87,14 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
     async updateDisplayName(projectId, callId, displayName) {
       updateName.run(projectId, callId, displayName);
     },
+    async get(projectId, callId, opts) {
+      const row = byId[opts.storageSize ? 1 : 0]![opts.totalStorageSize ? 1 : 0]!.get(projectId, callId) as StoredCall | undefined;
+      return row ?? null;
+    },
     query,
     async count(q) {
       const { sql, params } = buildCallsCount(q);
-      const row = db.prepare(sql).get(...params) as { count: number; total_storage_size_bytes: number | null };
+      const row = readers.prepare(db, sql).get(...params) as { count: number; total_storage_size_bytes: number | null };
       return { count: row.count, total_storage_size_bytes: row.total_storage_size_bytes ?? null };
     },
     async delete(projectId, callIds, at) {

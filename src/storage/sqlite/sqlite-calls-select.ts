@@ -131,6 +131,12 @@ export function buildCallsSelect(q: CallsQuery): SqlFragment {
   return sql`SELECT ${selectList(q)} ${fromWhere(q)}${orderBy}${limitOffset(q)}`;
 }
 
+/** One live call by primary key (a point read): parameters are project_id, then id. */
+export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalStorageSize: boolean): string {
+  const q: CallsQuery = { projectId: '', where: null, sort: [], limit: null, offset: null, columns: null, includeStorageSize, includeTotalStorageSize };
+  return `SELECT ${selectList(q).sql} FROM calls WHERE calls.project_id = ? AND calls.id = ? AND ${LIVE}`;
+}
+
 /**
  * One row `{count, total_storage_size_bytes}`: how many calls the query returns (limit
  * and offset apply) and, when asked, the bytes of all live calls of the traces those
