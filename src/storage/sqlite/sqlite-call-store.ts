@@ -12,27 +12,30 @@ const startBytes = (s: CallStartPart) =>
   Buffer.byteLength(s.attributes) + Buffer.byteLength(s.inputs) + s.op_name.length + (s.display_name?.length ?? 0) + 96;
 const endBytes = (e: CallEndPart) => Buffer.byteLength(e.output) + Buffer.byteLength(e.summary) + (e.exception ? Buffer.byteLength(e.exception) : 0) + 32;
 
+const START_COLUMNS = [
+  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'attributes', 'inputs',
+  'input_refs', 'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes',
+] as const;
+const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end', 'end_bytes'] as const;
+
+/**
+ * Upsert of one part's columns (names from the fixed lists above, values as parameters).
+ * An existing display_name is kept: one set by /call/update survives a retried start.
+ */
+function upsertSql(columns: readonly string[]): string {
+  const set = columns.map((c) => (c === 'display_name' ? 'display_name = COALESCE(calls.display_name, excluded.display_name)' : `${c} = excluded.${c}`));
+  return `INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (@project_id, @id, ${columns.map((c) => `@${c}`).join(', ')})
+    ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
+}
+
+const startRow = (s: CallStartPart) => ({ ...s, input_refs: JSON.stringify(s.input_refs), start_bytes: startBytes(s) });
+const endRow = (e: CallEndPart) => ({ ...e, output_refs: JSON.stringify(e.output_refs), end_bytes: endBytes(e) });
+
 export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & { close(): Promise<void> } {
   const readers = createReaderPool(path, db);
-  const upsertStart = db.prepare(`
-    INSERT INTO calls (project_id, id, trace_id, parent_id, thread_id, turn_id, op_name, display_name, started_at,
-      attributes, inputs, input_refs, wb_user_id, wb_run_id, wb_run_step, start_bytes)
-    VALUES (@project_id, @id, @trace_id, @parent_id, @thread_id, @turn_id, @op_name, @display_name, @started_at,
-      @attributes, @inputs, @input_refs, @wb_user_id, @wb_run_id, @wb_run_step, @start_bytes)
-    ON CONFLICT (project_id, id) DO UPDATE SET
-      trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id,
-      turn_id = excluded.turn_id, op_name = excluded.op_name,
-      display_name = COALESCE(calls.display_name, excluded.display_name), started_at = excluded.started_at,
-      attributes = excluded.attributes, inputs = excluded.inputs, input_refs = excluded.input_refs,
-      wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step,
-      start_bytes = excluded.start_bytes`);
-  const upsertEnd = db.prepare(`
-    INSERT INTO calls (project_id, id, ended_at, exception, output, summary, output_refs, wb_run_step_end, end_bytes)
-    VALUES (@project_id, @id, @ended_at, @exception, @output, @summary, @output_refs, @wb_run_step_end, @end_bytes)
-    ON CONFLICT (project_id, id) DO UPDATE SET
-      ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
-      summary = excluded.summary, output_refs = excluded.output_refs,
-      wb_run_step_end = excluded.wb_run_step_end, end_bytes = excluded.end_bytes`);
+  const upsertStart = db.prepare(upsertSql(START_COLUMNS));
+  const upsertEnd = db.prepare(upsertSql(END_COLUMNS));
+  const upsertBoth = db.prepare(upsertSql([...START_COLUMNS, ...END_COLUMNS]));
   // An update part must survive a later (retried) start: display_name written here wins
   // because the start upsert keeps an existing display_name.
   const updateName = db.prepare(`
@@ -42,15 +45,22 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
   // Point reads, one prepared statement per combination of the size flags.
   const byId = [false, true].map((size) => [false, true].map((total) => db.prepare(buildCallByIdSelect(size, total))));
 
+  // A batch usually holds both parts of most of its calls: those are written as one row
+  // insert instead of an insert and an update. Start and end fields are disjoint, so merging
+  // keeps the result of applying the parts in order (a repeated part: the last one wins).
   const writeAll = db.transaction((parts: readonly CallPart[]) => {
+    const merged = new Map<string, { start?: CallStartPart; end?: CallEndPart }>();
     for (const p of parts) {
-      if (p.mode === 'start') {
-        const s = p.start;
-        upsertStart.run({ ...s, input_refs: JSON.stringify(s.input_refs), start_bytes: startBytes(s) });
-      } else {
-        const e = p.end;
-        upsertEnd.run({ ...e, output_refs: JSON.stringify(e.output_refs), end_bytes: endBytes(e) });
-      }
+      const key = `${p.mode === 'start' ? p.start.project_id : p.end.project_id}\u0000${p.mode === 'start' ? p.start.id : p.end.id}`;
+      const entry = merged.get(key) ?? {};
+      if (p.mode === 'start') entry.start = p.start;
+      else entry.end = p.end;
+      merged.set(key, entry);
+    }
+    for (const { start, end } of merged.values()) {
+      if (start && end) upsertBoth.run({ ...startRow(start), ...endRow(end) });
+      else if (start) upsertStart.run(startRow(start));
+      else if (end) upsertEnd.run(endRow(end));
     }
   });
 
