@@ -111,13 +111,14 @@ function opNamesExpr(names: readonly string[]): Expr {
 
 /**
  * null -> started_at asc; [] -> no order at all (cheapest, e.g. for counting). Any
- * non-empty order gets an `id asc` tiebreak unless it already sorts by id, so that
- * offset paging never repeats or skips rows that tie.
+ * non-empty order gets an `id` tiebreak unless it already sorts by id, so that offset
+ * paging never repeats or skips rows that tie. The tiebreak runs in the direction of the
+ * last term, so an index on (..., started_at, id) serves the order in either direction.
  */
 function compileSort(sortBy: readonly SortBy[] | null): SortTerm[] {
   const terms = (sortBy ?? DEFAULT_SORT).map((s, i): SortTerm => ({ field: resolveSortField(s.field, i), direction: s.direction }));
   if (terms.length > 0 && !terms.some((t) => t.field.kind === 'column' && t.field.name === 'id')) {
-    terms.push({ field: ID_FIELD, direction: 'asc' });
+    terms.push({ field: ID_FIELD, direction: terms[terms.length - 1]!.direction });
   }
   return terms;
 }

@@ -31,8 +31,10 @@ CREATE TABLE calls (
   end_bytes       INTEGER NOT NULL DEFAULT 0    -- stored size of the end part's JSON
 );
 CREATE UNIQUE INDEX calls_pk ON calls (project_id, id);
-CREATE INDEX calls_started ON calls (project_id, started_at);
-CREATE INDEX calls_trace ON calls (project_id, trace_id);
-CREATE INDEX calls_parent ON calls (project_id, parent_id);
-CREATE INDEX calls_op ON calls (project_id, op_name, started_at);
+-- Each index ends in the default order (started_at, then id as the tiebreak), so a filter on
+-- its leading columns streams rows already sorted, first row at once, without a temp b-tree.
+CREATE INDEX calls_started ON calls (project_id, started_at, id);
+CREATE INDEX calls_trace ON calls (project_id, trace_id, started_at, id);
+CREATE INDEX calls_parent ON calls (project_id, parent_id, started_at, id);
+CREATE INDEX calls_op ON calls (project_id, op_name, started_at, id);
 `;

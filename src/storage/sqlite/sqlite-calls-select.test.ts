@@ -217,19 +217,20 @@ test('CallsFilter fields, wildcards and empty lists', () => {
 });
 
 test('sorting: dynamic fields by presence, number, text; NULLs last both ways; multi-key', () => {
+  // Ties are broken by id in the direction of the last sort term.
   const sorted = (field: string, direction: 'asc' | 'desc') => ids({ sort_by: [{ field, direction }] });
   assert.deepEqual(sorted('inputs.n', 'asc'), ['c04', 'c01', 'c06', 'c03', 'c02', 'c05', 'c07', 'c08']);
-  assert.deepEqual(sorted('inputs.n', 'desc'), ['c02', 'c03', 'c01', 'c06', 'c04', 'c05', 'c07', 'c08']);
+  assert.deepEqual(sorted('inputs.n', 'desc'), ['c02', 'c03', 'c06', 'c01', 'c04', 'c08', 'c07', 'c05']);
   assert.deepEqual(sorted('inputs.s', 'asc'), ['c04', 'c08', 'c07', 'c02', 'c03', 'c01', 'c05', 'c06']);
   assert.deepEqual(sorted('display_name', 'asc'), ['c04', 'c02', 'c01', 'c03', 'c05', 'c06', 'c07', 'c08']);
-  assert.deepEqual(sorted('display_name', 'desc'), ['c02', 'c04', 'c01', 'c03', 'c05', 'c06', 'c07', 'c08']);
+  assert.deepEqual(sorted('display_name', 'desc'), ['c02', 'c04', 'c08', 'c07', 'c06', 'c05', 'c03', 'c01']);
   assert.deepEqual(sorted('ended_at', 'desc'), ['c07', 'c08', 'c06', 'c05', 'c04', 'c02', 'c01', 'c03']);
   assert.deepEqual(sorted('ended_at', 'asc'), ['c01', 'c02', 'c04', 'c05', 'c06', 'c08', 'c07', 'c03']);
   assert.deepEqual(sorted('summary.weave.latency_ms', 'asc'), ['c04', 'c02', 'c01', 'c06', 'c08', 'c05', 'c07', 'c03']);
-  assert.deepEqual(sorted('started_at', 'desc'), ['c07', 'c08', 'c06', 'c05', 'c04', 'c03', 'c02', 'c01']);
-  assert.deepEqual(sorted('feedback.[wandb.runnable.scorer].payload.output.score', 'desc'), ['c02', 'c03', 'c01', 'c04', 'c05', 'c06', 'c07', 'c08']);
+  assert.deepEqual(sorted('started_at', 'desc'), ['c08', 'c07', 'c06', 'c05', 'c04', 'c03', 'c02', 'c01']);
+  assert.deepEqual(sorted('feedback.[wandb.runnable.scorer].payload.output.score', 'desc'), ['c02', 'c03', 'c08', 'c07', 'c06', 'c05', 'c04', 'c01']);
   assert.deepEqual(ids({ sort_by: [{ field: 'summary.weave.status', direction: 'desc' }, { field: 'started_at', direction: 'desc' }] }),
-    ['c07', 'c08', 'c06', 'c02', 'c01', 'c03', 'c04', 'c05']);
+    ['c08', 'c07', 'c06', 'c02', 'c01', 'c03', 'c04', 'c05']);
   assert.deepEqual([...ids({ sort_by: [] })].sort(), ALL);
 });
 

@@ -18,6 +18,9 @@ const COLUMN_TYPES: Readonly<Record<string, 'text' | 'integer'>> = {
   deleted_at: 'integer', expire_at: 'integer', input_refs: 'text', output_refs: 'text',
 };
 
+/** Columns never NULL on a live call (the start part sets them; the primary key is never NULL). */
+const NOT_NULL_ON_LIVE_CALLS: ReadonlySet<string> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at']);
+
 const raw = (text: string): SqlFragment => ({ sql: text, params: [] });
 const col = (name: string) => raw(`calls.${name}`);
 
@@ -81,7 +84,7 @@ export const printCallsField: FieldPrinter = (field: FieldRef): FieldSql => {
     case 'column': {
       const type = Object.hasOwn(COLUMN_TYPES, field.name) ? COLUMN_TYPES[field.name] : undefined;
       if (type === undefined) throw new Error(`unknown calls column: ${field.name}`);
-      return { ...col(field.name), type };
+      return { ...col(field.name), type, notNull: NOT_NULL_ON_LIVE_CALLS.has(field.name) };
     }
     case 'json':
       if (!CALL_JSON_COLUMNS.has(field.column)) throw new Error(`unknown calls JSON column: ${field.column}`);

@@ -25,6 +25,8 @@ export interface FieldSql extends SqlFragment {
    */
   exists?: SqlFragment;
   type?: SqlValueType;
+  /** True when the value is never NULL: its ORDER BY key needs no NULLS LAST (which would stop an index from serving the order). */
+  notNull?: boolean;
 }
 
 /** Maps a plan field to SQL; throws for fields the resource does not have. */
@@ -117,7 +119,7 @@ export function printSqliteOrderBy(sort: readonly SortTerm[], printField: FieldP
       keys.push(sql`COALESCE(${f.exists}, 0) DESC`);
       keys.push(sql`${printer.cast({ frag: f, type: 'text' }, 'double').frag} ${raw(dir)} NULLS LAST`);
     }
-    keys.push(sql`${f} ${raw(dir)} NULLS LAST`);
+    keys.push(f.notNull ? sql`${f} ${raw(dir)}` : sql`${f} ${raw(dir)} NULLS LAST`);
   }
   return keys.length === 0 ? raw('') : sql`ORDER BY ${joinSql(keys, ', ')}`;
 }

@@ -26,7 +26,8 @@ CREATE TABLE object_versions (
 CREATE UNIQUE INDEX object_versions_pk ON object_versions (project_id, object_id, digest);
 CREATE INDEX object_versions_index ON object_versions (project_id, object_id, version_index);
 CREATE INDEX object_versions_created ON object_versions (project_id, created_at, version_index);
-CREATE INDEX object_versions_latest ON object_versions (project_id, is_latest, object_id);
+-- latest_only listings read only the live latest versions, in the default order.
+CREATE INDEX object_versions_latest ON object_versions (project_id, created_at, version_index) WHERE is_latest = 1 AND deleted_at IS NULL;
 
 CREATE TABLE object_tags (
   project_id TEXT NOT NULL,
