@@ -157,6 +157,19 @@ describe('/call/upsert_batch', () => {
     assert.deepEqual(r.body.detail[0].loc.slice(0, 4), ['body', 'batch', 0, 'req']);
   });
 
+  test('concurrent batches (committed together) are each acknowledged and all stored', async () => {
+    const batches = Array.from({ length: 20 }, (_, i) => {
+      const s = start({ inputs: { batch: i } });
+      return { s, body: { batch: [startItem(s), endItem(end(s.id, { output: i }))] } };
+    });
+    const replies = await Promise.all(batches.map((b) => t.post('/call/upsert_batch', b.body)));
+    assert.ok(replies.every((r) => r.status === 200));
+    for (const { s } of batches) {
+      const c = await read(s.id);
+      assert.equal(c.output, c.inputs.batch);
+    }
+  });
+
   test('bodies past the limit are 413 with a JSON body', async () => {
     const small = await startTestApp({ bodyLimit: 1024 });
     try {

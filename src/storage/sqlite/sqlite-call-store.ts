@@ -64,6 +64,29 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
     }
   });
 
+  // Group commit: batches whose bodies finished arriving in the same event-loop turn share
+  // one transaction (one fsync). Each is acknowledged only after that commit. If the shared
+  // transaction fails, each batch is retried alone so one bad batch cannot fail the others.
+  let pending: { parts: readonly CallPart[]; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  function flushPending(): void {
+    const group = pending;
+    pending = [];
+    try {
+      writeAll(group.length === 1 ? group[0]!.parts : group.flatMap((g) => g.parts));
+      for (const g of group) g.resolve();
+    } catch (err) {
+      if (group.length === 1) return group[0]!.reject(err);
+      for (const g of group) {
+        try {
+          writeAll(g.parts);
+          g.resolve();
+        } catch (e) {
+          g.reject(e);
+        }
+      }
+    }
+  }
+
   async function* query(q: CallsQuery): AsyncGenerator<StoredCall> {
     const { sql, params } = buildCallsSelect(q);
     // A small bounded answer (a point read, a page) is read at once on the main connection:
@@ -91,8 +114,11 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
   }
 
   return {
-    async writeParts(parts) {
-      writeAll(parts);
+    writeParts(parts) {
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ parts, resolve, reject });
+        if (pending.length === 1) setImmediate(flushPending);
+      });
     },
     async updateDisplayName(projectId, callId, displayName) {
       updateName.run(projectId, callId, displayName);
