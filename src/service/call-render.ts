@@ -1,7 +1,7 @@
 // Renders a stored call as one CallSchema JSON document. The big JSON columns
 // (attributes, inputs, output) are spliced in as stored text, not re-encoded.
 import type { StoredCall } from '../storage/call-store.js';
-import { deriveSummary, type SummaryExtras } from './call-summary.js';
+import { renderSummary, type SummaryExtras } from './call-summary.js';
 import { formatTimestamp } from '../time.js';
 
 export interface RenderOptions {
@@ -17,7 +17,7 @@ const time = (v: number | null) => (v === null ? 'null' : `"${formatTimestamp(v)
 export function renderCall(c: StoredCall, opts: RenderOptions, extras: SummaryExtras = {}, replaced: Partial<Record<'inputs' | 'output' | 'attributes', string>> = {}): string {
   const has = (col: string) => opts.columns === null || opts.columns.has(col);
   const obj = (col: 'attributes' | 'inputs', v: string | null) => (has(col) ? (replaced[col] ?? v ?? '{}') : '{}');
-  const summary = has('summary') ? JSON.stringify(deriveSummary(c, extras)) : '{}';
+  const summary = has('summary') ? renderSummary(c, extras) : '{}';
   return (
     `{"id":${str(c.id)},"project_id":${str(c.project_id)},"op_name":${str(c.op_name)}` +
     `,"display_name":${str(has('display_name') ? c.display_name || null : null)}` +
