@@ -1,0 +1,77 @@
+// `npm run bench`: runs every benchmark (or those named: `npm run bench -- ingest read`),
+// prints the table and writes it, with the machine it ran on, to bench/results/latest.md.
+// Options come from the environment (bench/lib/config.ts): BENCH_CALLS (1,000,000),
+// BENCH_RUNS (5), BENCH_INGEST_CALLS, BENCH_CLIENTS, BENCH_BATCH_ITEMS, BENCH_SLOW_MBPS,
+// BENCH_SERVER (dist | tsx). Smoke run: BENCH_CALLS=20000 npm run bench
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchOptions, dataPath, DATA_DIR, RESULTS_DIR, type BenchOptions } from './lib/config.js';
+import { ensureDataset } from './lib/dataset.js';
+import { machineInfo, markdownReport, textTable, type BenchResult } from './lib/report.js';
+import { buildServer } from './lib/server.js';
+import { agent } from './lib/http.js';
+import * as ingest from './ingest.js';
+import * as pointRead from './point-read.js';
+import * as query from './query.js';
+import * as memory from './memory.js';
+import * as objects from './objects.js';
+import * as startup from './startup.js';
+
+type Bench = (opts: BenchOptions) => Promise<BenchResult>;
+/** In run order; the aliases are what the command line accepts. */
+const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; seeded: boolean }[] = [
+  { name: 'ingest', aliases: ['ingest'], run: ingest.run, seeded: false },
+  { name: 'point-read', aliases: ['point-read', 'read'], run: pointRead.run, seeded: true },
+  { name: 'query', aliases: ['query'], run: query.run, seeded: true },
+  { name: 'memory', aliases: ['memory', 'mem'], run: memory.run, seeded: true },
+  { name: 'objects', aliases: ['objects', 'objs'], run: objects.run, seeded: true },
+  { name: 'startup', aliases: ['startup'], run: startup.run, seeded: true },
+];
+
+async function main(): Promise<number> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((w) => !BENCHES.some((b) => b.aliases.includes(w)));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.aliases.join('|')).join(', ')}\n`);
+    return 2;
+  }
+  const selected = BENCHES.filter((b) => wanted.length === 0 || wanted.some((w) => b.aliases.includes(w)));
+  const opts = benchOptions();
+  dataPath();
+  dataPath('tmp');
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const machine = machineInfo();
+  const startedAt = new Date();
+  const t0 = performance.now();
+  process.stderr.write(`bench: ${selected.map((b) => b.name).join(', ')}; BENCH_CALLS=${opts.calls} BENCH_RUNS=${opts.runs}; data in ${DATA_DIR}\n`);
+
+  if (opts.server === 'dist') buildServer();
+  // Seed (or find) the shared database before any timing starts.
+  if (selected.some((b) => b.seeded)) await ensureDataset(opts);
+
+  const results: BenchResult[] = [];
+  let failed = false;
+  for (const b of selected) {
+    process.stderr.write(`bench: --- ${b.name} ---\n`);
+    try {
+      results.push(await b.run(opts));
+    } catch (err) {
+      failed = true;
+      process.stderr.write(`bench: ${b.name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+      results.push({ name: b.name, rows: [{ figure: `${b.name}: FAILED`, weft: '-', baseline: '-', ratio: '-', target: '-', met: false }], notes: [String(err)] });
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  console.log('\n' + textTable(results.flatMap((r) => r.rows)));
+  const file = join(RESULTS_DIR, 'latest.md');
+  writeFileSync(`${file}.tmp`, markdownReport(results, opts, machine, startedAt, seconds));
+  renameSync(`${file}.tmp`, file);
+  process.stderr.write(`bench: wrote ${file} (${seconds.toFixed(0)} s)\n`);
+  return failed ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main();
+} finally {
+  agent.destroy(); // idle keep-alive sockets would otherwise hold the process open
+}
