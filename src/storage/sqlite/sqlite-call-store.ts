@@ -1,10 +1,11 @@
-// Calls on SQLite: one row per call, start and end parts upserted into it in one
-// transaction per batch (acknowledged only after commit), reads streamed from a
-// dedicated reader connection in chunks so the event loop keeps turning.
+// Calls on SQLite: one row per call, start and end parts upserted into it by the call
+// writer (a worker thread; each batch acknowledged only after its commit), reads streamed
+// from a dedicated reader connection in chunks so the event loop keeps turning.
 import type { CallEndPart, CallPart, CallsQuery, CallStartPart, CallStore, StoredCall } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
 import { createReaderPool } from './sqlite-reader-pool.js';
+import { createCallWriter, type WriteRow } from './sqlite-call-writer.js';
 
 const ROWS_PER_TICK = 256;
 
@@ -33,9 +34,8 @@ const endRow = (e: CallEndPart) => ({ ...e, output_refs: JSON.stringify(e.output
 
 export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & { close(): Promise<void> } {
   const readers = createReaderPool(path, db);
-  const upsertStart = db.prepare(upsertSql(START_COLUMNS));
-  const upsertEnd = db.prepare(upsertSql(END_COLUMNS));
-  const upsertBoth = db.prepare(upsertSql([...START_COLUMNS, ...END_COLUMNS]));
+  // Statement indexes of the writer: 0 = start part, 1 = end part, 2 = both.
+  const writer = createCallWriter(db, path, [upsertSql(START_COLUMNS), upsertSql(END_COLUMNS), upsertSql([...START_COLUMNS, ...END_COLUMNS])]);
   // An update part must survive a later (retried) start: display_name written here wins
   // because the start upsert keeps an existing display_name.
   const updateName = db.prepare(`
@@ -48,7 +48,7 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
   // A batch usually holds both parts of most of its calls: those are written as one row
   // insert instead of an insert and an update. Start and end fields are disjoint, so merging
   // keeps the result of applying the parts in order (a repeated part: the last one wins).
-  const writeAll = db.transaction((parts: readonly CallPart[]) => {
+  function rowsOf(parts: readonly CallPart[]): WriteRow[] {
     const merged = new Map<string, { start?: CallStartPart; end?: CallEndPart }>();
     for (const p of parts) {
       const key = `${p.mode === 'start' ? p.start.project_id : p.end.project_id}\u0000${p.mode === 'start' ? p.start.id : p.end.id}`;
@@ -57,34 +57,13 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
       else entry.end = p.end;
       merged.set(key, entry);
     }
+    const rows: WriteRow[] = [];
     for (const { start, end } of merged.values()) {
-      if (start && end) upsertBoth.run({ ...startRow(start), ...endRow(end) });
-      else if (start) upsertStart.run(startRow(start));
-      else if (end) upsertEnd.run(endRow(end));
+      if (start && end) rows.push([2, { ...startRow(start), ...endRow(end) }]);
+      else if (start) rows.push([0, startRow(start)]);
+      else if (end) rows.push([1, endRow(end)]);
     }
-  });
-
-  // Group commit: batches whose bodies finished arriving in the same event-loop turn share
-  // one transaction (one fsync). Each is acknowledged only after that commit. If the shared
-  // transaction fails, each batch is retried alone so one bad batch cannot fail the others.
-  let pending: { parts: readonly CallPart[]; resolve: () => void; reject: (e: unknown) => void }[] = [];
-  function flushPending(): void {
-    const group = pending;
-    pending = [];
-    try {
-      writeAll(group.length === 1 ? group[0]!.parts : group.flatMap((g) => g.parts));
-      for (const g of group) g.resolve();
-    } catch (err) {
-      if (group.length === 1) return group[0]!.reject(err);
-      for (const g of group) {
-        try {
-          writeAll(g.parts);
-          g.resolve();
-        } catch (e) {
-          g.reject(e);
-        }
-      }
-    }
+    return rows;
   }
 
   async function* query(q: CallsQuery): AsyncGenerator<StoredCall> {
@@ -115,10 +94,7 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
 
   return {
     writeParts(parts) {
-      return new Promise<void>((resolve, reject) => {
-        pending.push({ parts, resolve, reject });
-        if (pending.length === 1) setImmediate(flushPending);
-      });
+      return writer.write(rowsOf(parts));
     },
     async updateDisplayName(projectId, callId, displayName) {
       updateName.run(projectId, callId, displayName);
@@ -150,6 +126,7 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
       return run();
     },
     async close() {
+      await writer.close();
       readers.close();
     },
   };
