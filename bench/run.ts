@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark (or those named: `npm run bench -- ingest read`),
-// prints the table and writes it, with the machine it ran on, to bench/results/latest.md.
+// prints the table and writes it, with the machine it ran on, to bench/results/latest.md
+// (a partial run to bench/results/latest-<names>.md).
 // Options come from the environment (bench/lib/config.ts): BENCH_CALLS (1,000,000),
 // BENCH_RUNS (5), BENCH_INGEST_CALLS, BENCH_CLIENTS, BENCH_BATCH_ITEMS, BENCH_SLOW_MBPS,
 // BENCH_SERVER (dist | tsx). Smoke run: BENCH_CALLS=20000 npm run bench
@@ -63,7 +64,8 @@ async function main(): Promise<number> {
   }
   const seconds = (performance.now() - t0) / 1000;
   console.log('\n' + textTable(results.flatMap((r) => r.rows)));
-  const file = join(RESULTS_DIR, 'latest.md');
+  // Only a full run replaces latest.md (which the README quotes); a partial run is kept beside it.
+  const file = join(RESULTS_DIR, selected.length === BENCHES.length ? 'latest.md' : `latest-${selected.map((b) => b.name).join('-')}.md`);
   writeFileSync(`${file}.tmp`, markdownReport(results, opts, machine, startedAt, seconds));
   renameSync(`${file}.tmp`, file);
   process.stderr.write(`bench: wrote ${file} (${seconds.toFixed(0)} s)\n`);
