@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { fileTableCounts } from './helpers/files.js';
 import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js';
 
 const MiB = 1024 * 1024;
@@ -41,15 +41,7 @@ function chunkedForm(bytes: Buffer): { body: ReadableStream<Uint8Array>; type: s
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-function counts(t: TestApp) {
-  const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
-  try {
-    const n = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
-    return { files: n('files'), chunks: n('file_chunks'), staged: n('file_uploads') };
-  } finally {
-    db.close();
-  }
-}
+const counts = (t: TestApp) => fileTableCounts(t.dataDir);
 
 test('a file over the body limit is a 413 JSON answer and leaves nothing behind', async () => {
   const limit = 2 * MiB;

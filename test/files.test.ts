@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import { fileTableCounts } from './helpers/files.js';
 import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -53,15 +53,7 @@ const postJson = async (path: string, body: unknown) => {
   return { status: res.status, body: await res.json() as any };
 };
 /** Rows of the files tables, read from the database file itself. */
-function tableCounts() {
-  const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
-  try {
-    const n = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
-    return { files: n('files'), chunks: n('file_chunks'), staged: n('file_uploads') };
-  } finally {
-    db.close();
-  }
-}
+const tableCounts = () => fileTableCounts(t.dataDir);
 
 /** The 1x1 grey+alpha PNG the SDK scenario used, built from its parts (filter byte 1, one transparent pixel). */
 function tinyPng(): Buffer {
