@@ -11,6 +11,14 @@ export interface Config {
   readonly localUserId: string;
   readonly localUsername: string;
   readonly logLevel: string;
+  /** Serve without API keys on a non-loopback address (refused unless set). */
+  readonly insecureOpen: boolean;
+  /** Requests per minute allowed per API key; 0 = no limit. */
+  readonly rateLimitPerMinute: number;
+  /** Bytes of call batches that may wait to be written before ingest answers 503. */
+  readonly ingestQueueBytes: number;
+  /** How often the retention job looks for expired calls, milliseconds. */
+  readonly retentionIntervalMs: number;
 }
 
 export const DEFAULTS = {
@@ -21,7 +29,14 @@ export const DEFAULTS = {
   localUserId: 'local-user',
   localUsername: 'local',
   logLevel: 'warn',
+  insecureOpen: false,
+  rateLimitPerMinute: 0,
+  ingestQueueBytes: 256 * 1024 * 1024,
+  retentionIntervalMs: 60_000,
 } as const;
+
+/** Flags that take no value: present means true. */
+const SWITCHES: Record<string, keyof Config> = { '--insecure-open': 'insecureOpen' };
 
 const FLAGS: Record<string, keyof Config> = {
   '--host': 'host',
@@ -31,6 +46,9 @@ const FLAGS: Record<string, keyof Config> = {
   '--user': 'localUserId',
   '--username': 'localUsername',
   '--log-level': 'logLevel',
+  '--rate-limit': 'rateLimitPerMinute',
+  '--ingest-queue-bytes': 'ingestQueueBytes',
+  '--retention-interval-ms': 'retentionIntervalMs',
 };
 
 const ENV: Record<keyof Config, string> = {
@@ -41,6 +59,10 @@ const ENV: Record<keyof Config, string> = {
   localUserId: 'WEFT_LOCAL_USER_ID',
   localUsername: 'WEFT_LOCAL_USERNAME',
   logLevel: 'WEFT_LOG_LEVEL',
+  insecureOpen: 'WEFT_INSECURE_OPEN',
+  rateLimitPerMinute: 'WEFT_RATE_LIMIT',
+  ingestQueueBytes: 'WEFT_INGEST_QUEUE_BYTES',
+  retentionIntervalMs: 'WEFT_RETENTION_INTERVAL_MS',
 };
 
 export class ConfigError extends Error {}
@@ -49,6 +71,12 @@ function toInt(key: keyof Config, raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${key} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+function toBool(key: keyof Config, raw: string): boolean {
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${key} must be true or false, got "${raw}"`);
 }
 
 /** Flags win over the environment, which wins over the defaults. */
@@ -61,6 +89,11 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const toggle = SWITCHES[flag];
+    if (toggle) {
+      raw[toggle] = inline ?? 'true';
+      continue;
+    }
     const key = FLAGS[flag];
     if (!key) throw new ConfigError(`unknown option ${flag}`);
     const value = inline ?? argv[++i];
@@ -77,5 +110,9 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     localUserId: raw.localUserId ?? DEFAULTS.localUserId,
     localUsername: raw.localUsername ?? DEFAULTS.localUsername,
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
+    insecureOpen: raw.insecureOpen !== undefined ? toBool('insecureOpen', raw.insecureOpen) : DEFAULTS.insecureOpen,
+    rateLimitPerMinute: raw.rateLimitPerMinute !== undefined ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute) : DEFAULTS.rateLimitPerMinute,
+    ingestQueueBytes: raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,
+    retentionIntervalMs: raw.retentionIntervalMs !== undefined ? toInt('retentionIntervalMs', raw.retentionIntervalMs) : DEFAULTS.retentionIntervalMs,
   });
 }
