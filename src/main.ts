@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createSqliteStore } from './storage/sqlite/sqlite-store.js';
+import { isLoopback } from './http/auth-mode.js';
 
 async function main(): Promise<void> {
   let config;
@@ -15,6 +16,16 @@ async function main(): Promise<void> {
     throw err;
   }
   const store = createSqliteStore(config.dataDir);
+  // No keys means open access: only on loopback, unless the operator says otherwise.
+  if (!isLoopback(config.host) && !config.insecureOpen && !(await store.auth.hasKeys())) {
+    await store.close();
+    process.stderr.write(
+      `weft: refusing to listen on ${config.host} without API keys: anyone who can reach it could read and write every project.\n` +
+        `Create a key first (weft keys create --user NAME --entity ENTITY --role admin --data-dir ${config.dataDir}),\n` +
+        `or pass --insecure-open (WEFT_INSECURE_OPEN=true) to serve without keys anyway.\n`,
+    );
+    process.exit(2);
+  }
   const app = await buildApp({ store, config });
   const address = await app.listen({ host: config.host, port: config.port });
   process.stdout.write(`weft listening on ${address} (data: ${config.dataDir})\n`);

@@ -1,6 +1,6 @@
 // Request and response schemas of the call endpoints (weave-api.md §1.3-1.10).
 import { Type, type Static } from 'typebox';
-import { AnyObject, AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
+import { AnyObject, AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SafeInteger, SortBy, Strict } from './common.js';
 import { Query } from './query.js';
 import { defineRoute } from './route-spec.js';
 
@@ -22,7 +22,7 @@ export const StartedCallSchemaForInsert = Type.Object({
   otel_dump: Nullable(AnyObject),
   wb_user_id: Nullable(Type.String({ description: 'Ignored: the server sets it from the caller' })),
   wb_run_id: Nullable(Type.String()),
-  wb_run_step: Nullable(Type.Integer()),
+  wb_run_step: Nullable(SafeInteger()),
 });
 export type StartedCallSchemaForInsert = Static<typeof StartedCallSchemaForInsert>;
 
@@ -33,7 +33,7 @@ export const EndedCallSchemaForInsert = Type.Object({
   exception: Nullable(Type.String()),
   output: Type.Optional(AnyValue),
   summary: AnyObject,
-  wb_run_step_end: Nullable(Type.Integer()),
+  wb_run_step_end: Nullable(SafeInteger()),
 });
 export type EndedCallSchemaForInsert = Static<typeof EndedCallSchemaForInsert>;
 
@@ -153,13 +153,13 @@ export const CallsDeleteRes = Type.Object({ num_deleted: Type.Integer() });
 
 const tag = 'Calls';
 export const callsRoutes = {
-  callStart: defineRoute({ id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', body: CallStartReq, response: CallStartRes, errors: [400] }),
-  callEnd: defineRoute({ id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', body: CallEndReq, response: EmptyRes, errors: [400] }),
-  callUpsertBatch: defineRoute({ id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413] }),
-  callUpdate: defineRoute({ id: 'call_update', method: 'POST', path: '/call/update', tag, summary: 'Update a call (display name)', body: CallUpdateReq, response: EmptyRes, errors: [400] }),
-  callRead: defineRoute({ id: 'call_read', method: 'POST', path: '/call/read', tag, summary: 'Read one call', body: CallReadReq, response: CallReadRes }),
-  callsDelete: defineRoute({ id: 'calls_delete', method: 'POST', path: '/calls/delete', tag, summary: 'Delete calls and their descendants', body: CallsDeleteReq, response: CallsDeleteRes, errors: [400, 413] }),
-  callsQueryStats: defineRoute({ id: 'calls_query_stats', method: 'POST', path: '/calls/query_stats', tag, summary: 'Count calls', body: CallsQueryStatsReq, response: CallsQueryStatsRes, errors: [400] }),
-  callsStreamQuery: defineRoute({ id: 'calls_query_stream', method: 'POST', path: '/calls/stream_query', tag, summary: 'Query calls as JSON Lines', body: CallsQueryReq, response: CallSchema, reply: 'jsonl', errors: [400] }),
-  callsQuery: defineRoute({ id: 'calls_query', method: 'POST', path: '/calls/query', tag, summary: 'Query calls as one JSON document', body: CallsQueryReq, response: CallsQueryRes, errors: [400] }),
+  callStart: defineRoute({ access: 'write', id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', body: CallStartReq, response: CallStartRes, errors: [400] }),
+  callEnd: defineRoute({ access: 'write', id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', body: CallEndReq, response: EmptyRes, errors: [400] }),
+  callUpsertBatch: defineRoute({ access: 'write', id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413] }),
+  callUpdate: defineRoute({ access: 'write', id: 'call_update', method: 'POST', path: '/call/update', tag, summary: 'Update a call (display name)', body: CallUpdateReq, response: EmptyRes, errors: [400] }),
+  callRead: defineRoute({ access: 'read', id: 'call_read', method: 'POST', path: '/call/read', tag, summary: 'Read one call', body: CallReadReq, response: CallReadRes }),
+  callsDelete: defineRoute({ access: 'write', id: 'calls_delete', method: 'POST', path: '/calls/delete', tag, summary: 'Delete calls and their descendants', body: CallsDeleteReq, response: CallsDeleteRes, errors: [400, 413] }),
+  callsQueryStats: defineRoute({ access: 'read', id: 'calls_query_stats', method: 'POST', path: '/calls/query_stats', tag, summary: 'Count calls', body: CallsQueryStatsReq, response: CallsQueryStatsRes, errors: [400] }),
+  callsStreamQuery: defineRoute({ access: 'read', id: 'calls_query_stream', method: 'POST', path: '/calls/stream_query', tag, summary: 'Query calls as JSON Lines', body: CallsQueryReq, response: CallSchema, reply: 'jsonl', errors: [400] }),
+  callsQuery: defineRoute({ access: 'read', id: 'calls_query', method: 'POST', path: '/calls/query', tag, summary: 'Query calls as one JSON document', body: CallsQueryReq, response: CallsQueryRes, errors: [400] }),
 } as const;

@@ -25,8 +25,12 @@ export const SortBy = Type.Object(
 );
 export type SortBy = Static<typeof SortBy>;
 
-export const Limit = Nullable(Type.Integer({ minimum: 0 }));
-export const Offset = Nullable(Type.Integer({ minimum: 0 }));
+/** Integers a JavaScript number holds exactly (and SQLite can bind): |n| < 2^53. */
+export const SafeInteger = (opts: { minimum?: number; description?: string } = {}) =>
+  Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...opts });
+
+export const Limit = Nullable(SafeInteger({ minimum: 0 }));
+export const Offset = Nullable(SafeInteger({ minimum: 0 }));
 
 export const EmptyRes = Type.Object({});
 

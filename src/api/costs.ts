@@ -58,7 +58,7 @@ export type CostPurgeReq = Static<typeof CostPurgeReq>;
 
 const tag = 'Costs';
 export const costsRoutes = {
-  costCreate: defineRoute({ id: 'cost_create', method: 'POST', path: '/cost/create', tag, summary: 'Set project prices for LLMs', body: CostCreateReq, response: CostCreateRes, errors: [400] }),
-  costQuery: defineRoute({ id: 'cost_query', method: 'POST', path: '/cost/query', tag, summary: 'Query project prices', body: CostQueryReq, response: CostQueryRes, errors: [400] }),
-  costPurge: defineRoute({ id: 'cost_purge', method: 'POST', path: '/cost/purge', tag, summary: 'Permanently delete project prices by id', body: CostPurgeReq, response: EmptyRes, errors: [400] }),
+  costCreate: defineRoute({ access: 'write', id: 'cost_create', method: 'POST', path: '/cost/create', tag, summary: 'Set project prices for LLMs', body: CostCreateReq, response: CostCreateRes, errors: [400] }),
+  costQuery: defineRoute({ access: 'read', id: 'cost_query', method: 'POST', path: '/cost/query', tag, summary: 'Query project prices', body: CostQueryReq, response: CostQueryRes, errors: [400] }),
+  costPurge: defineRoute({ access: 'write', id: 'cost_purge', method: 'POST', path: '/cost/purge', tag, summary: 'Permanently delete project prices by id', body: CostPurgeReq, response: EmptyRes, errors: [400] }),
 } as const;

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'REQUEST_TOO_LARGE'
   | 'DIGEST_MISMATCH'
   | 'UNSUPPORTED'
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
 /** HTTP status per error code: the one table that decides statuses. */
@@ -22,6 +23,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   REQUEST_TOO_LARGE: 413,
   DIGEST_MISMATCH: 409,
   UNSUPPORTED: 501,
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -100,5 +102,12 @@ export class DigestMismatchError extends WeftError {
 export class UnsupportedError extends WeftError {
   constructor(message: string) {
     super('UNSUPPORTED', message);
+  }
+}
+
+/** Temporarily unable to accept the request (503); the client should retry after `retry_after` seconds. */
+export class ServiceUnavailableError extends WeftError {
+  constructor(message: string, readonly retryAfterSeconds = 1) {
+    super('UNAVAILABLE', message, { retry_after: retryAfterSeconds });
   }
 }

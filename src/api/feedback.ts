@@ -74,9 +74,9 @@ export const FeedbackReplaceRes = FeedbackCreateRes;
 
 const tag = 'Feedback';
 export const feedbackRoutes = {
-  feedbackCreate: defineRoute({ id: 'feedback_create', method: 'POST', path: '/feedback/create', tag, summary: 'Add feedback to a ref', body: FeedbackCreateReq, response: FeedbackCreateRes, errors: [400] }),
-  feedbackCreateBatch: defineRoute({ id: 'feedback_create_batch', method: 'POST', path: '/feedback/batch/create', tag, summary: 'Add several feedback rows at once (all or none)', body: FeedbackCreateBatchReq, response: FeedbackCreateBatchRes, errors: [400] }),
-  feedbackQuery: defineRoute({ id: 'feedback_query', method: 'POST', path: '/feedback/query', tag, summary: 'Query feedback', body: FeedbackQueryReq, response: FeedbackQueryRes, errors: [400] }),
-  feedbackPurge: defineRoute({ id: 'feedback_purge', method: 'POST', path: '/feedback/purge', tag, summary: 'Permanently delete feedback by id', body: FeedbackPurgeReq, response: EmptyRes, errors: [400] }),
-  feedbackReplace: defineRoute({ id: 'feedback_replace', method: 'POST', path: '/feedback/replace', tag, summary: 'Replace a feedback row with a new one', body: FeedbackReplaceReq, response: FeedbackReplaceRes, errors: [400] }),
+  feedbackCreate: defineRoute({ access: 'write', id: 'feedback_create', method: 'POST', path: '/feedback/create', tag, summary: 'Add feedback to a ref', body: FeedbackCreateReq, response: FeedbackCreateRes, errors: [400] }),
+  feedbackCreateBatch: defineRoute({ access: 'write', id: 'feedback_create_batch', method: 'POST', path: '/feedback/batch/create', tag, summary: 'Add several feedback rows at once (all or none)', body: FeedbackCreateBatchReq, response: FeedbackCreateBatchRes, errors: [400] }),
+  feedbackQuery: defineRoute({ access: 'read', id: 'feedback_query', method: 'POST', path: '/feedback/query', tag, summary: 'Query feedback', body: FeedbackQueryReq, response: FeedbackQueryRes, errors: [400] }),
+  feedbackPurge: defineRoute({ access: 'write', id: 'feedback_purge', method: 'POST', path: '/feedback/purge', tag, summary: 'Permanently delete feedback by id', body: FeedbackPurgeReq, response: EmptyRes, errors: [400] }),
+  feedbackReplace: defineRoute({ access: 'write', id: 'feedback_replace', method: 'POST', path: '/feedback/replace', tag, summary: 'Replace a feedback row with a new one', body: FeedbackReplaceReq, response: FeedbackReplaceRes, errors: [400] }),
 } as const;

@@ -35,9 +35,9 @@ const create = { tag, body: FileCreateForm, requestBody: 'multipart', response: 
 const content = { tag, body: FileContentReq, reply: 'octet-stream', response: FileContentRes, errors: [404] } as const;
 
 export const filesRoutes = {
-  fileCreate: defineRoute({ id: 'file_create', method: 'POST', path: '/file/create', summary: 'Store a file (idempotent per content)', ...create }),
-  filesCreate: defineRoute({ id: 'files_create', method: 'POST', path: '/files/create', summary: 'Store a file (the Python SDK\'s path)', ...create }),
-  fileContent: defineRoute({ id: 'file_content', method: 'POST', path: '/file/content', summary: 'Read a file\'s bytes', ...content }),
-  filesContent: defineRoute({ id: 'files_content', method: 'POST', path: '/files/content', summary: 'Read a file\'s bytes (the Python SDK\'s path)', ...content }),
-  filesStats: defineRoute({ id: 'files_stats', method: 'POST', path: '/files/stats', tag, summary: 'Total size of a project\'s files', body: FilesStatsReq, response: FilesStatsRes }),
+  fileCreate: defineRoute({ access: 'write', id: 'file_create', method: 'POST', path: '/file/create', summary: 'Store a file (idempotent per content)', ...create }),
+  filesCreate: defineRoute({ access: 'write', id: 'files_create', method: 'POST', path: '/files/create', summary: 'Store a file (the Python SDK\'s path)', ...create }),
+  fileContent: defineRoute({ access: 'read', id: 'file_content', method: 'POST', path: '/file/content', summary: 'Read a file\'s bytes', ...content }),
+  filesContent: defineRoute({ access: 'read', id: 'files_content', method: 'POST', path: '/files/content', summary: 'Read a file\'s bytes (the Python SDK\'s path)', ...content }),
+  filesStats: defineRoute({ access: 'read', id: 'files_stats', method: 'POST', path: '/files/stats', tag, summary: 'Total size of a project\'s files', body: FilesStatsReq, response: FilesStatsRes }),
 } as const;

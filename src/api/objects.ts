@@ -106,14 +106,14 @@ const PUT = 'PUT';
 
 const tag = 'Objects';
 export const objectsRoutes = {
-  objCreate: defineRoute({ id: 'obj_create', method: 'POST', path: '/obj/create', tag, summary: 'Create an object version (idempotent)', body: ObjCreateReq, response: ObjCreateRes, errors: [400, 409] }),
-  objRead: defineRoute({ id: 'obj_read', method: 'POST', path: '/obj/read', tag, summary: 'Read one object version', body: ObjReadReq, response: ObjReadRes, errors: [404] }),
-  objsQuery: defineRoute({ id: 'objs_query', method: 'POST', path: '/objs/query', tag, summary: 'List object versions', body: ObjQueryReq, response: ObjQueryRes }),
-  objDelete: defineRoute({ id: 'obj_delete', method: 'POST', path: '/obj/delete', tag, summary: 'Delete object versions', body: ObjDeleteReq, response: ObjDeleteRes, errors: [400, 404] }),
-  objAddTags: defineRoute({ id: 'obj_add_tags', method: PUT, path: '/objs/:object_id/versions/:digest/tags', params: ObjVersionParams, tag, summary: 'Add tags to an object version', body: ObjTagsBody, response: EmptyRes, errors: [400, 404] }),
-  objRemoveTags: defineRoute({ id: 'obj_remove_tags', method: 'POST', path: '/objs/:object_id/versions/:digest/tags/remove', params: ObjVersionParams, tag, summary: 'Remove tags from an object version', body: ObjTagsBody, response: EmptyRes, errors: [400] }),
-  objSetAliases: defineRoute({ id: 'obj_set_aliases', method: PUT, path: '/objs/:object_id/aliases', params: ObjParams, tag, summary: 'Point aliases at an object version', body: ObjSetAliasesBody, response: EmptyRes, errors: [400, 404] }),
-  objRemoveAliases: defineRoute({ id: 'obj_remove_aliases', method: 'POST', path: '/objs/:object_id/aliases/remove', params: ObjParams, tag, summary: 'Remove aliases of an object', body: ObjRemoveAliasesBody, response: EmptyRes, errors: [400] }),
-  tagsList: defineRoute({ id: 'tags_list', method: 'GET', path: '/tags', querystring: ProjectQuery, tag, summary: 'Tags in use in a project', body: undefined, response: TagsListRes }),
-  aliasesList: defineRoute({ id: 'aliases_list', method: 'GET', path: '/aliases', querystring: ProjectQuery, tag, summary: 'Alias names in a project', body: undefined, response: AliasesListRes }),
+  objCreate: defineRoute({ access: 'write', id: 'obj_create', method: 'POST', path: '/obj/create', tag, summary: 'Create an object version (idempotent)', body: ObjCreateReq, response: ObjCreateRes, errors: [400, 409] }),
+  objRead: defineRoute({ access: 'read', id: 'obj_read', method: 'POST', path: '/obj/read', tag, summary: 'Read one object version', body: ObjReadReq, response: ObjReadRes, errors: [404] }),
+  objsQuery: defineRoute({ access: 'read', id: 'objs_query', method: 'POST', path: '/objs/query', tag, summary: 'List object versions', body: ObjQueryReq, response: ObjQueryRes }),
+  objDelete: defineRoute({ access: 'write', id: 'obj_delete', method: 'POST', path: '/obj/delete', tag, summary: 'Delete object versions', body: ObjDeleteReq, response: ObjDeleteRes, errors: [400, 404] }),
+  objAddTags: defineRoute({ access: 'write', id: 'obj_add_tags', method: PUT, path: '/objs/:object_id/versions/:digest/tags', params: ObjVersionParams, tag, summary: 'Add tags to an object version', body: ObjTagsBody, response: EmptyRes, errors: [400, 404] }),
+  objRemoveTags: defineRoute({ access: 'write', id: 'obj_remove_tags', method: 'POST', path: '/objs/:object_id/versions/:digest/tags/remove', params: ObjVersionParams, tag, summary: 'Remove tags from an object version', body: ObjTagsBody, response: EmptyRes, errors: [400] }),
+  objSetAliases: defineRoute({ access: 'write', id: 'obj_set_aliases', method: PUT, path: '/objs/:object_id/aliases', params: ObjParams, tag, summary: 'Point aliases at an object version', body: ObjSetAliasesBody, response: EmptyRes, errors: [400, 404] }),
+  objRemoveAliases: defineRoute({ access: 'write', id: 'obj_remove_aliases', method: 'POST', path: '/objs/:object_id/aliases/remove', params: ObjParams, tag, summary: 'Remove aliases of an object', body: ObjRemoveAliasesBody, response: EmptyRes, errors: [400] }),
+  tagsList: defineRoute({ access: 'read', id: 'tags_list', method: 'GET', path: '/tags', querystring: ProjectQuery, tag, summary: 'Tags in use in a project', body: undefined, response: TagsListRes }),
+  aliasesList: defineRoute({ access: 'read', id: 'aliases_list', method: 'GET', path: '/aliases', querystring: ProjectQuery, tag, summary: 'Alias names in a project', body: undefined, response: AliasesListRes }),
 } as const;

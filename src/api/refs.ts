@@ -20,7 +20,7 @@ export const RefsReadBatchRes = Type.Object({
 const tag = 'Refs';
 export const refsRoutes = {
   refsReadBatch: defineRoute({
-    id: 'refs_read_batch', method: 'POST', path: '/refs/read_batch', tag, summary: 'Read the values of object and op refs',
+    access: 'read', id: 'refs_read_batch', method: 'POST', path: '/refs/read_batch', tag, summary: 'Read the values of object and op refs',
     body: RefsReadBatchReq, response: RefsReadBatchRes, errors: [400, 404],
   }),
 } as const;

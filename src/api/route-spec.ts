@@ -4,6 +4,12 @@ import type { TSchema } from 'typebox';
 
 export type RouteBody = 'json' | 'multipart' | 'none';
 export type RouteReply = 'json' | 'jsonl' | 'octet-stream';
+/**
+ * Who may call a route: anyone (open), or a key that may read / write the request's
+ * project (body.project_id, the project_ids nested in the body, or ?project_id=), or an
+ * admin. Checked once, at the edge (http/auth-guard.ts).
+ */
+export type RouteAccess = 'open' | 'read' | 'write' | 'admin';
 
 export interface RouteSpec<
   B extends TSchema | undefined = TSchema | undefined,
@@ -29,6 +35,8 @@ export interface RouteSpec<
   readonly requestBody?: RouteBody;
   /** Error statuses this route documents beyond 422. */
   readonly errors?: readonly number[];
+  /** Every route declares one (test/auth-routes.test.ts checks); a route without one is admin-only. */
+  readonly access?: RouteAccess;
   /** True for /health and /server_info: reachable without credentials. */
   readonly open?: boolean;
   /** Kept out of the OpenAPI document (legacy twins). */

@@ -97,11 +97,11 @@ export const TableCreateFromDigestsRes = Type.Object({ digest: Digest });
 
 const tag = 'Tables';
 export const tablesRoutes = {
-  tableCreate: defineRoute({ id: 'table_create', method: 'POST', path: '/table/create', tag, summary: 'Create a table (idempotent)', body: TableCreateReq, response: TableCreateRes, errors: [400, 409] }),
-  tableUpdate: defineRoute({ id: 'table_update', method: 'POST', path: '/table/update', tag, summary: 'Derive a new table from a base table', body: TableUpdateReq, response: TableUpdateRes, errors: [400, 404] }),
-  tableQuery: defineRoute({ id: 'table_query', method: 'POST', path: '/table/query', tag, summary: 'Read the rows of a table', body: TableQueryReq, response: TableQueryRes, errors: [400] }),
-  tableQueryStream: defineRoute({ id: 'table_query_stream', method: 'POST', path: '/table/query_stream', tag, summary: 'Read the rows of a table as JSON Lines', body: TableQueryReq, response: TableRowSchema, reply: 'jsonl', errors: [400] }),
-  tableQueryStats: defineRoute({ id: 'table_query_stats', method: 'POST', path: '/table/query_stats', tag, summary: 'Count the rows of a table', body: TableQueryStatsReq, response: TableQueryStatsRes }),
-  tableQueryStatsBatch: defineRoute({ id: 'table_query_stats_batch', method: 'POST', path: '/table/query_stats_batch', tag, summary: 'Count the rows of several tables', body: TableQueryStatsBatchReq, response: TableQueryStatsBatchRes }),
-  tableCreateFromDigests: defineRoute({ id: 'table_create_from_digests', method: 'POST', path: '/table/create_from_digests', tag, summary: 'Create a table from rows already stored', body: TableCreateFromDigestsReq, response: TableCreateFromDigestsRes, errors: [400, 409] }),
+  tableCreate: defineRoute({ access: 'write', id: 'table_create', method: 'POST', path: '/table/create', tag, summary: 'Create a table (idempotent)', body: TableCreateReq, response: TableCreateRes, errors: [400, 409] }),
+  tableUpdate: defineRoute({ access: 'write', id: 'table_update', method: 'POST', path: '/table/update', tag, summary: 'Derive a new table from a base table', body: TableUpdateReq, response: TableUpdateRes, errors: [400, 404] }),
+  tableQuery: defineRoute({ access: 'read', id: 'table_query', method: 'POST', path: '/table/query', tag, summary: 'Read the rows of a table', body: TableQueryReq, response: TableQueryRes, errors: [400] }),
+  tableQueryStream: defineRoute({ access: 'read', id: 'table_query_stream', method: 'POST', path: '/table/query_stream', tag, summary: 'Read the rows of a table as JSON Lines', body: TableQueryReq, response: TableRowSchema, reply: 'jsonl', errors: [400] }),
+  tableQueryStats: defineRoute({ access: 'read', id: 'table_query_stats', method: 'POST', path: '/table/query_stats', tag, summary: 'Count the rows of a table', body: TableQueryStatsReq, response: TableQueryStatsRes }),
+  tableQueryStatsBatch: defineRoute({ access: 'read', id: 'table_query_stats_batch', method: 'POST', path: '/table/query_stats_batch', tag, summary: 'Count the rows of several tables', body: TableQueryStatsBatchReq, response: TableQueryStatsBatchRes }),
+  tableCreateFromDigests: defineRoute({ access: 'write', id: 'table_create_from_digests', method: 'POST', path: '/table/create_from_digests', tag, summary: 'Create a table from rows already stored', body: TableCreateFromDigestsReq, response: TableCreateFromDigestsRes, errors: [400, 409] }),
 } as const;

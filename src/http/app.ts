@@ -1,8 +1,8 @@
 // Builds the Fastify application: parsers, validation settings, identity, errors, routes.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Ajv } from 'ajv';
-import type { Config } from '../config.js';
+import { DEFAULTS, type Config } from '../config.js';
 import type { Store } from '../storage/store.js';
 import { isTimestamp } from '../time.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -15,15 +15,29 @@ import { registerTableRoutes } from './routes/table-routes.js';
 import { registerFileRoutes } from './routes/file-routes.js';
 import { registerRefRoutes } from './routes/ref-routes.js';
 import { registerCostRoutes } from './routes/cost-routes.js';
+import { registerProjectRoutes, registerRetentionAndLimits } from './routes/project-routes.js';
+import { registerAdminRoutes } from './routes/admin-routes.js';
+import { registerAuthGuard } from './auth-guard.js';
+import { ROUTES } from '../api/routes.js';
+import { adminRoutes } from '../api/admin.js';
+import type { RouteSpec } from '../api/route-spec.js';
 
 // Timestamps may omit the zone (naive = UTC, as the Python SDK may send them).
 function addTimestampFormat(ajv: Ajv): Ajv {
   return ajv.addFormat('date-time', { type: 'string', validate: isTimestamp });
 }
 
+/** The spec of a request's route, by method and path pattern (undefined: no such route). */
+function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
+  const byRoute = new Map<string, RouteSpec>([...ROUTES, ...Object.values(adminRoutes)].map((s) => [`${s.method} ${s.path}`, s]));
+  // HEAD is served by the GET route (Fastify adds it), so it is checked as that route.
+  return (req) => (req.routeOptions.url === undefined ? undefined : byRoute.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${req.routeOptions.url}`));
+}
+
 export interface AppDeps {
   readonly store: Store;
-  readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'>;
+  readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'> &
+    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs'>>;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -44,7 +58,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   registerErrorHandler(app);
-  registerRequestContext(app, { userId: deps.config.localUserId, username: deps.config.localUsername });
+  const specOf = routeSpecs();
+  // A route without a declared access is admin-only (fail closed).
+  const accessOf = (req: FastifyRequest) => { const s = specOf(req); return s === undefined ? undefined : s.access ?? (s.open ? 'open' : 'admin'); };
+  registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: deps.store.auth, accessOf });
+  registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
   registerMetaRoutes(app);
   registerCallRoutes(app, deps.store);
   registerObjectRoutes(app, deps.store);
@@ -54,6 +72,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFileRoutes(app, deps.store);
   registerRefRoutes(app, deps.store);
   registerCostRoutes(app, deps.store);
+  registerProjectRoutes(app, deps.store);
+  registerRetentionAndLimits(app, deps.store, { ...DEFAULTS, ...deps.config });
+  registerAdminRoutes(app, deps.store);
   await app.ready();
   return app;
 }

@@ -1,10 +1,21 @@
-// Who is calling. Until API keys exist every request is the one configured local user;
-// the server, never the client, decides wb_user_id.
-import type { FastifyInstance } from 'fastify';
+// Who is calling. With no API key stored (open mode: loopback, or --insecure-open) every
+// request is the one configured local user, allowed everything. Once any key exists,
+// every request to a non-open route must carry a live key: its user becomes the caller
+// and its roles decide access (http/auth-guard.ts). The server, never the client,
+// decides wb_user_id.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteAccess } from '../api/route-spec.js';
+import type { AuthStore } from '../storage/auth-store.js';
+import { OPEN_ACCESS, type Access } from '../service/auth-access.js';
+import { hashKey } from '../service/auth-keys.js';
+import { keyFromAuthorization } from './auth-header.js';
 
 export interface RequestContext {
   readonly userId: string;
   readonly username: string;
+  readonly access: Access;
+  /** The id of the API key used (null in open mode and on open routes), e.g. for rate limits. */
+  readonly keyId: string | null;
 }
 
 declare module 'fastify' {
@@ -13,9 +24,44 @@ declare module 'fastify' {
   }
 }
 
-export function registerRequestContext(app: FastifyInstance, identity: RequestContext): void {
+export interface IdentityOptions {
+  /** The configured local user of open mode. */
+  readonly local: { readonly userId: string; readonly username: string };
+  readonly auth: AuthStore;
+  /** The access a request's route declares (undefined: no such route). */
+  readonly accessOf: (req: FastifyRequest) => RouteAccess | undefined;
+}
+
+const NO_ACCESS: Access = { all: false, grants: [] };
+
+function unauthorized(reply: FastifyReply, reason: string): FastifyReply {
+  return reply
+    .status(401)
+    .header('www-authenticate', 'Basic realm="weft"')
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ reason, error_code: 'UNAUTHORIZED', error_type: 'UnauthorizedError' }));
+}
+
+export function registerRequestContext(app: FastifyInstance, opts: IdentityOptions): void {
+  const openCtx: RequestContext = { ...opts.local, access: OPEN_ACCESS, keyId: null };
+  const anonymous: RequestContext = { ...opts.local, access: NO_ACCESS, keyId: null };
   app.decorateRequest('weft', null as unknown as RequestContext);
-  app.addHook('onRequest', async (req) => {
-    req.weft = identity;
+  // onRequest: a request without a valid key is refused before its body is read.
+  app.addHook('onRequest', async (req, reply) => {
+    const access = opts.accessOf(req);
+    const keyed = await opts.auth.hasKeys();
+    if (!keyed) {
+      req.weft = openCtx;
+      return;
+    }
+    if (access === undefined || access === 'open') {
+      req.weft = anonymous;
+      return;
+    }
+    const key = keyFromAuthorization(req.headers.authorization);
+    if (key === null) return unauthorized(reply, 'Missing API key: send Authorization: Basic base64("api:<key>") or Bearer <key>');
+    const found = await opts.auth.findKey(hashKey(key));
+    if (found === null) return unauthorized(reply, 'Invalid or revoked API key');
+    req.weft = { userId: found.user.id, username: found.user.name, access: { all: false, grants: found.grants }, keyId: found.keyId };
   });
 }

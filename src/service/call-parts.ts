@@ -1,10 +1,12 @@
 // Turns call start/end requests into the parts the store writes: ids generated when
 // missing, times parsed to microseconds, JSON encoded once, refs extracted, and
-// wb_user_id taken from the caller, never from the body.
+// wb_user_id taken from the caller, never from the body. A start gets its expire_at from
+// the project's time-to-live at the time it is accepted.
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../api/calls.js';
 import { InvalidRequestError } from '../api/errors.js';
 import type { CallEndPart, CallStartPart } from '../storage/call-store.js';
 import { extractRefs } from './extract-refs.js';
+import { encodeJson } from './json-text.js';
 import { uuidv7 } from './ids.js';
 import { parseTimestamp } from '../time.js';
 
@@ -19,12 +21,16 @@ function checkId(value: string, field: string): string {
   return value;
 }
 
+export const MICROS_PER_DAY = 86_400_000_000;
+
 const optId = (v: string | null | undefined, field: string) => (v == null || v === '' ? null : checkId(v, field));
 
-export function toStartPart(s: StartedCallSchemaForInsert, userId: string): CallStartPart {
+/** `retentionDays`: the project's time-to-live, or null when it has none (the call never expires). */
+export function toStartPart(s: StartedCallSchemaForInsert, userId: string, retentionDays: number | null = null): CallStartPart {
   if (s.display_name != null && s.display_name.length > MAX_DISPLAY_NAME) {
     throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
   }
+  const started_at = parseTimestamp(s.started_at, 'started_at');
   const attributes = s.otel_dump ? { ...s.attributes, otel_span: s.otel_dump } : s.attributes;
   return {
     project_id: s.project_id,
@@ -35,13 +41,14 @@ export function toStartPart(s: StartedCallSchemaForInsert, userId: string): Call
     turn_id: optId(s.turn_id, 'turn_id'),
     op_name: s.op_name,
     display_name: s.display_name || null,
-    started_at: parseTimestamp(s.started_at, 'started_at'),
-    attributes: JSON.stringify(attributes),
-    inputs: JSON.stringify(s.inputs),
+    started_at,
+    attributes: encodeJson(attributes, 'attributes'),
+    inputs: encodeJson(s.inputs, 'inputs'),
     input_refs: extractRefs(s.inputs),
     wb_user_id: userId,
     wb_run_id: s.wb_run_id ?? null,
     wb_run_step: s.wb_run_step ?? null,
+    expire_at: retentionDays === null ? null : started_at + retentionDays * MICROS_PER_DAY,
   };
 }
 
@@ -54,8 +61,8 @@ export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
     id: checkId(e.id, 'id'),
     ended_at: parseTimestamp(e.ended_at, 'ended_at'),
     exception: e.exception ?? null,
-    output: JSON.stringify(output),
-    summary: JSON.stringify(e.summary),
+    output: encodeJson(output, 'output'),
+    summary: encodeJson(e.summary, 'summary'),
     output_refs: extractRefs(refSource),
     wb_run_step_end: e.wb_run_step_end ?? null,
   };

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import type {
   CallBatchItem, CallEndReq, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
 } from '../api/calls.js';
-import { InvalidRequestError, RequestTooLargeError } from '../api/errors.js';
+import { InvalidRequestError, RequestTooLargeError, ServiceUnavailableError } from '../api/errors.js';
 import { compileCallsQuery } from '../query/compile-calls-query.js';
-import type { CallPart, CallsQuery, StoredCall } from '../storage/call-store.js';
+import { WriteQueueFullError, type CallPart, type CallsQuery, type StoredCall } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
 import { toEndPart, toStartPart } from './call-parts.js';
 import { renderCall } from './call-render.js';
@@ -24,15 +24,38 @@ const CHUNK = 100;
 
 export type CallsService = ReturnType<typeof createCallsService>;
 
-/** Until users are stored, the only user name known is the caller's own. */
-const usernameOf = (caller: Caller) => (id: string | null) => (id !== null && id === caller.userId ? caller.username : null);
-
 export function createCallsService(store: Store) {
+  /** User names of the calls' wb_user_ids: stored users (keys' users), else the caller's own. */
+  async function usernamesOf(calls: readonly StoredCall[], caller: Caller): Promise<(id: string | null) => string | null> {
+    const ids = [...new Set(calls.map((c) => c.wb_user_id).filter((id): id is string => id !== null))];
+    const names = await store.auth.usernames(ids);
+    return (id) => (id === null ? null : names.get(id) ?? (id === caller.userId ? caller.username : null));
+  }
+
   const hydrator = createCallHydrator(store, createRefValueReader(store.objects, store.tables));
 
-  function batchPart(item: CallBatchItem, index: number, caller: Caller): CallPart {
+  /** Writes parts; a full write queue becomes a 503 the client retries (nothing was written). */
+  async function write(parts: readonly CallPart[]): Promise<void> {
+    try {
+      await store.calls.writeParts(parts);
+    } catch (err) {
+      if (err instanceof WriteQueueFullError) throw new ServiceUnavailableError('Too many call writes are waiting; retry shortly', 1);
+      throw err;
+    }
+  }
+
+  /** The time-to-live of each project, read once per request. */
+  async function retentionOf(projectIds: Iterable<string>): Promise<Map<string, number | null>> {
+    const days = new Map<string, number | null>();
+    for (const id of projectIds) if (!days.has(id)) days.set(id, await store.projects.getRetentionDays(id));
+    return days;
+  }
+
+  function batchPart(item: CallBatchItem, index: number, caller: Caller, retention: Map<string, number | null>): CallPart {
     const mode = item.mode ?? (item.req.start ? 'start' : item.req.end ? 'end' : null);
-    if (mode === 'start' && item.req.start) return { mode, start: toStartPart(item.req.start, caller.userId) };
+    if (mode === 'start' && item.req.start) {
+      return { mode, start: toStartPart(item.req.start, caller.userId, retention.get(item.req.start.project_id) ?? null) };
+    }
     if (mode === 'end' && item.req.end) return { mode, end: toEndPart(item.req.end) };
     if (mode !== 'start' && mode !== 'end') throw new InvalidRequestError(`batch[${index}]: Invalid mode ${JSON.stringify(item.mode)}`);
     throw new InvalidRequestError(`batch[${index}]: mode "${mode}" needs req.${mode}`);
@@ -41,10 +64,10 @@ export function createCallsService(store: Store) {
   /** Streams rendered calls, `CHUNK` at a time, hydrated with feedback / expanded refs as asked. */
   async function* renderedChunks(q: CallsQuery, opts: HydrationOptions, caller: Caller): AsyncGenerator<string[]> {
     const columns = q.columns ? new Set<string>(q.columns) : null;
-    const username = usernameOf(caller);
     let batch: StoredCall[] = [];
     const flush = async () => {
       const extras = await hydrator.hydrate(q.projectId, batch, opts);
+      const username = await usernamesOf(batch, caller);
       const lines = batch.map((c, i) => renderCall(c, { columns, username }, extras[i]!.summary, extras[i]!.replaced));
       batch = [];
       return lines;
@@ -62,20 +85,21 @@ export function createCallsService(store: Store) {
 
   return {
     async start(req: CallStartReq, caller: Caller) {
-      const start = toStartPart(req.start, caller.userId);
-      await store.calls.writeParts([{ mode: 'start', start }]);
+      const start = toStartPart(req.start, caller.userId, await store.projects.getRetentionDays(req.start.project_id));
+      await write([{ mode: 'start', start }]);
       return { id: start.id, trace_id: start.trace_id };
     },
 
     async end(req: CallEndReq) {
-      await store.calls.writeParts([{ mode: 'end', end: toEndPart(req.end) }]);
+      await write([{ mode: 'end', end: toEndPart(req.end) }]);
       return {};
     },
 
     /** Every item is validated before anything is written; the whole batch commits at once. */
     async upsertBatch(batch: readonly CallBatchItem[], caller: Caller) {
-      const parts = batch.map((item, i) => batchPart(item, i, caller));
-      await store.calls.writeParts(parts);
+      const retention = await retentionOf(batch.flatMap((item) => (item.req.start ? [item.req.start.project_id] : [])));
+      const parts = batch.map((item, i) => batchPart(item, i, caller, retention));
+      await write(parts);
       return { res: parts.map((p) => (p.mode === 'start' ? { id: p.start.id, trace_id: p.start.trace_id } : {})) };
     },
 
@@ -93,7 +117,7 @@ export function createCallsService(store: Store) {
       });
       if (call === null) return null;
       const [extras] = await hydrator.hydrate(req.project_id, [call], { feedback: false, costs: req.include_costs === true, expandColumns: [] });
-      return renderCall(call, { columns: null, username: usernameOf(caller) }, extras!.summary, extras!.replaced);
+      return renderCall(call, { columns: null, username: await usernamesOf([call], caller) }, extras!.summary, extras!.replaced);
     },
 
     /**

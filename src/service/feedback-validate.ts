@@ -3,6 +3,7 @@
 // All failures are InvalidRequestError (400). Nothing here reads storage: the
 // referenced call, op or object need not exist yet (the SDK sends feedback before
 // the calls it refers to).
+import { encodeJson } from './json-text.js';
 import type { FeedbackCreateReq } from '../api/feedback.js';
 import { InvalidRequestError } from '../api/errors.js';
 import { analyzeReactionEmoji } from './feedback-emoji.js';
@@ -126,7 +127,7 @@ export function processFeedbackPayload(req: FeedbackCreateReq): Record<string, u
     if (!extras) throw new InvalidRequestError('Value of emoji key in payload must be exactly one emoji');
     payload = { ...payload, ...extras };
   }
-  if (Buffer.byteLength(JSON.stringify(payload), 'utf8') > MAX_PAYLOAD_BYTES) {
+  if (Buffer.byteLength(encodeJson(payload, 'payload'), 'utf8') > MAX_PAYLOAD_BYTES) {
     throw new InvalidRequestError('Feedback payload too large');
   }
   return payload;

@@ -22,6 +22,8 @@ export interface CallStartPart {
   readonly wb_user_id: string | null;
   readonly wb_run_id: string | null;
   readonly wb_run_step: number | null;
+  /** started_at + the project's time-to-live when the start was accepted; null = never expires. */
+  readonly expire_at: Micros | null;
 }
 
 export interface CallEndPart {
@@ -92,14 +94,32 @@ export interface CallsQuery {
   readonly includeTotalStorageSize: boolean;
 }
 
+/** Thrown by writeParts when the parts waiting to be written already exceed the write-queue bound. */
+export class WriteQueueFullError extends Error {
+  constructor(readonly queuedBytes: number, readonly limitBytes: number) {
+    super(`the call write queue is full (${queuedBytes} bytes waiting, limit ${limitBytes})`);
+    this.name = 'WriteQueueFullError';
+  }
+}
+
 export interface CallStore {
-  /** Applies start/end parts in order in one durable write; repeats of a part are idempotent. */
+  /**
+   * Applies start/end parts in order in one durable write; repeats of a part are idempotent.
+   * Fails with WriteQueueFullError, writing nothing, when the queue bound would be exceeded.
+   */
   writeParts(parts: readonly CallPart[]): Promise<void>;
+  /** Bounds the bytes of parts accepted but not yet committed (one batch is always let through). */
+  limitWriteQueue(bytes: number): void;
+  /**
+   * Hard-deletes up to `limit` calls whose expire_at is at or before `now`, with the feedback
+   * attached to them, in one transaction; returns how many calls were deleted.
+   */
+  purgeExpired(now: Micros, limit: number): Promise<number>;
   /** Sets the display name; an unknown call is not an error. */
   updateDisplayName(projectId: string, callId: string, displayName: string): Promise<void>;
-  /** One live call (started, not deleted) by id, or null. */
+  /** One live call (started, not deleted, not expired) by id, or null. */
   get(projectId: string, callId: string, opts: { storageSize: boolean; totalStorageSize: boolean }): Promise<StoredCall | null>;
-  /** Streams the matching live calls (started, not deleted) in constant memory. */
+  /** Streams the matching live calls (started, not deleted, not expired) in constant memory. */
   query(q: CallsQuery): AsyncIterable<StoredCall>;
   /** Counts what query() would return (limit applies); optionally sums storage of those calls' traces. */
   count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }>;

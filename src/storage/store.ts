@@ -7,6 +7,8 @@ import type { ObjectStore } from './object-store.js';
 import type { TableStore } from './table-store.js';
 import type { FileStore } from './file-store.js';
 import type { CostStore } from './cost-store.js';
+import type { ProjectSettingsStore } from './project-settings-store.js';
+import type { AuthStore } from './auth-store.js';
 
 /** What an engine can do; a false flag means "cannot", and callers answer 501. */
 export interface StoreCapabilities {
@@ -22,5 +24,7 @@ export interface Store {
   readonly tables: TableStore;
   readonly files: FileStore;
   readonly costs: CostStore;
+  readonly projects: ProjectSettingsStore;
+  readonly auth: AuthStore;
   close(): Promise<void>;
 }

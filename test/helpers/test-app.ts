@@ -8,6 +8,8 @@ import { buildApp } from '../../src/http/app.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../../src/storage/store.js';
 import { DEFAULTS } from '../../src/config.js';
+import { OPEN_ACCESS } from '../../src/service/auth-access.js';
+import { createKey, type CreateKeyInput, type CreatedKey } from '../../src/service/auth-keys.js';
 
 export interface Reply {
   status: number;
@@ -20,10 +22,12 @@ export interface TestApp {
   app: FastifyInstance;
   store: Store;
   dataDir: string;
-  post(path: string, body: unknown): Promise<Reply>;
+  /** The keys created by `startTestApp({ keys })`, in order (each with its clear-text `key`). */
+  keys: CreatedKey[];
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Sends raw text as the body (for malformed JSON tests). */
-  postRaw(path: string, payload: string | Buffer, contentType?: string): Promise<Reply>;
-  get(path: string): Promise<Reply>;
+  postRaw(path: string, payload: string | Buffer, contentType?: string, headers?: Record<string, string>): Promise<Reply>;
+  get(path: string, headers?: Record<string, string>): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -40,22 +44,41 @@ function toReply(res: { statusCode: number; headers: Record<string, unknown>; bo
   return { status: res.statusCode, headers: res.headers, body, text: res.body };
 }
 
-export async function startTestApp(opts: { bodyLimit?: number } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  bodyLimit?: number;
+  /** Bound on call bytes waiting to be written (default: DEFAULTS). */
+  ingestQueueBytes?: number;
+  /** Retention job interval; default 0 = the job never runs on its own. */
+  retentionIntervalMs?: number;
+  /** API keys created before the first request: the app then runs keyed, not open. */
+  keys?: readonly CreateKeyInput[];
+}
+
+/** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
+export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
+
+export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
   const store = createSqliteStore(dataDir);
   const app = await buildApp({
     store,
-    config: { bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local', logLevel: 'silent' },
+    config: {
+      bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local', logLevel: 'silent',
+      ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes, retentionIntervalMs: opts.retentionIntervalMs ?? 0,
+    },
   });
-  const postRaw = async (path: string, payload: string | Buffer, contentType = 'application/json') =>
-    toReply(await app.inject({ method: 'POST', url: path, payload, headers: { 'content-type': contentType } }));
+  const keys: CreatedKey[] = [];
+  for (const k of opts.keys ?? []) keys.push(await createKey(store.auth, k, OPEN_ACCESS));
+  const postRaw = async (path: string, payload: string | Buffer, contentType = 'application/json', headers: Record<string, string> = {}) =>
+    toReply(await app.inject({ method: 'POST', url: path, payload, headers: { ...headers, 'content-type': contentType } }));
   return {
     app,
     store,
     dataDir,
-    post: (path, body) => postRaw(path, JSON.stringify(body)),
+    keys,
+    post: (path, body, headers) => postRaw(path, JSON.stringify(body), 'application/json', headers),
     postRaw,
-    get: async (path) => toReply(await app.inject({ method: 'GET', url: path })),
+    get: async (path, headers) => toReply(await app.inject({ method: 'GET', url: path, headers: headers ?? {} })),
     async close() {
       await app.close();
       await store.close();

@@ -1,8 +1,10 @@
 // Calls on SQLite: one row per call, start and end parts upserted into it by the call
 // writer (a worker thread; each batch acknowledged only after its commit), reads streamed
-// from a dedicated reader connection in chunks so the event loop keeps turning.
+// from a dedicated reader connection in chunks so the event loop keeps turning. Expired
+// calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
 import type { CallEndPart, CallPart, CallsQuery, CallStartPart, CallStore, StoredCall } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { nowMicros } from '../../time.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
 import { createReaderPool } from './sqlite-reader-pool.js';
 import { createCallWriter, type WriteRow } from './sqlite-call-writer.js';
@@ -15,16 +17,22 @@ const endBytes = (e: CallEndPart) => Buffer.byteLength(e.output) + Buffer.byteLe
 
 const START_COLUMNS = [
   'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'attributes', 'inputs',
-  'input_refs', 'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes',
+  'input_refs', 'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes', 'expire_at',
 ] as const;
 const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end', 'end_bytes'] as const;
 
 /**
  * Upsert of one part's columns (names from the fixed lists above, values as parameters).
  * An existing display_name is kept: one set by /call/update survives a retried start.
+ * So is the expire_at of a start already written: a retried start after a change of the
+ * project's time-to-live does not move the expiry (SET expressions see the old row).
  */
+const KEEP: Readonly<Record<string, string>> = {
+  display_name: 'display_name = COALESCE(calls.display_name, excluded.display_name)',
+  expire_at: 'expire_at = CASE WHEN calls.started_at IS NULL THEN excluded.expire_at ELSE calls.expire_at END',
+};
 function upsertSql(columns: readonly string[]): string {
-  const set = columns.map((c) => (c === 'display_name' ? 'display_name = COALESCE(calls.display_name, excluded.display_name)' : `${c} = excluded.${c}`));
+  const set = columns.map((c) => KEEP[c] ?? `${c} = excluded.${c}`);
   return `INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (@project_id, @id, ${columns.map((c) => `@${c}`).join(', ')})
     ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
 }
@@ -42,8 +50,24 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
     INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)
     ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name`);
 
+  // Expired calls, oldest expiry first (the calls_expire index), and their feedback.
+  const expired = db.prepare('SELECT rowid, project_id, id FROM calls WHERE expire_at IS NOT NULL AND expire_at <= ? ORDER BY expire_at LIMIT ?');
+  const dropCall = db.prepare('DELETE FROM calls WHERE rowid = ?');
+  const dropFeedback = db.prepare('DELETE FROM feedback WHERE project_id = ? AND weave_ref = ?');
+  const purge = db.transaction((now: bigint, limit: number) => {
+    const rows = expired.all(now, limit) as { rowid: number; project_id: string; id: string }[];
+    for (const r of rows) {
+      dropCall.run(r.rowid);
+      dropFeedback.run(r.project_id, `weave:///${r.project_id}/call/${r.id}`);
+    }
+    return rows.length;
+  });
+
   // Point reads, one prepared statement per combination of the size flags.
-  const byId = [false, true].map((size) => [false, true].map((total) => db.prepare(buildCallByIdSelect(size, total))));
+  const byId = [false, true].map((size) => [false, true].map((total) => {
+    const { sql, args } = buildCallByIdSelect(size, total);
+    return { statement: db.prepare(sql), args };
+  }));
 
   // A batch usually holds both parts of most of its calls: those are written as one row
   // insert instead of an insert and an update. Start and end fields are disjoint, so merging
@@ -67,7 +91,7 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
   }
 
   async function* query(q: CallsQuery): AsyncGenerator<StoredCall> {
-    const { sql, params } = buildCallsSelect(q);
+    const { sql, params } = buildCallsSelect(q, nowMicros());
     // A small bounded answer (a point read, a page) is read at once on the main connection:
     // no cursor to keep open, so no reader connection is needed.
     if (q.limit !== null && q.limit <= ROWS_PER_TICK) {
@@ -96,16 +120,23 @@ export function createSqliteCallStore(db: SqliteDb, path: string): CallStore & {
     writeParts(parts) {
       return writer.write(rowsOf(parts));
     },
+    limitWriteQueue(bytes) {
+      writer.limit(bytes);
+    },
+    async purgeExpired(now, limit) {
+      return purge(BigInt(Math.floor(now)), limit);
+    },
     async updateDisplayName(projectId, callId, displayName) {
       updateName.run(projectId, callId, displayName);
     },
     async get(projectId, callId, opts) {
-      const row = byId[opts.storageSize ? 1 : 0]![opts.totalStorageSize ? 1 : 0]!.get(projectId, callId) as StoredCall | undefined;
+      const { statement, args } = byId[opts.storageSize ? 1 : 0]![opts.totalStorageSize ? 1 : 0]!;
+      const row = statement.get(...args(projectId, callId, nowMicros())) as StoredCall | undefined;
       return row ?? null;
     },
     query,
     async count(q) {
-      const { sql, params } = buildCallsCount(q);
+      const { sql, params } = buildCallsCount(q, nowMicros());
       const row = readers.prepare(db, sql).get(...params) as { count: number; total_storage_size_bytes: number | null };
       return { count: row.count, total_storage_size_bytes: row.total_storage_size_bytes ?? null };
     },

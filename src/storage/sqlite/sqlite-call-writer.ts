@@ -3,16 +3,33 @@
 // instead of one). Batches that arrive while a commit runs are committed together in the
 // next transaction (group commit); each is acknowledged only after its commit. An
 // in-memory database cannot be shared with a thread: then the rows are written inline.
+// The queue is bounded: the bytes of rows accepted but not committed are counted, and a
+// write that would take them over the limit is refused (WriteQueueFullError) unless
+// nothing is waiting (so one batch larger than the limit still gets through).
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { SqliteDb } from './sqlite-database.js';
+import { WriteQueueFullError } from '../call-store.js';
 
 /** A row for one of the writer's statements: [statement index, named parameters]. */
 export type WriteRow = readonly [number, Record<string, unknown>];
 
 export interface CallWriter {
   write(rows: readonly WriteRow[]): Promise<void>;
+  /** Sets the bound on bytes waiting to be written (default: none). */
+  limit(bytes: number): void;
+  /** Bytes of rows accepted but not yet committed. */
+  queuedBytes(): number;
   close(): Promise<void>;
+}
+
+/** Approximate in-memory size of rows: UTF-8 bytes of strings, 8 per other value. */
+export function rowsBytes(rows: readonly WriteRow[]): number {
+  let n = 0;
+  for (const [, params] of rows) {
+    for (const v of Object.values(params)) n += typeof v === 'string' ? Buffer.byteLength(v) : 8;
+  }
+  return n;
 }
 
 // Plain JavaScript: it runs in the worker as is (no TypeScript loader there).
@@ -42,6 +59,7 @@ parentPort.on('message', ({ seq, groups }) => {
 
 interface Pending {
   rows: readonly WriteRow[];
+  bytes: number;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -55,6 +73,8 @@ function inlineWriter(db: SqliteDb, statements: readonly string[]): CallWriter {
     async write(rows) {
       writeAll(rows);
     },
+    limit() {},
+    queuedBytes: () => 0,
     async close() {},
   };
 }
@@ -69,6 +89,8 @@ export function createCallWriter(db: SqliteDb, path: string, statements: readonl
   let seq = 0;
   let broken: unknown = null;
   let idle: (() => void) | null = null;
+  let queued = 0;
+  let limitBytes = Number.POSITIVE_INFINITY;
 
   const send = () => {
     if (inFlight !== null || queue.length === 0) return;
@@ -83,6 +105,7 @@ export function createCallWriter(db: SqliteDb, path: string, statements: readonl
     inFlight = null;
     worker.unref();
     const failures = new Map(failed);
+    for (const p of done) queued -= p.bytes;
     done.forEach((p, i) => (failures.has(i) ? p.reject(new Error(failures.get(i))) : p.resolve()));
     send();
     if (inFlight === null && queue.length === 0) idle?.();
@@ -92,17 +115,25 @@ export function createCallWriter(db: SqliteDb, path: string, statements: readonl
     for (const p of [...(inFlight ?? []), ...queue]) p.reject(err);
     inFlight = null;
     queue = [];
+    queued = 0;
     idle?.();
   });
 
   return {
     write(rows) {
       if (broken) return Promise.reject(broken);
+      const bytes = rowsBytes(rows);
+      if (queued > 0 && queued + bytes > limitBytes) return Promise.reject(new WriteQueueFullError(queued, limitBytes));
+      queued += bytes;
       return new Promise<void>((resolve, reject) => {
-        queue.push({ rows, resolve, reject });
+        queue.push({ rows, bytes, resolve, reject });
         send();
       });
     },
+    limit(bytes) {
+      limitBytes = bytes;
+    },
+    queuedBytes: () => queued,
     async close() {
       if (inFlight !== null || queue.length > 0) await new Promise<void>((r) => (idle = r));
       await worker.terminate();

@@ -1,9 +1,10 @@
 // The SQL that reads calls on SQLite: the SELECT behind CallStore.query and the COUNT
 // behind CallStore.count, both printed from a compiled CallsQuery. Only live calls are
-// visible (started, not deleted). Field printing for calls lives here: the columns, the
+// visible (started, not deleted, not expired: `now` is a bound parameter). Field printing for calls lives here: the columns, the
 // derived summary.weave fields, and fields of the feedback attached to a call.
 import { CALL_COLUMNS, type CallColumn, type CallsQuery } from '../call-store.js';
 import { assertNever, type FieldRef } from '../../query/plan.js';
+import { nowMicros, type Micros } from '../../time.js';
 import { CALL_JSON_COLUMNS } from '../../query/calls-fields.js';
 import {
   param, printSqliteExpr, printSqliteOrderBy, sql, sqlIdentifier, sqliteJsonField, sqliteJsonExists,
@@ -24,7 +25,9 @@ const NOT_NULL_ON_LIVE_CALLS: ReadonlySet<string> = new Set(['id', 'project_id',
 const raw = (text: string): SqlFragment => ({ sql: text, params: [] });
 const col = (name: string) => raw(`calls.${name}`);
 
-const LIVE = 'calls.started_at IS NOT NULL AND calls.deleted_at IS NULL';
+/** Started, not deleted, not expired; the one parameter is now (microseconds). */
+const LIVE = 'calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND (calls.expire_at IS NULL OR calls.expire_at > ?)';
+const live = (now: Micros): SqlFragment => ({ sql: LIVE, params: param(now).params });
 
 /**
  * status as make_derived_summary_fields derives it: 'error' if exception is non-empty,
@@ -98,23 +101,23 @@ export const printCallsField: FieldPrinter = (field: FieldRef): FieldSql => {
   }
 };
 
-/** Bytes of every live call of the same trace as the outer `calls` row. */
-const TRACE_BYTES = `(SELECT SUM(t.start_bytes + t.end_bytes) FROM calls AS t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL)`;
+/** Bytes of every live call of the same trace as the outer `calls` row (one parameter: now). */
+const TRACE_BYTES = `(SELECT SUM(t.start_bytes + t.end_bytes) FROM calls AS t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ?))`;
 
 const REQUIRED: ReadonlySet<CallColumn> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at']);
 
-function selectList(q: CallsQuery): SqlFragment {
+function selectList(q: CallsQuery, now: Micros): SqlFragment {
   const wanted = q.columns === null ? null : new Set<CallColumn>(q.columns);
   const items = CALL_COLUMNS.map((c) => (wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c}` : `NULL AS ${c}`));
   items.push(q.includeStorageSize ? 'calls.start_bytes + calls.end_bytes AS storage_size_bytes' : 'NULL AS storage_size_bytes');
   items.push(q.includeTotalStorageSize ? `${TRACE_BYTES} AS total_storage_size_bytes` : 'NULL AS total_storage_size_bytes');
-  return raw(items.join(', '));
+  return { sql: items.join(', '), params: q.includeTotalStorageSize ? param(now).params : [] };
 }
 
 /** FROM + WHERE shared by the select and the count. */
-function fromWhere(q: CallsQuery): SqlFragment {
+function fromWhere(q: CallsQuery, now: Micros): SqlFragment {
   const where = q.where === null ? raw('') : sql` AND ${printSqliteExpr(q.where, printCallsField)}`;
-  return sql`FROM calls WHERE calls.project_id = ${param(q.projectId)} AND ${raw(LIVE)}${where}`;
+  return sql`FROM calls WHERE calls.project_id = ${param(q.projectId)} AND ${live(now)}${where}`;
 }
 
 /** LIMIT / OFFSET (SQLite needs a LIMIT before an OFFSET: -1 means none). */
@@ -128,16 +131,25 @@ function limitOffset(q: CallsQuery): SqlFragment {
  * The calls of the query, as StoredCall rows (same column names). Unselected columns
  * come back NULL, including JSON ones (the service renders those as `{}`).
  */
-export function buildCallsSelect(q: CallsQuery): SqlFragment {
+export function buildCallsSelect(q: CallsQuery, now: Micros = nowMicros()): SqlFragment {
   const order = printSqliteOrderBy(q.sort, printCallsField);
   const orderBy = order.sql === '' ? raw('') : sql` ${order}`;
-  return sql`SELECT ${selectList(q)} ${fromWhere(q)}${orderBy}${limitOffset(q)}`;
+  return sql`SELECT ${selectList(q, now)} ${fromWhere(q, now)}${orderBy}${limitOffset(q)}`;
 }
 
-/** One live call by primary key (a point read): parameters are project_id, then id. */
-export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalStorageSize: boolean): string {
+/**
+ * One live call by primary key (a point read), as SQL text to prepare once, and the
+ * function that orders a read's values (the project, the id, now) as its parameters.
+ */
+export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalStorageSize: boolean): {
+  sql: string;
+  args: (projectId: string, callId: string, now: Micros) => unknown[];
+} {
   const q: CallsQuery = { projectId: '', where: null, sort: [], limit: null, offset: null, columns: null, includeStorageSize, includeTotalStorageSize };
-  return `SELECT ${selectList(q).sql} FROM calls WHERE calls.project_id = ? AND calls.id = ? AND ${LIVE}`;
+  return {
+    sql: `SELECT ${selectList(q, 0).sql} FROM calls WHERE calls.project_id = ? AND calls.id = ? AND ${LIVE}`,
+    args: (projectId, callId, now) => [...selectList(q, now).params, projectId, callId, ...live(now).params],
+  };
 }
 
 /**
@@ -145,12 +157,12 @@ export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalSto
  * and offset apply) and, when asked, the bytes of all live calls of the traces those
  * calls belong to (each trace counted once; 0 when nothing matched), else NULL.
  */
-export function buildCallsCount(q: CallsQuery): SqlFragment {
+export function buildCallsCount(q: CallsQuery, now: Micros = nowMicros()): SqlFragment {
   const order = q.limit === null && q.offset === null ? raw('') : printSqliteOrderBy(q.sort, printCallsField);
   const orderBy = order.sql === '' ? raw('') : sql` ${order}`;
-  const matched = sql`SELECT calls.trace_id ${fromWhere(q)}${orderBy}${limitOffset(q)}`;
+  const matched = sql`SELECT calls.trace_id ${fromWhere(q, now)}${orderBy}${limitOffset(q)}`;
   const total = q.includeTotalStorageSize
-    ? sql`(SELECT COALESCE(SUM(t.start_bytes + t.end_bytes), 0) FROM calls AS t WHERE t.project_id = ${param(q.projectId)} AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND t.trace_id IN (SELECT trace_id FROM matched))`
+    ? sql`(SELECT COALESCE(SUM(t.start_bytes + t.end_bytes), 0) FROM calls AS t WHERE t.project_id = ${param(q.projectId)} AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ${param(now)}) AND t.trace_id IN (SELECT trace_id FROM matched))`
     : raw('NULL');
   return sql`WITH matched AS (${matched}) SELECT (SELECT COUNT(*) FROM matched) AS count, ${total} AS total_storage_size_bytes`;
 }

@@ -6,6 +6,7 @@
 // Dynamic (JSON) values follow ClickHouse JSON_VALUE, as Weave's filters see them:
 // missing key or JSON null -> '', strings unquoted, booleans 'true'/'false', numbers
 // as text, objects and arrays as minified JSON.
+import { InvalidRequestError } from '../../api/errors.js';
 import { assertNever, type ConvertTarget, type Expr, type FieldRef, type SortTerm } from '../../query/plan.js';
 
 export interface SqlFragment {
@@ -69,7 +70,11 @@ export function sqlIdentifier(name: string): SqlFragment {
 }
 
 /** SQLite JSON path of plan path parts: digit-only parts index arrays, others are quoted keys. */
+const CONTROL_CHARS = /[\u0000-\u001f]/;
+
 export function sqliteJsonPath(path: readonly string[]): string {
+  // SQLite refuses control characters in a JSON path; no JSON key the SDKs write has them.
+  if (path.some((p) => CONTROL_CHARS.test(p))) throw new InvalidRequestError('A field path must not contain control characters');
   return '$' + path.map((p) => (/^\d{1,9}$/.test(p) ? `[${Number(p)}]` : `."${p.replace(/["\\]/g, (c) => '\\' + c)}"`)).join('');
 }
 

@@ -9,6 +9,8 @@ import { createSqliteFeedbackStore } from './sqlite-feedback-store.js';
 import { createSqliteTableStore } from './sqlite-table-store.js';
 import { createSqliteFileStore } from './sqlite-file-store.js';
 import { createSqliteCostStore } from './sqlite-cost-store.js';
+import { createSqliteProjectSettingsStore } from './sqlite-project-settings-store.js';
+import { createSqliteAuthStore } from './sqlite-auth-store.js';
 
 export const SQLITE_FILE = 'weft.sqlite';
 
@@ -26,6 +28,8 @@ export function createSqliteStore(dataDir: string): Store {
     tables,
     files: createSqliteFileStore(db),
     costs: createSqliteCostStore(db),
+    projects: createSqliteProjectSettingsStore(db),
+    auth: createSqliteAuthStore(db),
     async close() {
       await calls.close();
       tables.close();

@@ -1,0 +1,118 @@
+// `weft keys ...`: create, list and revoke API keys in the data directory's database.
+// Whoever can run this can read the database file anyway, so the CLI acts with full rights.
+//   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json]
+//   weft keys list [--json]
+//   weft keys revoke ID
+// Every command takes --data-dir DIR (default: WEFT_DATA_DIR, else ./weft-data).
+import { join, resolve } from 'node:path';
+import { DEFAULTS } from './config.js';
+import { WeftError } from './api/errors.js';
+import { OPEN_ACCESS } from './service/auth-access.js';
+import { createKey, listKeys, revokeKey } from './service/auth-keys.js';
+import { openSqlite } from './storage/sqlite/sqlite-database.js';
+import { SQLITE_MIGRATIONS } from './storage/sqlite/sqlite-migrations.js';
+import { SQLITE_FILE } from './storage/sqlite/sqlite-store.js';
+import { createSqliteAuthStore } from './storage/sqlite/sqlite-auth-store.js';
+
+const USAGE = `usage:
+  weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json] [--data-dir DIR]
+  weft keys list [--json] [--data-dir DIR]
+  weft keys revoke ID [--data-dir DIR]
+`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+  readonly positional: string[];
+  readonly options: Map<string, string>;
+  readonly json: boolean;
+}
+
+const VALUED = new Set(['--user', '--entity', '--role', '--project', '--data-dir']);
+
+function parse(argv: readonly string[]): Parsed {
+  const positional: string[] = [];
+  const options = new Map<string, string>();
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--json') json = true;
+    else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const flag = eq < 0 ? arg : arg.slice(0, eq);
+      if (!VALUED.has(flag)) throw new UsageError(`unknown option ${flag}`);
+      const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined) throw new UsageError(`option ${flag} needs a value`);
+      options.set(flag, value);
+    } else positional.push(arg);
+  }
+  return { positional, options, json };
+}
+
+function need(p: Parsed, flag: string): string {
+  const v = p.options.get(flag);
+  if (v === undefined || v === '') throw new UsageError(`keys create needs ${flag}`);
+  return v;
+}
+
+async function run(argv: readonly string[]): Promise<number> {
+  if (argv[0] !== 'keys') throw new UsageError(`unknown command ${argv[0] ?? '(none)'}`);
+  const p = parse(argv.slice(1));
+  const [command, ...rest] = p.positional;
+  const dataDir = resolve(p.options.get('--data-dir') ?? (process.env.WEFT_DATA_DIR || DEFAULTS.dataDir));
+  const db = openSqlite(join(dataDir, SQLITE_FILE), SQLITE_MIGRATIONS);
+  const auth = createSqliteAuthStore(db);
+  const out = (s: string) => process.stdout.write(s + '\n');
+  try {
+    switch (command) {
+      case 'create': {
+        const k = await createKey(auth, { user: need(p, '--user'), entity: need(p, '--entity'), role: need(p, '--role'), project: p.options.get('--project') ?? null }, OPEN_ACCESS);
+        if (p.json) out(JSON.stringify(k));
+        else {
+          out(`created key ${k.id} for user ${k.user} (${k.role} on ${k.entity}/${k.project ?? '*'})`);
+          out(k.key);
+          out('store it now: it is shown only this once.');
+        }
+        return 0;
+      }
+      case 'list': {
+        const keys = await listKeys(auth, OPEN_ACCESS);
+        if (p.json) out(JSON.stringify(keys));
+        else {
+          out(['id', 'prefix', 'user', 'roles', 'created_at', 'revoked_at'].join('\t'));
+          for (const k of keys) {
+            const roles = k.roles.map((g) => `${g.role}:${g.entity}/${g.project ?? '*'}`).join(',');
+            out([k.id, k.prefix + '…', k.user, roles, k.created_at, k.revoked_at ?? '-'].join('\t'));
+          }
+        }
+        return 0;
+      }
+      case 'revoke': {
+        if (rest.length !== 1) throw new UsageError('keys revoke needs one key id');
+        const r = await revokeKey(auth, rest[0]!, OPEN_ACCESS);
+        out(`revoked key ${r.id} at ${r.revoked_at}`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown keys command ${command ?? '(none)'}`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`weft: ${err.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    if (err instanceof WeftError) {
+      process.stderr.write(`weft: ${err.message}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`weft: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,28 @@
+// Project settings routes, and the retention job that enforces the time-to-live
+// (started with the app, stopped when it closes).
+import type { FastifyInstance } from 'fastify';
+import { projectsRoutes } from '../../api/projects.js';
+import { createRetentionService } from '../../service/retention-service.js';
+import { startRetentionJob } from '../../service/retention-job.js';
+import type { Store } from '../../storage/store.js';
+import { bindRoute } from '../bind-route.js';
+
+export function registerProjectRoutes(app: FastifyInstance, store: Store): void {
+  const retention = createRetentionService(store);
+  bindRoute(app, projectsRoutes.ttlSettingsRead, (body) => retention.read(body));
+  bindRoute(app, projectsRoutes.ttlSettingsUpdate, (body, ctx) => retention.update(body, ctx));
+}
+
+/** Starts the retention job (intervalMs 0: never) and bounds the call write queue. */
+export function registerRetentionAndLimits(
+  app: FastifyInstance,
+  store: Store,
+  limits: { retentionIntervalMs: number; ingestQueueBytes: number },
+): void {
+  store.calls.limitWriteQueue(limits.ingestQueueBytes);
+  const job = startRetentionJob(store, {
+    intervalMs: limits.retentionIntervalMs,
+    onError: (err) => app.log.error({ err }, 'retention pass failed'),
+  });
+  app.addHook('onClose', () => job.stop());
+}
