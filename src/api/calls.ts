@@ -153,9 +153,9 @@ export const CallsDeleteRes = Type.Object({ num_deleted: Type.Integer() });
 
 const tag = 'Calls';
 export const callsRoutes = {
-  callStart: defineRoute({ access: 'write', id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', body: CallStartReq, response: CallStartRes, errors: [400] }),
-  callEnd: defineRoute({ access: 'write', id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', body: CallEndReq, response: EmptyRes, errors: [400] }),
-  callUpsertBatch: defineRoute({ access: 'write', id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413] }),
+  callStart: defineRoute({ access: 'write', id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', body: CallStartReq, response: CallStartRes, errors: [400, 503] }),
+  callEnd: defineRoute({ access: 'write', id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', body: CallEndReq, response: EmptyRes, errors: [400, 503] }),
+  callUpsertBatch: defineRoute({ access: 'write', id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413, 503] }),
   callUpdate: defineRoute({ access: 'write', id: 'call_update', method: 'POST', path: '/call/update', tag, summary: 'Update a call (display name)', body: CallUpdateReq, response: EmptyRes, errors: [400] }),
   callRead: defineRoute({ access: 'read', id: 'call_read', method: 'POST', path: '/call/read', tag, summary: 'Read one call', body: CallReadReq, response: CallReadRes }),
   callsDelete: defineRoute({ access: 'write', id: 'calls_delete', method: 'POST', path: '/calls/delete', tag, summary: 'Delete calls and their descendants', body: CallsDeleteReq, response: CallsDeleteRes, errors: [400, 413] }),

@@ -11,6 +11,9 @@ export type ErrorCode =
   | 'DIGEST_MISMATCH'
   | 'UNSUPPORTED'
   | 'UNAVAILABLE'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'RATE_LIMITED'
   | 'INTERNAL';
 
 /** HTTP status per error code: the one table that decides statuses. */
@@ -24,6 +27,9 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   DIGEST_MISMATCH: 409,
   UNSUPPORTED: 501,
   UNAVAILABLE: 503,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  RATE_LIMITED: 429,
   INTERNAL: 500,
 };
 
@@ -109,5 +115,12 @@ export class UnsupportedError extends WeftError {
 export class ServiceUnavailableError extends WeftError {
   constructor(message: string, readonly retryAfterSeconds = 1) {
     super('UNAVAILABLE', message, { retry_after: retryAfterSeconds });
+  }
+}
+
+/** Too many requests for one API key; the client should wait `retry_after` seconds. */
+export class RateLimitedError extends WeftError {
+  constructor(retryAfterSeconds: number) {
+    super('RATE_LIMITED', 'Too many requests for this API key', { retry_after: retryAfterSeconds });
   }
 }

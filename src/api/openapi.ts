@@ -35,7 +35,9 @@ function operation(route: RouteSpec): Record<string, unknown> {
   if (route.body !== undefined) {
     responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
   }
-  for (const status of route.errors ?? []) {
+  // Every route behind a key can answer 401 / 403, and 429 when a rate limit is set.
+  const statuses = new Set([...(route.errors ?? []), ...(route.open ? [] : [401, 403, 429])]);
+  for (const status of [...statuses].sort()) {
     responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
   }
   const op: Record<string, unknown> = { operationId: route.id, summary: route.summary, tags: [route.tag], responses };

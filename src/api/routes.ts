@@ -8,6 +8,7 @@ import { tablesRoutes } from './tables.js';
 import { filesRoutes } from './files.js';
 import { refsRoutes } from './refs.js';
 import { costsRoutes } from './costs.js';
+import { adminRoutes } from './admin.js';
 import { projectsRoutes } from './projects.js';
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -19,5 +20,6 @@ export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(filesRoutes),
   ...Object.values(refsRoutes),
   ...Object.values(costsRoutes),
+  ...Object.values(adminRoutes),
   ...Object.values(projectsRoutes),
 ];

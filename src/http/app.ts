@@ -18,6 +18,7 @@ import { registerCostRoutes } from './routes/cost-routes.js';
 import { registerProjectRoutes, registerRetentionAndLimits } from './routes/project-routes.js';
 import { registerAdminRoutes } from './routes/admin-routes.js';
 import { registerAuthGuard } from './auth-guard.js';
+import { registerRateLimit } from './rate-limit.js';
 import { ROUTES } from '../api/routes.js';
 import { adminRoutes } from '../api/admin.js';
 import type { RouteSpec } from '../api/route-spec.js';
@@ -37,7 +38,7 @@ function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
 export interface AppDeps {
   readonly store: Store;
   readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'> &
-    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs'>>;
+    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute'>>;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessOf = (req: FastifyRequest) => { const s = specOf(req); return s === undefined ? undefined : s.access ?? (s.open ? 'open' : 'admin'); };
   registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: deps.store.auth, accessOf });
   registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
+  registerRateLimit(app, deps.config.rateLimitPerMinute ?? 0);
   registerMetaRoutes(app);
   registerCallRoutes(app, deps.store);
   registerObjectRoutes(app, deps.store);

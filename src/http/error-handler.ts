@@ -1,7 +1,7 @@
 // The one place where errors become HTTP answers. Every answer is JSON; a client
 // mistake is always a 4xx; only Weft's own faults are 500s, and those are logged.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { RequestValidationError, ServiceUnavailableError, WeftError } from '../api/errors.js';
+import { RequestValidationError, WeftError } from '../api/errors.js';
 import { toValidationIssues } from './validation-issues.js';
 
 function weftBody(err: WeftError): Record<string, unknown> {
@@ -12,7 +12,8 @@ function weftBody(err: WeftError): Record<string, unknown> {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | WeftError | Error, req, reply) => {
     if (err instanceof WeftError) {
-      if (err instanceof ServiceUnavailableError) reply.header('Retry-After', String(err.retryAfterSeconds));
+      // 429 and 503 say when to come back, in the header clients read and in the body.
+      if (typeof err.extra.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
       return reply.status(err.status).send(weftBody(err));
     }
     const fe = err as FastifyError;

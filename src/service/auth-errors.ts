@@ -1,22 +1,15 @@
-// The access errors: 401 (no or wrong key) and 403 (a key without access). They extend the
-// error catalogue's WeftError so http/error-handler.ts maps them like every other error.
-// (ErrorCode / ERROR_STATUS in api/errors.ts do not list them yet: the status is set here.)
-import { WeftError, type ErrorCode } from '../api/errors.js';
+// The access errors: 401 (no or wrong key) and 403 (a key without access), in the error
+// catalogue (api/errors.ts) like every other error.
+import { WeftError } from '../api/errors.js';
 
 export class UnauthorizedError extends WeftError {
   constructor(message = 'A valid API key is required') {
-    super('UNAUTHORIZED' as ErrorCode, message);
-  }
-  override get status(): number {
-    return 401;
+    super('UNAUTHORIZED', message);
   }
 }
 
 export class ForbiddenError extends WeftError {
   constructor(message: string) {
-    super('FORBIDDEN' as ErrorCode, message);
-  }
-  override get status(): number {
-    return 403;
+    super('FORBIDDEN', message);
   }
 }

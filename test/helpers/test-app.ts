@@ -52,6 +52,8 @@ export interface TestAppOptions {
   retentionIntervalMs?: number;
   /** API keys created before the first request: the app then runs keyed, not open. */
   keys?: readonly CreateKeyInput[];
+  /** Requests per minute per API key (default 0: no limit). */
+  rateLimitPerMinute?: number;
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -65,6 +67,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     config: {
       bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local', logLevel: 'silent',
       ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes, retentionIntervalMs: opts.retentionIntervalMs ?? 0,
+      rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
     },
   });
   const keys: CreatedKey[] = [];
