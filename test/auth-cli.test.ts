@@ -99,3 +99,23 @@ test('with a key, 0.0.0.0 starts and needs the key', async () => {
     s.stop();
   }
 });
+
+test('a key created with the CLI while the server runs open switches it to keyed at once', async () => {
+  const dir = tmp();
+  const s = await serve(['--data-dir', dir]);
+  try {
+    assert.ok(s.port, s.stderr);
+    const url = `http://127.0.0.1:${s.port}/calls/query_stats`;
+    const ask = (headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ project_id: 'acme/p' }) });
+    assert.equal((await ask()).status, 200, 'open before any key');
+    const created = cli(dir, 'create', '--user', 'ops', '--entity', 'acme', '--role', 'reader');
+    assert.equal(created.code, 0, created.err);
+    const key = /weft_[A-Za-z0-9_-]+/.exec(created.out)?.[0];
+    assert.ok(key, created.out);
+    assert.equal((await ask()).status, 401, 'keyed right after the CLI committed');
+    assert.equal((await ask({ authorization: `Bearer ${key}` })).status, 200);
+  } finally {
+    s.stop();
+  }
+});

@@ -46,9 +46,20 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
     return { id: user.id, name: user.name };
   });
 
+  // hasKeys runs on every request. Keys are never deleted (a revoked key still counts), so
+  // once true it stays true. While false, the answer can only change by a commit: one of
+  // this connection's (createKey sets the flag) or another connection's (the CLI), which
+  // PRAGMA data_version reveals without touching any table.
+  let keyed = false;
+  let seenVersion = -1;
   return {
     async hasKeys() {
-      return (anyKey.get() as { found: number }).found === 1;
+      if (keyed) return true;
+      const version = db.pragma('data_version', { simple: true }) as number;
+      if (version === seenVersion) return false;
+      seenVersion = version;
+      keyed = (anyKey.get() as { found: number }).found === 1;
+      return keyed;
     },
     async findKey(hash) {
       const row = byHash.get(hash) as { key_id: string; user_id: string; user_name: string } | undefined;
@@ -56,7 +67,9 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
       return { keyId: row.key_id, user: { id: row.user_id, name: row.user_name }, grants: grantsOf([row.user_id]).get(row.user_id) ?? [] };
     },
     async createKey(userName, newUserId, grant, key) {
-      return create(userName, newUserId, grant, key);
+      const user = create(userName, newUserId, grant, key);
+      keyed = true;
+      return user;
     },
     async listKeys() {
       return (allKeys.all() as KeyRow[]).map((r): KeyRecord => ({
