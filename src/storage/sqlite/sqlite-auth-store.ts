@@ -52,14 +52,17 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
   // PRAGMA data_version reveals without touching any table.
   let keyed = false;
   let seenVersion = -1;
+  const hasKeys = (): boolean => {
+    if (keyed) return true;
+    const version = db.pragma('data_version', { simple: true }) as number;
+    if (version === seenVersion) return false;
+    seenVersion = version;
+    keyed = (anyKey.get() as { found: number }).found === 1;
+    return keyed;
+  };
   return {
     async hasKeys() {
-      if (keyed) return true;
-      const version = db.pragma('data_version', { simple: true }) as number;
-      if (version === seenVersion) return false;
-      seenVersion = version;
-      keyed = (anyKey.get() as { found: number }).found === 1;
-      return keyed;
+      return hasKeys();
     },
     async findKey(hash) {
       const row = byHash.get(hash) as { key_id: string; user_id: string; user_name: string } | undefined;
@@ -87,7 +90,8 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
       return revoke.run(at, id).changes > 0;
     },
     async usernames(ids) {
-      if (ids.length === 0) return new Map();
+      // Users are only made with keys: no key, no user to name (and no query on each read).
+      if (ids.length === 0 || !hasKeys()) return new Map();
       return new Map((names.all(JSON.stringify(ids)) as StoredUser[]).map((u) => [u.id, u.name]));
     },
   };
