@@ -2,40 +2,12 @@
 // startup rule: no keys on a non-loopback address refuses to start unless --insecure-open.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { isLoopback } from '../src/http/auth-mode.js';
+import { cli, serve, tempDirs } from './helpers/weft-process.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
-const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'weft-auth-cli-')); dirs.push(d); return d; };
-
-const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
-function cli(dataDir: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8', env: ENV });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-/** Starts src/main.ts; resolves with the port once listening, or the exit code if it exits. */
-function serve(args: string[]): Promise<{ port?: number; code?: number | null; stderr: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--log-level', 'silent', ...args], { cwd: ROOT, env: ENV });
-  let out = '';
-  let stderr = '';
-  const stop = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
-  return new Promise((res) => {
-    const timer = setTimeout(() => { stop(); res({ stderr: stderr + '\n(timeout)', stop }); }, 30_000);
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /listening on \S+:(\d+)/.exec(out);
-      if (m) { clearTimeout(timer); res({ port: Number(m[1]), stderr, stop }); }
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('exit', (code) => { clearTimeout(timer); res({ code, stderr, stop }); });
-  });
-}
+const dirs = tempDirs('weft-auth-cli-');
+after(() => dirs.removeAll());
+const tmp = dirs.make;
 
 test('keys create prints the key once; list never shows it; revoke marks it revoked', () => {
   const dir = tmp();

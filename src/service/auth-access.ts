@@ -1,6 +1,6 @@
 // What a caller may do, from its roles: readers read, writers and admins write; an admin
 // role on an entity also lets the caller manage the keys of that entity's users.
-import type { Grant, Role } from '../storage/auth-store.js';
+import { grantsWithin, type Grant, type Role } from '../storage/auth-store.js';
 
 export type AccessLevel = 'read' | 'write' | 'admin';
 
@@ -44,9 +44,12 @@ export function isAdmin(access: Access): boolean {
   return access.all || adminEntities(access).size > 0;
 }
 
+/** The entities whose users' keys the caller manages: null = every entity (open mode, the CLI). */
+export function managedScope(access: Access): readonly string[] | null {
+  return access.all ? null : [...adminEntities(access)];
+}
+
 /** May the caller manage keys of a user holding `grants`? Only if it admins every entity they touch. */
 export function mayManage(access: Access, grants: readonly Grant[]): boolean {
-  if (access.all) return true;
-  const mine = adminEntities(access);
-  return grants.length > 0 && grants.every((g) => mine.has(g.entity));
+  return grantsWithin(grants, managedScope(access));
 }

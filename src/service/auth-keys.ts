@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '../api/errors.js';
 import { ROLES, type AuthStore, type Grant, type Role, type StoredUser } from '../storage/auth-store.js';
-import { mayManage, type Access } from './auth-access.js';
+import { managedScope, mayManage, type Access } from './auth-access.js';
 import { ForbiddenError } from './auth-errors.js';
 
 export const KEY_PREFIX = 'weft_';
@@ -61,12 +61,18 @@ export async function createKey(auth: AuthStore, input: CreateKeyInput, caller: 
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const createdAt = new Date().toISOString();
   const id = 'key_' + randomBytes(8).toString('hex');
-  const user: StoredUser = await auth.createKey(input.user, 'user_' + randomBytes(8).toString('hex'), grant, {
+  const outcome = await auth.createKey(input.user, 'user_' + randomBytes(8).toString('hex'), grant, {
     id,
     hash: hashKey(key),
     prefix: key.slice(0, KEY_PREFIX.length + 6),
     createdAt,
-  });
+  }, managedScope(caller));
+  if ('refused' in outcome) {
+    throw new ForbiddenError(
+      `User ${input.user} holds roles in entities you do not administer: only an admin of all of them, or the weft CLI, can give it keys or roles`,
+    );
+  }
+  const user: StoredUser = outcome.created;
   return { id, key, user_id: user.id, user: user.name, entity: grant.entity, project: grant.project, role: grant.role, created_at: createdAt };
 }
 
@@ -87,12 +93,10 @@ export async function listKeys(auth: AuthStore, caller: Access): Promise<ListedK
     }));
 }
 
+/** Revokes a live key of a user the caller manages; any other key is reported missing (404), as list hides it. */
 export async function revokeKey(auth: AuthStore, id: string, caller: Access): Promise<{ id: string; revoked_at: string }> {
-  const visible = await listKeys(auth, caller);
-  const key = visible.find((k) => k.id === id && k.revoked_at === null);
-  if (key === undefined) throw new NotFoundError(`No live key ${id}`);
   const at = new Date().toISOString();
-  if (!(await auth.revokeKey(id, at))) throw new NotFoundError(`No live key ${id}`);
+  if ((await auth.revokeKey(id, at, managedScope(caller))) !== 'revoked') throw new NotFoundError(`No live key ${id} among the keys you manage`);
   return { id, revoked_at: at };
 }
 

@@ -1,5 +1,5 @@
 // AuthStore on SQLite: users, user_roles and api_keys (sqlite-auth-schema.ts).
-import type { AuthStore, Grant, KeyRecord, Role, StoredUser } from '../auth-store.js';
+import { grantsWithin, type AuthStore, type CreateKeyOutcome, type Grant, type KeyRecord, type NewKey, type Role, type StoredUser } from '../auth-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 
 interface RoleRow { user_id: string; entity: string; project: string; role: Role }
@@ -27,6 +27,7 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
        FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.created_at, k.id`,
   );
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const keyUser = db.prepare('SELECT user_id FROM api_keys WHERE id = ? AND revoked_at IS NULL').pluck();
   const names = db.prepare('SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))');
 
   const grantsOf = (userIds: readonly string[]): Map<string, Grant[]> => {
@@ -35,15 +36,21 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
     return out;
   };
 
-  const create = db.transaction((userName: string, newUserId: string, grant: Grant, key: Parameters<AuthStore['createKey']>[3]): StoredUser => {
+  const create = db.transaction((userName: string, newUserId: string, grant: Grant, key: NewKey, scope: readonly string[] | null): CreateKeyOutcome => {
     let user = userByName.get(userName) as StoredUser | undefined;
+    if (user !== undefined && !grantsWithin(grantsOf([user.id]).get(user.id) ?? [], scope)) return { refused: 'foreign-user' };
     if (user === undefined) {
       insertUser.run(newUserId, userName, key.createdAt);
       user = { id: newUserId, name: userName };
     }
     upsertRole.run(user.id, grant.entity, grant.project ?? '', grant.role);
     insertKey.run(key.id, user.id, key.hash, key.prefix, key.createdAt);
-    return { id: user.id, name: user.name };
+    return { created: { id: user.id, name: user.name } };
+  });
+  const revokeWithin = db.transaction((id: string, at: string, scope: readonly string[] | null): 'revoked' | 'missing' => {
+    const userId = keyUser.get(id) as string | undefined;
+    if (userId === undefined || !grantsWithin(grantsOf([userId]).get(userId) ?? [], scope)) return 'missing';
+    return revoke.run(at, id).changes > 0 ? 'revoked' : 'missing';
   });
 
   // hasKeys runs on every request. Keys are never deleted (a revoked key still counts), so
@@ -69,10 +76,10 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
       if (row === undefined) return null;
       return { keyId: row.key_id, user: { id: row.user_id, name: row.user_name }, grants: grantsOf([row.user_id]).get(row.user_id) ?? [] };
     },
-    async createKey(userName, newUserId, grant, key) {
-      const user = create(userName, newUserId, grant, key);
-      keyed = true;
-      return user;
+    async createKey(userName, newUserId, grant, key, scope) {
+      const outcome = create.immediate(userName, newUserId, grant, key, scope);
+      if ('created' in outcome) keyed = true;
+      return outcome;
     },
     async listKeys() {
       return (allKeys.all() as KeyRow[]).map((r): KeyRecord => ({
@@ -86,8 +93,8 @@ export function createSqliteAuthStore(db: SqliteDb): AuthStore {
     async grantsOf(userIds) {
       return grantsOf(userIds);
     },
-    async revokeKey(id, at) {
-      return revoke.run(at, id).changes > 0;
+    async revokeKey(id, at, scope) {
+      return revokeWithin.immediate(id, at, scope);
     },
     async usernames(ids) {
       // Users are only made with keys: no key, no user to name (and no query on each read).
