@@ -26,13 +26,42 @@ export const StartedCallSchemaForInsert = Type.Object({
 });
 export type StartedCallSchemaForInsert = Static<typeof StartedCallSchemaForInsert>;
 
+const TokenCount = Nullable(SafeInteger());
+
+/**
+ * Token counts of one model (Weave's LLMUsageSchema): each a whole number or null; other keys
+ * (prompt_tokens_details, cache counts...) are kept as sent.
+ */
+export const LLMUsageSchema = Type.Object({
+  prompt_tokens: TokenCount,
+  input_tokens: TokenCount,
+  completion_tokens: TokenCount,
+  output_tokens: TokenCount,
+  requests: TokenCount,
+  total_tokens: TokenCount,
+});
+
+/** Calls per status below a call (Weave's dict[TraceStatus, int]): only these keys, whole numbers. */
+export const StatusCounts = Type.Object({
+  success: Type.Optional(SafeInteger()),
+  error: Type.Optional(SafeInteger()),
+  running: Type.Optional(SafeInteger()),
+  descendant_error: Type.Optional(SafeInteger()),
+}, { additionalProperties: false });
+
+/** Weave's SummaryInsertMap: typed `usage` and `status_counts`, any other key as sent. */
+export const SummaryInsertMap = Type.Object({
+  usage: Type.Optional(Type.Record(Type.String(), LLMUsageSchema)),
+  status_counts: Type.Optional(StatusCounts),
+});
+
 export const EndedCallSchemaForInsert = Type.Object({
   project_id: ProjectId,
   id: Type.String({ minLength: 1 }),
   ended_at: DateTime,
   exception: Nullable(Type.String()),
   output: Type.Optional(AnyValue),
-  summary: AnyObject,
+  summary: SummaryInsertMap,
   wb_run_step_end: Nullable(SafeInteger()),
 });
 export type EndedCallSchemaForInsert = Static<typeof EndedCallSchemaForInsert>;
