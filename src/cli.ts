@@ -13,6 +13,7 @@ import { openSqlite } from './storage/sqlite/sqlite-database.js';
 import { SQLITE_MIGRATIONS } from './storage/sqlite/sqlite-migrations.js';
 import { SQLITE_FILE } from './storage/sqlite/sqlite-store.js';
 import { createSqliteAuthStore } from './storage/sqlite/sqlite-auth-store.js';
+import { createInlineWriter } from './storage/sqlite/sqlite-writer.js';
 
 const USAGE = `usage:
   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json] [--data-dir DIR]
@@ -61,7 +62,9 @@ async function run(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = p.positional;
   const dataDir = resolve(p.options.get('--data-dir') ?? (process.env.WEFT_DATA_DIR || DEFAULTS.dataDir));
   const db = openSqlite(join(dataDir, SQLITE_FILE), SQLITE_MIGRATIONS);
-  const auth = createSqliteAuthStore(db);
+  // One write and exit: written inline, on this connection (a running server's writer waits
+  // for it through SQLite's busy timeout).
+  const auth = createSqliteAuthStore(db, createInlineWriter(db));
   const out = (s: string) => process.stdout.write(s + '\n');
   try {
     switch (command) {

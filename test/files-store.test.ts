@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { openSqlite, type SqliteDb } from '../src/storage/sqlite/sqlite-database.js';
 import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/sqlite-migrations.js';
 import { createSqliteFileStore } from '../src/storage/sqlite/sqlite-file-store.js';
+import { dropInterruptedUploads } from '../src/storage/sqlite/sqlite-file-writes.js';
+import { createInlineWriter, createSqliteWriter } from '../src/storage/sqlite/sqlite-writer.js';
 import type { FileStore } from '../src/storage/file-store.js';
 import { bytesDigest } from '../src/service/digest.js';
 import { createBytesDigester } from '../src/service/file-digest.js';
@@ -20,9 +22,12 @@ async function withStore(fn: (store: FileStore, db: SqliteDb, path: string) => P
   const dir = mkdtempSync(join(tmpdir(), 'weft-files-'));
   const path = join(dir, 'weft.sqlite');
   const db = openSqlite(path, SQLITE_MIGRATIONS);
+  // The worker-thread writer, as the server runs it: chunks cross a thread boundary.
+  const writer = createSqliteWriter(db, path);
   try {
-    await fn(createSqliteFileStore(db, CHUNK), db, path);
+    await fn(createSqliteFileStore(db, writer, CHUNK), db, path);
   } finally {
+    await writer.close();
     if (db.open) db.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -115,7 +120,8 @@ test('chunks of an upload interrupted by a crash are removed when the store open
     db.close(); // the process dies mid-upload
     const reopened = openSqlite(path, SQLITE_MIGRATIONS);
     try {
-      const store2 = createSqliteFileStore(reopened, CHUNK);
+      dropInterruptedUploads(reopened); // what opening the store does
+      const store2 = createSqliteFileStore(reopened, createInlineWriter(reopened), CHUNK);
       assert.equal(count(reopened, 'file_uploads'), 0);
       assert.equal(count(reopened, 'file_chunks'), 2);
       assert.equal((await readAll(store2, 'e/p', kept.digest))!.toString(), 'survives');

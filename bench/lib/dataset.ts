@@ -13,12 +13,8 @@ import { toEndPart, toStartPart } from '../../src/service/call-parts.js';
 import { createObject } from '../../src/service/object-service.js';
 import { createFeedbackService } from '../../src/service/feedback-service.js';
 import type { FeedbackCreateReq } from '../../src/api/feedback.js';
-import { openSqlite } from '../../src/storage/sqlite/sqlite-database.js';
 import { SQLITE_MIGRATIONS } from '../../src/storage/sqlite/sqlite-migrations.js';
-import { SQLITE_FILE } from '../../src/storage/sqlite/sqlite-store.js';
-import { createSqliteCallStore } from '../../src/storage/sqlite/sqlite-call-store.js';
-import { createSqliteObjectStore } from '../../src/storage/sqlite/sqlite-object-store.js';
-import { createSqliteFeedbackStore } from '../../src/storage/sqlite/sqlite-feedback-store.js';
+import { createSqliteStore, SQLITE_FILE } from '../../src/storage/sqlite/sqlite-store.js';
 import { bigTraceCalls, DATA_DIR, dataPath, objectsPlanFor, type BenchOptions } from './config.js';
 import { GEN_VERSION, generateTraces, opRef, PROJECT, type BatchItem } from './gen-calls.js';
 import { generateObjectVersions } from './gen-objects.js';
@@ -96,12 +92,15 @@ export async function ensureDataset(opts: Pick<BenchOptions, 'calls' | 'seed'>, 
   dataPath(`${key}.tmp`);
   const t0 = performance.now();
   const path = join(tmp, SQLITE_FILE);
-  const db = openSqlite(path, SQLITE_MIGRATIONS);
+  // The server's write procedures, run inline on one connection so that a batch of writes
+  // can share one outer transaction (they nest as savepoints).
+  const store = createSqliteStore(tmp, { inlineWrites: true });
+  const db = store.db;
   // Seeding only: durability is pointless here (the cache is rebuilt if anything fails).
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
-  const callStore = createSqliteCallStore(db, path);
-  const feedback = createFeedbackService(createSqliteFeedbackStore(db));
+  const callStore = store.calls;
+  const feedback = createFeedbackService(store.feedback);
   const sampleRng = new Rng(`${opts.seed}:sample`);
   const callSample = reservoir<string>(sampleRng, SAMPLE);
   const big = bigTraceCalls(opts.calls);
@@ -139,9 +138,9 @@ export async function ensureDataset(opts: Pick<BenchOptions, 'calls' | 'seed'>, 
   process.stderr.write('\n');
   log(`bench: seeded ${calls} calls in ${traces} traces (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
 
-  // Objects: createObject runs its store write synchronously, so a batch of them shares one
-  // outer transaction (the store's own transactions nest as savepoints).
-  const objects = createSqliteObjectStore(db);
+  // Objects: with inline writes createObject runs its store write synchronously, so a batch
+  // of them shares one outer transaction (the writes nest as savepoints).
+  const objects = store.objects;
   const plan = objectsPlanFor(opts.calls);
   const objSample = reservoir<{ object_id: string; digest: string }>(sampleRng, SAMPLE);
   let batch: Promise<{ digest: string; object_id: string }>[] = [];
@@ -165,8 +164,7 @@ export async function ensureDataset(opts: Pick<BenchOptions, 'calls' | 'seed'>, 
   // Leave the file as a long-running server would: statistics gathered, WAL checkpointed.
   db.pragma('optimize = 0x10002');
   db.pragma('wal_checkpoint(TRUNCATE)');
-  await callStore.close();
-  db.close();
+  await store.close();
   const seedSeconds = (performance.now() - t0) / 1000;
   log(`bench: seeded ${versions} object versions, ${feedbackRows} feedback rows; total ${seedSeconds.toFixed(0)} s`);
 

@@ -1,13 +1,15 @@
-// The SQLite CostStore: one `llm_token_prices` table (sqlite-costs-schema.ts). Each write
-// is one transaction; values reach SQL only as parameters (lists as one JSON-array
-// parameter read with json_each), identifiers only from the cost column allow-list.
+// The SQLite CostStore: one `llm_token_prices` table (sqlite-costs-schema.ts). Reads here,
+// writes through the writer (sqlite-cost-writes.ts); values reach SQL only as parameters
+// (lists as one JSON-array parameter read with json_each), identifiers only from the cost
+// column allow-list.
 import type { FieldRef } from '../../query/plan.js';
-import { COST_COLUMNS, COST_COLUMN_TYPES, isCostColumn } from '../../query/cost-fields.js';
+import { COST_COLUMN_TYPES, isCostColumn } from '../../query/cost-fields.js';
 import { DEFAULT_PRICING_LEVEL_ID, type CostStore, type PriceRow } from '../cost-store.js';
 import { printSqliteExpr, printSqliteOrderBy, sqlIdentifier, type FieldSql, type SqlValueType } from './sqlite-dialect.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { COST_COLUMN_LIST as COLUMN_LIST } from './sqlite-cost-writes.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 
-const COLUMN_LIST = COST_COLUMNS.join(', ');
 const IN_LIST = 'IN (SELECT value FROM json_each(?))';
 
 /** How SQLite stores each kind of column: times as integer micros, prices as REAL. */
@@ -24,32 +26,13 @@ function printField(field: FieldRef): FieldSql {
   throw new Error(`costs cannot print field ${JSON.stringify(field)}`);
 }
 
-export function createSqliteCostStore(db: SqliteDb): CostStore {
-  const insertStmt = db.prepare(`INSERT INTO llm_token_prices (${COLUMN_LIST}) VALUES (${COST_COLUMNS.map((c) => `@${c}`).join(', ')})`);
-  // Default rows keep their first created_at / created_by: they record when the price arrived.
-  const upsertDefaultStmt = db.prepare(`INSERT INTO llm_token_prices (${COLUMN_LIST}) VALUES (${COST_COLUMNS.map((c) => `@${c}`).join(', ')})
-    ON CONFLICT (id) DO UPDATE SET pricing_level = excluded.pricing_level, pricing_level_id = excluded.pricing_level_id,
-      provider_id = excluded.provider_id, llm_id = excluded.llm_id, effective_date = excluded.effective_date,
-      prompt_token_cost = excluded.prompt_token_cost, completion_token_cost = excluded.completion_token_cost,
-      prompt_token_cost_unit = excluded.prompt_token_cost_unit, completion_token_cost_unit = excluded.completion_token_cost_unit`);
-  const dropStaleDefaultsStmt = db.prepare(`DELETE FROM llm_token_prices
-    WHERE pricing_level = 'default' AND pricing_level_id = ? AND id NOT ${IN_LIST}`);
-  const purgeStmt = db.prepare(`DELETE FROM llm_token_prices
-    WHERE pricing_level = 'project' AND pricing_level_id = ? AND id ${IN_LIST}`);
+export function createSqliteCostStore(db: SqliteDb, writer: SqliteWriter): CostStore {
   const applicableStmt = db.prepare(`SELECT ${COLUMN_LIST} FROM llm_token_prices
     WHERE llm_id ${IN_LIST} AND ((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND pricing_level_id = ?))`);
 
-  const insertAll = db.transaction((rows: readonly PriceRow[]) => {
-    for (const row of rows) insertStmt.run(row);
-  });
-  const syncDefaults = db.transaction((rows: readonly PriceRow[]) => {
-    for (const row of rows) upsertDefaultStmt.run(row);
-    dropStaleDefaultsStmt.run(DEFAULT_PRICING_LEVEL_ID, JSON.stringify(rows.map((r) => r.id)));
-  });
-
   return {
     async insert(rows) {
-      if (rows.length > 0) insertAll.immediate(rows);
+      if (rows.length > 0) await writer.run('costs.insert', [rows]);
     },
 
     async query(q) {
@@ -72,8 +55,7 @@ export function createSqliteCostStore(db: SqliteDb): CostStore {
     },
 
     async purgeProjectPrices(projectId, ids) {
-      if (ids.length === 0) return 0;
-      return purgeStmt.run(projectId, JSON.stringify(ids)).changes;
+      return ids.length === 0 ? 0 : writer.run('costs.purge', [projectId, ids]);
     },
 
     async findApplicablePrices(projectId, llmIds) {
@@ -81,8 +63,6 @@ export function createSqliteCostStore(db: SqliteDb): CostStore {
       return applicableStmt.all(JSON.stringify(llmIds), projectId, DEFAULT_PRICING_LEVEL_ID) as PriceRow[];
     },
 
-    async syncDefaultPrices(rows) {
-      syncDefaults.immediate(rows);
-    },
+    syncDefaultPrices: (rows) => writer.run('costs.syncDefaults', [rows]),
   };
 }

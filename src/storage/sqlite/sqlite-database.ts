@@ -11,14 +11,20 @@ export interface Migration {
   readonly sql: string;
 }
 
-export function openSqlite(path: string, migrations: readonly Migration[]): SqliteDb {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+/** A connection with the settings every connection that writes relies on (no migrations). */
+export function openSqliteConnection(path: string): SqliteDb {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode is durable against process crashes; FULL adds power-loss safety.
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+export function openSqlite(path: string, migrations: readonly Migration[]): SqliteDb {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = openSqliteConnection(path);
   migrate(db, migrations);
   // Gathers the statistics the planner needs to pick the trace / parent indexes, cheaply
   // (SQLite's recommended call on open; it only analyzes tables that need it).

@@ -1,28 +1,18 @@
-// The SQLite FeedbackStore: one `feedback` table (sqlite-feedback-schema.ts). Writes
-// are single transactions; values reach SQL only as parameters, identifiers only
-// from the column allow-list.
+// The SQLite FeedbackStore: one `feedback` table (sqlite-feedback-schema.ts). Reads here,
+// writes through the writer (sqlite-feedback-writes.ts); values reach SQL only as
+// parameters, identifiers only from the column allow-list.
 import type { FeedbackQuery, FeedbackRow, FeedbackStore } from '../feedback-store.js';
 import type { FieldRef } from '../../query/plan.js';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../query/feedback-fields.js';
 import { printSqliteExpr, printSqliteOrderBy, sqliteJsonField, sqlIdentifier, type FieldSql } from './sqlite-dialect.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { FEEDBACK_COLUMN_LIST as COLUMN_LIST } from './sqlite-feedback-writes.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 
 type DbRow = Record<string, unknown>;
 
 /** SQLite caps bound parameters per statement (32766); chunk long id lists well below it. */
 const MAX_PARAMS_PER_IN = 500;
-
-const quote = (column: string): string => `"${column}"`;
-const COLUMN_LIST = FEEDBACK_COLUMNS.map(quote).join(', ');
-const INSERT_SQL =
-  `INSERT INTO feedback (${COLUMN_LIST}) VALUES (${FEEDBACK_COLUMNS.map(() => '?').join(', ')}) ` +
-  `ON CONFLICT (project_id, id) DO UPDATE SET ` +
-  FEEDBACK_COLUMNS.filter((c) => c !== 'project_id' && c !== 'id').map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ');
-
-/** Row -> positional parameters in FEEDBACK_COLUMNS order; JSON columns as JSON text. */
-function toParams(row: FeedbackRow): unknown[] {
-  return FEEDBACK_COLUMNS.map((c) => (FEEDBACK_JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]));
-}
 
 /** A stored column value as FeedbackRow holds it. */
 function decodeColumn(column: string, value: unknown): unknown {
@@ -51,38 +41,11 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export function createSqliteFeedbackStore(db: SqliteDb): FeedbackStore {
-  const insertStmt = db.prepare(INSERT_SQL);
-  const deleteOneStmt = db.prepare('DELETE FROM feedback WHERE project_id = ? AND id = ?');
-
-  const insertAll = db.transaction((rows: readonly FeedbackRow[]) => {
-    for (const row of rows) insertStmt.run(toParams(row));
-  });
-  const replaceTx = db.transaction((projectId: string, feedbackId: string, row: FeedbackRow) => {
-    deleteOneStmt.run(projectId, feedbackId);
-    insertStmt.run(toParams(row));
-  });
-  const purgeTx = db.transaction((projectId: string, ids: readonly string[]) => {
-    let n = 0;
-    for (const part of chunks(ids, MAX_PARAMS_PER_IN)) {
-      const sql = `DELETE FROM feedback WHERE project_id = ? AND id IN (${part.map(() => '?').join(', ')})`;
-      n += db.prepare(sql).run(projectId, ...part).changes;
-    }
-    return n;
-  });
-
+export function createSqliteFeedbackStore(db: SqliteDb, writer: SqliteWriter): FeedbackStore {
   return {
-    async insert(rows) {
-      insertAll(rows);
-    },
-
-    async replace(projectId, feedbackId, row) {
-      replaceTx(projectId, feedbackId, row);
-    },
-
-    async purge(projectId, ids) {
-      return ids.length === 0 ? 0 : purgeTx(projectId, ids);
-    },
+    insert: (rows) => writer.run('feedback.insert', [rows]),
+    replace: (projectId, feedbackId, row) => writer.run('feedback.replace', [projectId, feedbackId, row]),
+    purge: async (projectId, ids) => (ids.length === 0 ? 0 : writer.run('feedback.purge', [projectId, ids])),
 
     async query(q: FeedbackQuery) {
       const params: unknown[] = [];

@@ -1,65 +1,31 @@
 // Files on SQLite: content in chunks of at most 1 MiB inside the database file.
 // An upload keeps at most one chunk in memory. Each chunk is written to file_chunks as
 // soon as it is full, under a blob id allocated for the upload (staged: no `files` row
-// points at it yet); the commit transaction writes the last, partial chunk and the
-// `files` row, so readers see the whole file or none of it. A file smaller than one chunk - the SDK's usual image, audio
-// or op source - is never staged: when its digest is already stored the re-upload
-// writes nothing at all. Each staged chunk is its own short transaction, so a large
-// upload never holds the write lock across network waits.
+// points at it yet); the publishing write adds the last, partial chunk and the `files` row,
+// so readers see the whole file or none of it. A file smaller than one chunk - the SDK's
+// usual image, audio or op source - is never staged: when its digest is already stored the
+// re-upload writes nothing at all. Each staged chunk is its own short write (through the
+// writer, sqlite-file-writes.ts), so a large upload never holds the write lock across
+// network waits, and the next chunk is filled only once the previous one is stored.
 import type { FileContent, FileStore, FileUpload } from '../file-store.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { nowMicros } from '../../time.js';
+import type { StagedBlob } from './sqlite-file-writes.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 
 /** Largest chunk stored in one row. */
 export const FILE_CHUNK_BYTES = 1024 * 1024;
 
-export function createSqliteFileStore(db: SqliteDb, chunkBytes = FILE_CHUNK_BYTES): FileStore {
-  const allocateBlob = db.prepare('INSERT INTO file_uploads (started_at) VALUES (?)');
-  const dropUpload = db.prepare('DELETE FROM file_uploads WHERE blob_id = ?');
-  const insertChunk = db.prepare('INSERT INTO file_chunks (blob_id, seq, data) VALUES (?, ?, ?)');
-  const dropChunks = db.prepare('DELETE FROM file_chunks WHERE blob_id = ?');
+export function createSqliteFileStore(db: SqliteDb, writer: SqliteWriter, chunkBytes = FILE_CHUNK_BYTES): FileStore {
   const findFile = db.prepare('SELECT blob_id, size_bytes, n_chunks FROM files WHERE project_id = ? AND digest = ?');
-  const insertFile = db.prepare(`INSERT INTO files (project_id, digest, blob_id, size_bytes, n_chunks, created_at)
-    VALUES (?, ?, ?, ?, ?, ?)`);
   const readChunk = db.prepare('SELECT data FROM file_chunks WHERE blob_id = ? AND seq = ?').pluck();
   const sumSizes = db.prepare('SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE project_id = ?').pluck();
-
-  // Chunks of uploads a crash interrupted belong to no file: drop them. Weft is the only
-  // process writing this database file, so no upload can be in progress while it opens.
-  db.transaction(() => {
-    db.prepare('DELETE FROM file_chunks WHERE blob_id IN (SELECT blob_id FROM file_uploads)').run();
-    db.prepare('DELETE FROM file_uploads').run();
-  }).immediate();
-
-  const newBlob = (): number => Number(allocateBlob.run(nowMicros()).lastInsertRowid);
-
-  const discard = db.transaction((blobId: number) => {
-    dropChunks.run(blobId);
-    dropUpload.run(blobId);
-  });
-
-  /** Publishes a blob (staged chunks + the tail chunk) as a file, unless the project has it already. */
-  const publish = db.transaction(
-    (projectId: string, digest: string, staged: { blobId: number | null; seq: number; size: number }, tail: Buffer) => {
-      if (findFile.get(projectId, digest) !== undefined) {
-        if (staged.blobId !== null) discard(staged.blobId);
-        return false;
-      }
-      const blobId = staged.blobId ?? newBlob();
-      let nChunks = staged.seq;
-      if (tail.length > 0) insertChunk.run(blobId, nChunks++, tail);
-      insertFile.run(projectId, digest, blobId, staged.size, nChunks, nowMicros());
-      dropUpload.run(blobId);
-      return true;
-    },
-  );
 
   function beginUpload(): FileUpload {
     // One buffer per upload, grown by doubling up to a chunk and then reused for every
     // chunk (better-sqlite3 copies bound blobs): a large upload makes no garbage of its own.
     let buf = Buffer.alloc(0);
     let filled = 0;
-    const staged = { blobId: null as number | null, seq: 0, size: 0 };
+    let staged: StagedBlob = { blobId: null, seq: 0, size: 0 };
     let done = false;
 
     const reserve = (bytes: number) => {
@@ -74,7 +40,6 @@ export function createSqliteFileStore(db: SqliteDb, chunkBytes = FILE_CHUNK_BYTE
     return {
       async write(piece) {
         if (done) throw new Error('write after the upload ended');
-        staged.size += piece.length;
         let at = 0;
         while (at < piece.length) {
           const take = Math.min(piece.length - at, chunkBytes - filled);
@@ -83,8 +48,9 @@ export function createSqliteFileStore(db: SqliteDb, chunkBytes = FILE_CHUNK_BYTE
           filled += take;
           at += take;
           if (filled === chunkBytes) {
-            staged.blobId ??= newBlob();
-            insertChunk.run(staged.blobId, staged.seq++, buf);
+            // The writer copies the chunk when it sends it: refill only after it is stored.
+            const blobId = await writer.run('files.stage', [staged.blobId, staged.seq, buf]);
+            staged = { blobId, seq: staged.seq + 1, size: staged.size + chunkBytes };
             filled = 0;
           }
         }
@@ -93,9 +59,10 @@ export function createSqliteFileStore(db: SqliteDb, chunkBytes = FILE_CHUNK_BYTE
         if (done) throw new Error('commit after the upload ended');
         done = true;
         try {
-          return { created: publish.immediate(projectId, digest, staged, buf.subarray(0, filled)) };
+          const tail = buf.subarray(0, filled);
+          return { created: await writer.run('files.publish', [projectId, digest, { ...staged, size: staged.size + filled }, tail]) };
         } catch (err) {
-          if (staged.blobId !== null) discard.immediate(staged.blobId);
+          if (staged.blobId !== null) await writer.run('files.discard', [staged.blobId]).catch(() => undefined);
           throw err;
         } finally {
           buf = Buffer.alloc(0);
@@ -105,7 +72,7 @@ export function createSqliteFileStore(db: SqliteDb, chunkBytes = FILE_CHUNK_BYTE
         if (done) return;
         done = true;
         buf = Buffer.alloc(0);
-        if (staged.blobId !== null) discard.immediate(staged.blobId);
+        if (staged.blobId !== null) await writer.run('files.discard', [staged.blobId]);
       },
     };
   }

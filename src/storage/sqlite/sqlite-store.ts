@@ -1,4 +1,5 @@
-// The embedded default engine: one SQLite file (WAL) under the data directory.
+// The embedded default engine: one SQLite file (WAL) under the data directory. Reads run on
+// this thread's connections; every write goes through the one writer (sqlite-writer.ts).
 import { join } from 'node:path';
 import type { Store } from '../store.js';
 import { openSqlite } from './sqlite-database.js';
@@ -8,30 +9,44 @@ import { createSqliteObjectStore } from './sqlite-object-store.js';
 import { createSqliteFeedbackStore } from './sqlite-feedback-store.js';
 import { createSqliteTableStore } from './sqlite-table-store.js';
 import { createSqliteFileStore } from './sqlite-file-store.js';
+import { dropInterruptedUploads } from './sqlite-file-writes.js';
 import { createSqliteCostStore } from './sqlite-cost-store.js';
 import { createSqliteProjectSettingsStore } from './sqlite-project-settings-store.js';
 import { createSqliteAuthStore } from './sqlite-auth-store.js';
+import { createInlineWriter, createSqliteWriter } from './sqlite-writer.js';
 
 export const SQLITE_FILE = 'weft.sqlite';
 
+export interface SqliteStoreOptions {
+  /**
+   * Run writes on this thread, synchronously (the CLI, and bulk loads that wrap many writes
+   * in one transaction of their own). Default: the worker-thread writer.
+   */
+  readonly inlineWrites?: boolean;
+}
+
 /** Opens (creating if needed) the store in `dataDir`, or in memory for ':memory:'. */
-export function createSqliteStore(dataDir: string): Store {
+export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): Store & { readonly db: ReturnType<typeof openSqlite> } {
   const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, SQLITE_FILE);
   const db = openSqlite(path, SQLITE_MIGRATIONS);
-  const calls = createSqliteCallStore(db, path);
-  const tables = createSqliteTableStore(db, path);
+  dropInterruptedUploads(db);
+  const writer = opts.inlineWrites ? createInlineWriter(db) : createSqliteWriter(db, path);
+  const calls = createSqliteCallStore(db, path, writer);
+  const tables = createSqliteTableStore(db, path, writer);
   return {
+    db,
     capabilities: { engine: 'sqlite', transactions: true },
     calls,
-    objects: createSqliteObjectStore(db),
-    feedback: createSqliteFeedbackStore(db),
+    objects: createSqliteObjectStore(db, writer),
+    feedback: createSqliteFeedbackStore(db, writer),
     tables,
-    files: createSqliteFileStore(db),
-    costs: createSqliteCostStore(db),
-    projects: createSqliteProjectSettingsStore(db),
-    auth: createSqliteAuthStore(db),
+    files: createSqliteFileStore(db, writer),
+    costs: createSqliteCostStore(db, writer),
+    projects: createSqliteProjectSettingsStore(db, writer),
+    auth: createSqliteAuthStore(db, writer),
     async close() {
-      await calls.close();
+      await writer.close();
+      calls.close();
       tables.close();
       db.close();
     },

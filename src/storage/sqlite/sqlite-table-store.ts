@@ -1,25 +1,19 @@
-// Tables on SQLite (layout and its reasons: sqlite-tables-schema.ts). A table is written in
-// one IMMEDIATE transaction (acknowledged after commit); lists travel as one JSON-array
-// parameter read with json_each, so the SQL text is fixed whatever the list length. Row
+// Tables on SQLite (layout and its reasons: sqlite-tables-schema.ts). A table is written by
+// the writer (sqlite-table-writes.ts, acknowledged after commit); lists travel as one
+// JSON-array parameter read with json_each, so the SQL text is fixed whatever the list length. Row
 // reads are streamed from a dedicated read-only connection in chunks, so a 100k-row table
 // never sits in memory and other requests keep being served between chunks.
 import type { FieldRef } from '../../query/plan.js';
-import type { PutTableOutcome, StoredTableRow, TableRowInput, TableRowsQuery, TableStats, TableStore } from '../table-store.js';
+import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../table-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { joinSql, param, printSqliteOrderBy, sql, sqliteJsonField, type FieldSql, type SqlFragment } from './sqlite-dialect.js';
 import { createReaderPool } from './sqlite-reader-pool.js';
+import { FIND_TABLE } from './sqlite-table-writes.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 
 /** Rows per chunk of queryRows; between chunks the event loop turns. */
 const CHUNK_ROWS = 500;
 const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
-const FIND_TABLE = 'SELECT id FROM tables WHERE project_id = ? AND digest = ?';
-
-/** Thrown inside the write transaction to roll it back when rows are missing. */
-class MissingRows extends Error {
-  constructor(readonly digests: string[]) {
-    super('missing rows');
-  }
-}
 
 /** Sort fields of table rows: only paths into the row value (an allow-list of one column). */
 function printTableField(field: FieldRef): FieldSql {
@@ -51,34 +45,15 @@ export function buildTableRowsSelect(tableId: number, q: TableRowsQuery): SqlFra
     WHERE ${joinSql(where, ' AND ')} ${order} ${page}`;
 }
 
-export function createSqliteTableStore(db: SqliteDb, path: string): TableStore & { close(): void } {
+export function createSqliteTableStore(db: SqliteDb, path: string, writer: SqliteWriter): TableStore & { close(): void } {
   const readers = createReaderPool(path, db);
   const findTable = db.prepare(FIND_TABLE).pluck();
-  const insertRow = db.prepare(`INSERT INTO table_rows (project_id, digest, val, size_bytes) VALUES (?, ?, ?, ?)
-    ON CONFLICT (project_id, digest) DO NOTHING`);
-  const insertTable = db.prepare('INSERT INTO tables (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?)');
-  // json_each first (CROSS JOIN fixes the loop order): one index probe per position.
-  const insertEntries = db.prepare(`INSERT INTO table_entries (table_id, position, row_id)
-    SELECT ?, e.key, r.id FROM json_each(?) AS e CROSS JOIN table_rows AS r WHERE r.project_id = ? AND r.digest = e.value`);
-  const missingRows = db.prepare(`SELECT e.value FROM json_each(?) AS e
-    WHERE NOT EXISTS (SELECT 1 FROM table_rows AS r WHERE r.project_id = ? AND r.digest = e.value) ORDER BY e.key`).pluck();
   const rowDigestsOf = db.prepare(`SELECT r.digest FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
     WHERE e.table_id = ? ORDER BY e.position`).pluck();
   const rowsByDigest = db.prepare(`SELECT digest, val FROM table_rows WHERE project_id = ? AND digest ${IN_JSON_LIST}`).raw();
   const tablesByDigest = db.prepare(`SELECT id, digest, row_count FROM tables WHERE project_id = ? AND digest ${IN_JSON_LIST}`);
   const storageSize = db.prepare(`SELECT COALESCE(SUM(r.size_bytes), 0) FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
     WHERE e.table_id = ?`).pluck();
-
-  const put = db.transaction((projectId: string, digest: string, rowDigests: readonly string[], newRows: readonly TableRowInput[]) => {
-    if (findTable.get(projectId, digest) !== undefined) return;
-    // Canonical JSON is pure ASCII (ensure_ascii), so its length is its size in bytes.
-    for (const r of newRows) insertRow.run(projectId, r.digest, r.val, r.val.length);
-    const tableId = insertTable.run(projectId, digest, rowDigests.length, Date.now() * 1000).lastInsertRowid;
-    const list = JSON.stringify(rowDigests);
-    if (insertEntries.run(tableId, list, projectId).changes !== rowDigests.length) {
-      throw new MissingRows([...new Set(missingRows.all(list, projectId) as string[])]);
-    }
-  });
 
   async function* queryRows(q: TableRowsQuery): AsyncGenerator<readonly StoredTableRow[]> {
     const reader = readers.acquire();
@@ -107,15 +82,7 @@ export function createSqliteTableStore(db: SqliteDb, path: string): TableStore &
   }
 
   return {
-    async putTable(projectId, digest, rowDigests, newRows): Promise<PutTableOutcome> {
-      try {
-        put.immediate(projectId, digest, rowDigests, newRows);
-        return { missing: [] };
-      } catch (e) {
-        if (e instanceof MissingRows) return { missing: e.digests };
-        throw e;
-      }
-    },
+    putTable: (projectId, digest, rowDigests, newRows) => writer.run('tables.put', [projectId, digest, rowDigests, newRows]),
     async getTableRowDigests(projectId, tableDigest) {
       const tableId = findTable.get(projectId, tableDigest) as number | undefined;
       return tableId === undefined ? null : (rowDigestsOf.all(tableId) as string[]);

@@ -1,0 +1,85 @@
+// The write procedures of calls (run by the writer inside its transaction, see
+// sqlite-writer.ts): part upserts, display-name updates, soft deletes of call subtrees and
+// the retention purge. Every statement reaches rows through an index: a delete walks
+// calls_parent from the named calls, a purge reads calls_expire.
+import type { SqliteDb } from './sqlite-database.js';
+
+/** A row for one of the part statements: [statement, named parameters]. */
+export type CallRow = readonly [CallRowKind, Record<string, unknown>];
+/** 0 = start part, 1 = end part, 2 = both parts of one call. */
+export type CallRowKind = 0 | 1 | 2;
+
+export const START_COLUMNS = [
+  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'attributes', 'inputs',
+  'input_refs', 'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes', 'expire_at',
+] as const;
+export const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end', 'end_bytes'] as const;
+
+/**
+ * Upsert of one part's columns (names from the fixed lists above, values as parameters).
+ * An existing display_name is kept: one set by /call/update survives a retried start.
+ * So is the expire_at of a start already written: a retried start after a change of the
+ * project's time-to-live does not move the expiry (SET expressions see the old row).
+ */
+const KEEP: Readonly<Record<string, string>> = {
+  display_name: 'display_name = COALESCE(calls.display_name, excluded.display_name)',
+  expire_at: 'expire_at = CASE WHEN calls.started_at IS NULL THEN excluded.expire_at ELSE calls.expire_at END',
+};
+function upsertSql(columns: readonly string[]): string {
+  const set = columns.map((c) => KEEP[c] ?? `${c} = excluded.${c}`);
+  return `INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (@project_id, @id, ${columns.map((c) => `@${c}`).join(', ')})
+    ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
+}
+
+/**
+ * The live calls named and all their live descendants. CROSS JOIN fixes the loop order:
+ * each step probes calls_parent (project_id, parent_id) for the children of the rows found
+ * so far, so the cost follows the size of the subtree, not of the project.
+ */
+const SUBTREE = `
+  WITH RECURSIVE doomed(id) AS (
+    SELECT c.id FROM json_each(?) AS j CROSS JOIN calls AS c
+     WHERE c.project_id = ? AND c.id = j.value AND c.deleted_at IS NULL
+    UNION
+    SELECT c.id FROM doomed AS d CROSS JOIN calls AS c
+     WHERE c.project_id = ? AND c.parent_id = d.id AND c.deleted_at IS NULL
+  ) SELECT id FROM doomed`;
+
+export function callWrites(db: SqliteDb) {
+  const parts = [upsertSql(START_COLUMNS), upsertSql(END_COLUMNS), upsertSql([...START_COLUMNS, ...END_COLUMNS])].map((sql) => db.prepare(sql));
+  // An update part must survive a later (retried) start: display_name written here wins
+  // because the start upsert keeps an existing display_name.
+  const updateName = db.prepare(`
+    INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)
+    ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name`);
+  const subtree = db.prepare(SUBTREE).pluck();
+  const mark = db.prepare(`UPDATE calls SET deleted_at = ?
+    WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`);
+  // Expired calls, oldest expiry first (the calls_expire index), and their feedback.
+  const expired = db.prepare('SELECT rowid, project_id, id FROM calls WHERE expire_at IS NOT NULL AND expire_at <= ? ORDER BY expire_at LIMIT ?');
+  const dropCall = db.prepare('DELETE FROM calls WHERE rowid = ?');
+  const dropFeedback = db.prepare('DELETE FROM feedback WHERE project_id = ? AND weave_ref = ?');
+
+  return {
+    'calls.write'(rows: readonly CallRow[]): void {
+      for (const [kind, params] of rows) parts[kind]!.run(params);
+    },
+    'calls.updateName'(projectId: string, callId: string, displayName: string): void {
+      updateName.run(projectId, callId, displayName);
+    },
+    /** Soft-deletes the calls and their descendants; the count includes ids not found (Weave's rule). */
+    'calls.delete'(projectId: string, callIds: readonly string[], at: number): number {
+      const found = subtree.all(JSON.stringify(callIds), projectId, projectId) as string[];
+      mark.run(at, projectId, JSON.stringify(found));
+      return new Set([...callIds, ...found]).size;
+    },
+    'calls.purgeExpired'(now: bigint, limit: number): number {
+      const rows = expired.all(now, limit) as { rowid: number; project_id: string; id: string }[];
+      for (const r of rows) {
+        dropCall.run(r.rowid);
+        dropFeedback.run(r.project_id, `weave:///${r.project_id}/call/${r.id}`);
+      }
+      return rows.length;
+    },
+  };
+}

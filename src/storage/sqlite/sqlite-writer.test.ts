@@ -1,0 +1,88 @@
+// The writer on a real SQLite file, through its worker thread: acknowledged writes are
+// committed and visible to other connections, results cross the thread, a failing job of a
+// group fails alone, close waits, and the bound sheds only sheddable jobs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite } from './sqlite-database.js';
+import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
+import { createSqliteWriter, SqliteWriteError } from './sqlite-writer.js';
+import { WriteQueueFullError } from '../call-store.js';
+import type { CallRow } from './sqlite-call-writes.js';
+
+async function withWriter(fn: (w: ReturnType<typeof createSqliteWriter>, ids: () => string[]) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-writer-'));
+  const path = join(dir, 'w.sqlite');
+  const db = openSqlite(path, SQLITE_MIGRATIONS);
+  const writer = createSqliteWriter(db, path);
+  try {
+    await fn(writer, () => db.prepare('SELECT id FROM calls ORDER BY id').pluck().all() as string[]);
+  } finally {
+    await writer.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const row = (id: string): CallRow => [0, {
+  project_id: 'e/p', id, trace_id: 't', parent_id: null, thread_id: null, turn_id: null, op_name: 'op', display_name: null,
+  started_at: 1, attributes: '{}', inputs: '{}', input_refs: '[]', wb_user_id: null, wb_run_id: null, wb_run_step: null,
+  start_bytes: 0, expire_at: null,
+}];
+
+test('an acknowledged write is committed and visible to another connection', async () => {
+  await withWriter(async (w, ids) => {
+    await w.run('calls.write', [[row('a'), row('b')]]);
+    assert.deepEqual(ids(), ['a', 'b']);
+  });
+});
+
+test('results come back from the worker', async () => {
+  await withWriter(async (w) => {
+    const v = { project_id: 'e/p', object_id: 'o', digest: 'd1', kind: 'object' as const, base_object_class: null, leaf_object_class: null, val: '{}', wb_user_id: null, created_at: 1 };
+    assert.deepEqual(await w.run('objects.create', [v]), { digest: 'd1', version_index: 0, created: true });
+    assert.deepEqual(await w.run('objects.create', [v]), { digest: 'd1', version_index: 0, created: false });
+    assert.equal(await w.run('calls.delete', ['e/p', ['nope'], 5]), 1);
+  });
+});
+
+test('jobs written together: a failing one is rejected alone with its SQLite code, the others commit', async () => {
+  await withWriter(async (w, ids) => {
+    const bad: CallRow = [0, { ...row('x')[1], op_name: null, project_id: null }];
+    const results = await Promise.allSettled([
+      w.run('calls.write', [[row('c1')]]),
+      w.run('calls.write', [[row('c2')]]),
+      w.run('calls.write', [[row('c3'), bad]]),
+      w.run('calls.write', [[row('c4')]]),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const err = (results[2] as PromiseRejectedResult).reason;
+    assert.ok(err instanceof SqliteWriteError);
+    assert.match(err.code ?? '', /^SQLITE_CONSTRAINT/);
+    assert.deepEqual(ids(), ['c1', 'c2', 'c4'], 'the failed job left nothing behind');
+  });
+});
+
+test('close waits for outstanding writes', async () => {
+  await withWriter(async (w, ids) => {
+    const pending = w.run('calls.write', [[row('late')]]);
+    await w.close();
+    await pending;
+    assert.deepEqual(ids(), ['late']);
+  });
+});
+
+test('over the bound, sheddable jobs are refused and others still queue', async () => {
+  await withWriter(async (w, ids) => {
+    w.limit(10);
+    const first = w.run('calls.write', [[row('q1')]], { bytes: 8, sheddable: true });
+    await assert.rejects(w.run('calls.write', [[row('q2')]], { bytes: 8, sheddable: true }), WriteQueueFullError);
+    const other = w.run('calls.write', [[row('q3')]], { bytes: 8 });
+    assert.equal(w.queuedBytes(), 16);
+    await Promise.all([first, other]);
+    assert.equal(w.queuedBytes(), 0);
+    assert.deepEqual(ids(), ['q1', 'q3']);
+  });
+});
