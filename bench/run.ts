@@ -17,15 +17,19 @@ import * as query from './query.js';
 import * as memory from './memory.js';
 import * as objects from './objects.js';
 import * as startup from './startup.js';
+import * as del from './delete.js';
+import * as mixed from './mixed.js';
 
 type Bench = (opts: BenchOptions) => Promise<BenchResult>;
 /** In run order; the aliases are what the command line accepts. */
 const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; seeded: boolean }[] = [
   { name: 'ingest', aliases: ['ingest'], run: ingest.run, seeded: false },
+  { name: 'mixed', aliases: ['mixed'], run: mixed.run, seeded: false },
   { name: 'point-read', aliases: ['point-read', 'read'], run: pointRead.run, seeded: true },
   { name: 'query', aliases: ['query'], run: query.run, seeded: true },
   { name: 'memory', aliases: ['memory', 'mem'], run: memory.run, seeded: true },
   { name: 'objects', aliases: ['objects', 'objs'], run: objects.run, seeded: true },
+  { name: 'delete', aliases: ['delete'], run: del.run, seeded: true },
   { name: 'startup', aliases: ['startup'], run: startup.run, seeded: true },
 ];
 

@@ -105,3 +105,27 @@ test('concurrent big batches under a small limit: every acknowledged call is sto
     await t.close();
   }
 });
+
+test('a database another process keeps locked past the busy timeout: writes answer 503 and write nothing', { timeout: 30_000 }, async () => {
+  const t = await startTestApp();
+  const blocker = new Database(join(t.dataDir, 'weft.sqlite'));
+  try {
+    blocker.exec('BEGIN IMMEDIATE');
+    const s = start({ project_id: P });
+    const [obj, call] = await Promise.all([
+      t.post('/obj/create', { obj: { project_id: P, object_id: 'o', val: { a: 1 } } }),
+      t.post('/call/start', { start: s }),
+    ]);
+    assert503(obj);
+    assert503(call);
+    blocker.exec('COMMIT');
+    assert.equal(await count(t, [s.id]), 0);
+    assert.equal((await t.post('/objs/query', { project_id: P })).body.objs.length, 0);
+    assert.equal((await t.post('/call/start', { start: s })).status, 200, 'the retry goes through');
+    assert.equal(await count(t, [s.id]), 1);
+  } finally {
+    if (blocker.inTransaction) blocker.exec('ROLLBACK');
+    blocker.close();
+    await t.close();
+  }
+});

@@ -34,6 +34,23 @@ export function post(base: string, path: string, body: string): Promise<Reply> {
   });
 }
 
+/** GETs over the keep-alive agent and buffers the reply (timed like post). */
+export function get(base: string, path: string): Promise<Reply> {
+  const url = new URL(path, base);
+  assertLoopback(url);
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.request(url, { method: 'GET', agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** POST and throw unless 200; the reply body. */
 export async function postOk(base: string, path: string, body: unknown): Promise<Reply> {
   const r = await post(base, path, typeof body === 'string' ? body : JSON.stringify(body));

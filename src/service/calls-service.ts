@@ -13,6 +13,7 @@ import { renderCall } from './call-render.js';
 import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
 import { nowMicros } from '../time.js';
 import { createRefValueReader } from './ref-values.js';
+import { createSerialLane } from './serial-lane.js';
 
 export interface Caller {
   readonly userId: string;
@@ -21,6 +22,8 @@ export interface Caller {
 
 const MAX_DELETE = 1000;
 const CHUNK = 100;
+/** Batch items turned into parts between two turns of the event loop. */
+const SLICE = 25;
 
 export type CallsService = ReturnType<typeof createCallsService>;
 
@@ -33,6 +36,7 @@ export function createCallsService(store: Store) {
   }
 
   const hydrator = createCallHydrator(store, createRefValueReader(store.objects, store.tables));
+  const lane = createSerialLane();
 
   /** Writes parts; a full write queue becomes a 503 the client retries (nothing was written). */
   async function write(parts: readonly CallPart[]): Promise<void> {
@@ -95,10 +99,21 @@ export function createCallsService(store: Store) {
       return {};
     },
 
-    /** Every item is validated before anything is written; the whole batch commits at once. */
+    /**
+     * Every item is validated before anything is written; the whole batch commits at once.
+     * Items are turned into parts a slice at a time in one lane (serial-lane.ts), letting
+     * other requests run in between: batches never hold the event loop for long.
+     */
     async upsertBatch(batch: readonly CallBatchItem[], caller: Caller) {
       const retention = await retentionOf(batch.flatMap((item) => (item.req.start ? [item.req.start.project_id] : [])));
-      const parts = batch.map((item, i) => batchPart(item, i, caller, retention));
+      const parts = await lane(async () => {
+        const out: CallPart[] = [];
+        for (let at = 0; at < batch.length; at += SLICE) {
+          if (at > 0) await new Promise((r) => setImmediate(r));
+          for (let i = at; i < Math.min(at + SLICE, batch.length); i++) out.push(batchPart(batch[i]!, i, caller, retention));
+        }
+        return out;
+      });
       await write(parts);
       return { res: parts.map((p) => (p.mode === 'start' ? { id: p.start.id, trace_id: p.start.trace_id } : {})) };
     },

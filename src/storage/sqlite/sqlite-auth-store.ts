@@ -20,6 +20,7 @@ export function createSqliteAuthStore(db: SqliteDb, writer: SqliteWriter): AuthS
        FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.created_at, k.id`,
   );
   const names = db.prepare('SELECT id, name FROM users WHERE id IN (SELECT value FROM json_each(?))');
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
 
   const grantsOf = (userIds: readonly string[]): Map<string, Grant[]> => {
     const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
@@ -35,7 +36,7 @@ export function createSqliteAuthStore(db: SqliteDb, writer: SqliteWriter): AuthS
   let seenVersion = -1;
   const hasKeys = (): boolean => {
     if (keyed) return true;
-    const version = db.pragma('data_version', { simple: true }) as number;
+    const version = dataVersion.get() as number;
     if (version === seenVersion) return false;
     seenVersion = version;
     keyed = (anyKey.get() as { found: number }).found === 1;

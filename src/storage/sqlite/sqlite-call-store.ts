@@ -7,29 +7,16 @@ import type { SqliteDb } from './sqlite-database.js';
 import { nowMicros } from '../../time.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
 import { createReaderPool } from './sqlite-reader-pool.js';
-import type { CallRow } from './sqlite-call-writes.js';
+import { endBytes, endValues, startBytes, startValues, type CallRow } from './sqlite-call-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
+import { createReadThread } from './sqlite-read-thread.js';
 
 const ROWS_PER_TICK = 256;
 
-const startBytes = (s: CallStartPart) =>
-  Buffer.byteLength(s.attributes) + Buffer.byteLength(s.inputs) + s.op_name.length + (s.display_name?.length ?? 0) + 96;
-const endBytes = (e: CallEndPart) => Buffer.byteLength(e.output) + Buffer.byteLength(e.summary) + (e.exception ? Buffer.byteLength(e.exception) : 0) + 32;
-
-const startRow = (s: CallStartPart) => ({ ...s, input_refs: JSON.stringify(s.input_refs), start_bytes: startBytes(s) });
-const endRow = (e: CallEndPart) => ({ ...e, output_refs: JSON.stringify(e.output_refs), end_bytes: endBytes(e) });
-
-/** Approximate in-memory size of rows waiting to be written: UTF-8 bytes of strings, 8 per other value. */
-export function rowsBytes(rows: readonly CallRow[]): number {
-  let n = 0;
-  for (const [, params] of rows) {
-    for (const v of Object.values(params)) n += typeof v === 'string' ? Buffer.byteLength(v) : 8;
-  }
-  return n;
-}
-
-export function createSqliteCallStore(db: SqliteDb, path: string, writer: SqliteWriter): CallStore & { close(): void } {
+export function createSqliteCallStore(db: SqliteDb, path: string, writer: SqliteWriter): CallStore & { close(): Promise<void> } {
   const readers = createReaderPool(path, db);
+  // Counts may scan a whole project: on the reader thread, never on this one.
+  const counter = createReadThread(db, path);
   // Point reads, one prepared statement per combination of the size flags.
   const byId = [false, true].map((size) => [false, true].map((total) => {
     const { sql, args } = buildCallByIdSelect(size, total);
@@ -39,22 +26,29 @@ export function createSqliteCallStore(db: SqliteDb, path: string, writer: Sqlite
   // A batch usually holds both parts of most of its calls: those are written as one row
   // insert instead of an insert and an update. Start and end fields are disjoint, so merging
   // keeps the result of applying the parts in order (a repeated part: the last one wins).
-  function rowsOf(parts: readonly CallPart[]): CallRow[] {
+  // Returns the rows and their stored bytes (the write queue's measure).
+  function rowsOf(parts: readonly CallPart[]): { rows: CallRow[]; bytes: number } {
     const merged = new Map<string, { start?: CallStartPart; end?: CallEndPart }>();
     for (const p of parts) {
-      const key = `${p.mode === 'start' ? p.start.project_id : p.end.project_id}\u0000${p.mode === 'start' ? p.start.id : p.end.id}`;
-      const entry = merged.get(key) ?? {};
-      if (p.mode === 'start') entry.start = p.start;
+      const part = p.mode === 'start' ? p.start : p.end;
+      const key = `${part.project_id}\u0000${part.id}`;
+      const entry = merged.get(key);
+      if (entry === undefined) merged.set(key, p.mode === 'start' ? { start: p.start } : { end: p.end });
+      else if (p.mode === 'start') entry.start = p.start;
       else entry.end = p.end;
-      merged.set(key, entry);
     }
     const rows: CallRow[] = [];
+    let bytes = 0;
     for (const { start, end } of merged.values()) {
-      if (start && end) rows.push([2, { ...startRow(start), ...endRow(end) }]);
-      else if (start) rows.push([0, startRow(start)]);
-      else if (end) rows.push([1, endRow(end)]);
+      const sb = start ? startBytes(start) : 0;
+      const eb = end ? endBytes(end) : 0;
+      bytes += sb + eb;
+      const id = (start ?? end)!;
+      if (start && end) rows.push([2, [id.project_id, id.id, ...startValues(start, sb), ...endValues(end, eb)]]);
+      else if (start) rows.push([0, [id.project_id, id.id, ...startValues(start, sb)]]);
+      else if (end) rows.push([1, [id.project_id, id.id, ...endValues(end, eb)]]);
     }
-    return rows;
+    return { rows, bytes };
   }
 
   async function* query(q: CallsQuery): AsyncGenerator<StoredCall> {
@@ -85,8 +79,8 @@ export function createSqliteCallStore(db: SqliteDb, path: string, writer: Sqlite
 
   return {
     writeParts(parts) {
-      const rows = rowsOf(parts);
-      return writer.run('calls.write', [rows], { bytes: rowsBytes(rows), sheddable: true });
+      const { rows, bytes } = rowsOf(parts);
+      return writer.run('calls.write', [rows], { bytes, sheddable: true });
     },
     limitWriteQueue(bytes) {
       writer.limit(bytes);
@@ -101,13 +95,14 @@ export function createSqliteCallStore(db: SqliteDb, path: string, writer: Sqlite
     query,
     async count(q) {
       const { sql, params } = buildCallsCount(q, nowMicros());
-      const row = readers.prepare(db, sql).get(...params) as { count: number; total_storage_size_bytes: number | null };
-      return { count: row.count, total_storage_size_bytes: row.total_storage_size_bytes ?? null };
+      const [row] = await counter.all<{ count: number; total_storage_size_bytes: number | null }>(sql, params);
+      return { count: row!.count, total_storage_size_bytes: row!.total_storage_size_bytes ?? null };
     },
     async delete(projectId, callIds, at) {
       return callIds.length === 0 ? 0 : writer.run('calls.delete', [projectId, callIds, at]);
     },
-    close() {
+    async close() {
+      await counter.close();
       readers.close();
     },
   };

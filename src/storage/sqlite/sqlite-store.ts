@@ -46,7 +46,7 @@ export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}
     auth: createSqliteAuthStore(db, writer),
     async close() {
       await writer.close();
-      calls.close();
+      await calls.close();
       tables.close();
       db.close();
     },

@@ -38,7 +38,8 @@ export type JobResult = { readonly ok: true; readonly value: unknown } | { reado
  * Runs a group of jobs in one transaction, each in its own savepoint: a job that throws is
  * rolled back alone and reported, the others commit together (group commit). When the
  * transaction itself fails (a failed commit, or an error SQLite answers by rolling back
- * the whole transaction, such as SQLITE_FULL), each job is retried in a transaction of its own.
+ * the whole transaction, such as SQLITE_FULL), each job is retried in a transaction of its own,
+ * except when the database stayed locked by another process: then every job fails with that.
  */
 export function createGroupRunner(db: SqliteDb): (jobs: readonly WriteJob[]) => JobResult[] {
   const procs = createWriteProcedures(db) as unknown as Record<WriteName, (...args: readonly unknown[]) => unknown>;
@@ -61,7 +62,9 @@ export function createGroupRunner(db: SqliteDb): (jobs: readonly WriteJob[]) => 
   return (jobs) => {
     try {
       return group.immediate(jobs);
-    } catch {
+    } catch (e) {
+      // Another process held the lock past the busy timeout: one at a time would wait as long each.
+      if (/^SQLITE_(BUSY|LOCKED)/.test(String((e as { code?: unknown }).code))) return jobs.map(() => failure(e));
       return jobs.map((job) => {
         try {
           return { ok: true, value: one.immediate(job) };

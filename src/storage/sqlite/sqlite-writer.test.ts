@@ -10,7 +10,8 @@ import { openSqlite } from './sqlite-database.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { createSqliteWriter, SqliteWriteError } from './sqlite-writer.js';
 import { WriteQueueFullError } from '../call-store.js';
-import type { CallRow } from './sqlite-call-writes.js';
+import { startValues, type CallRow } from './sqlite-call-writes.js';
+import type { CallStartPart } from '../call-store.js';
 
 async function withWriter(fn: (w: ReturnType<typeof createSqliteWriter>, ids: () => string[]) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), 'weft-writer-'));
@@ -26,11 +27,11 @@ async function withWriter(fn: (w: ReturnType<typeof createSqliteWriter>, ids: ()
   }
 }
 
-const row = (id: string): CallRow => [0, {
+const start = (id: string): CallStartPart => ({
   project_id: 'e/p', id, trace_id: 't', parent_id: null, thread_id: null, turn_id: null, op_name: 'op', display_name: null,
-  started_at: 1, attributes: '{}', inputs: '{}', input_refs: '[]', wb_user_id: null, wb_run_id: null, wb_run_step: null,
-  start_bytes: 0, expire_at: null,
-}];
+  started_at: 1, attributes: '{}', inputs: '{}', input_refs: [], wb_user_id: null, wb_run_id: null, wb_run_step: null, expire_at: null,
+});
+const row = (id: string): CallRow => [0, ['e/p', id, ...startValues(start(id), 0)]];
 
 test('an acknowledged write is committed and visible to another connection', async () => {
   await withWriter(async (w, ids) => {
@@ -50,7 +51,7 @@ test('results come back from the worker', async () => {
 
 test('jobs written together: a failing one is rejected alone with its SQLite code, the others commit', async () => {
   await withWriter(async (w, ids) => {
-    const bad: CallRow = [0, { ...row('x')[1], op_name: null, project_id: null }];
+    const bad: CallRow = [0, [null, 'x', ...startValues(start('x'), 0)]];
     const results = await Promise.allSettled([
       w.run('calls.write', [[row('c1')]]),
       w.run('calls.write', [[row('c2')]]),

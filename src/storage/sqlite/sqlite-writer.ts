@@ -11,9 +11,10 @@
 // refused (WriteQueueFullError) unless nothing is waiting, so one batch larger than the
 // limit still gets through. An in-memory database cannot be shared with a thread, and the
 // CLI writes once and exits: both run the same procedures inline (synchronously).
-import { Worker } from 'node:worker_threads';
 import type { SqliteDb } from './sqlite-database.js';
 import { WriteQueueFullError } from '../call-store.js';
+import { spawnSqliteWorker } from './sqlite-worker-spawn.js';
+import { ServiceUnavailableError } from '../../api/errors.js';
 import { createGroupRunner, type JobResult, type WriteArgs, type WriteJob, type WriteName, type WriteResult } from './sqlite-write-procedures.js';
 
 export interface WriteOptions {
@@ -41,7 +42,19 @@ export class SqliteWriteError extends Error {
   }
 }
 
-const settle = (r: JobResult) => (r.ok ? r.value : Promise.reject(new SqliteWriteError(r.message, r.code)));
+/**
+ * The error a failed job is answered with. The writer is the database's only writer in this
+ * process, so a busy or locked database means another process (the CLI, a backup) holds it
+ * past the busy timeout: the client should retry (503), it did nothing wrong.
+ */
+function jobError(r: Extract<JobResult, { ok: false }>): Error {
+  if (r.code !== null && /^SQLITE_(BUSY|LOCKED)/.test(r.code)) {
+    return new ServiceUnavailableError('The database is locked by another process; retry shortly', 1);
+  }
+  return new SqliteWriteError(r.message, r.code);
+}
+
+const settle = (r: JobResult) => (r.ok ? r.value : Promise.reject(jobError(r)));
 
 /** Runs each job at once on `db`, in its own transaction (or a savepoint of the caller's). */
 export function createInlineWriter(db: SqliteDb): SqliteWriter {
@@ -58,61 +71,42 @@ export function createInlineWriter(db: SqliteDb): SqliteWriter {
 }
 
 interface Pending {
-  readonly job: WriteJob;
   readonly bytes: number;
   readonly resolve: (v: unknown) => void;
   readonly reject: (e: unknown) => void;
 }
 
-/** The writer's thread: its entry next to this file, built JavaScript or, under tsx (tests, bench), TypeScript. */
-function spawnWorker(path: string): Worker {
-  const workerData = { path };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sqlite-write-worker.js', import.meta.url), { workerData });
-  // tsx registers its loader on the main thread only: the worker registers it for itself.
-  const entry = new URL('./sqlite-write-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true, workerData });
-}
-
 /** The worker-backed writer for the database file at `path` (the inline one for ':memory:'). */
 export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
   if (path === ':memory:') return createInlineWriter(db);
-  const worker = spawnWorker(path);
+  const worker = spawnSqliteWorker('sqlite-write-worker', { path });
   worker.unref();
-  let queue: Pending[] = [];
-  let inFlight: Pending[] | null = null;
+  // Each job is posted as soon as it is accepted (its arguments cloned then, a little at a
+  // time, not a whole group at once); the worker groups what arrived while it committed.
+  const pending = new Map<number, Pending>();
+  let seq = 0;
   let broken: unknown = null;
   let idle: (() => void) | null = null;
   let queued = 0;
   let limitBytes = Number.POSITIVE_INFINITY;
 
-  const send = () => {
-    if (inFlight !== null || queue.length === 0) return;
-    inFlight = queue;
-    queue = [];
-    worker.ref(); // keep the process alive while a commit is outstanding
-    worker.postMessage(inFlight.map((p) => p.job));
-  };
-
-  worker.on('message', (results: JobResult[]) => {
-    const done = inFlight ?? [];
-    inFlight = null;
-    worker.unref();
-    done.forEach((p, i) => {
+  worker.on('message', (done: [number, JobResult][]) => {
+    for (const [id, r] of done) {
+      const p = pending.get(id)!;
+      pending.delete(id);
       queued -= p.bytes;
-      const r = results[i]!;
       if (r.ok) p.resolve(r.value);
-      else p.reject(new SqliteWriteError(r.message, r.code));
-    });
-    send();
-    if (inFlight === null && queue.length === 0) idle?.();
+      else p.reject(jobError(r));
+    }
+    if (pending.size === 0) {
+      worker.unref();
+      idle?.();
+    }
   });
   worker.on('error', (err) => {
     broken = err;
-    for (const p of [...(inFlight ?? []), ...queue]) p.reject(err);
-    inFlight = null;
-    queue = [];
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
     queued = 0;
     idle?.();
   });
@@ -122,18 +116,19 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
       if (broken) return Promise.reject(broken);
       const bytes = opts.bytes ?? 0;
       if (opts.sheddable && queued > 0 && queued + bytes > limitBytes) return Promise.reject(new WriteQueueFullError(queued, limitBytes));
+      const id = ++seq;
+      const job: WriteJob = [name, args];
+      worker.postMessage([id, job]);
+      if (pending.size === 0) worker.ref(); // keep the process alive while a commit is outstanding
       queued += bytes;
-      return new Promise((resolve, reject) => {
-        queue.push({ job: [name, args], bytes, resolve: resolve as (v: unknown) => void, reject });
-        send();
-      });
+      return new Promise((resolve, reject) => pending.set(id, { bytes, resolve: resolve as (v: unknown) => void, reject }));
     },
     limit(bytes) {
       limitBytes = bytes;
     },
     queuedBytes: () => queued,
     async close() {
-      if (inFlight !== null || queue.length > 0) await new Promise<void>((r) => (idle = r));
+      if (pending.size > 0) await new Promise<void>((r) => (idle = r));
       await worker.terminate();
     },
   };
