@@ -12,11 +12,15 @@ function find(dir, out = []) {
   return out;
 }
 
+// Test files run in parallel, each in its own process: many of them spend their time waiting
+// on child processes (the SDK, a server on a socket), so more files than cores fit.
+// WEFT_TEST_CONCURRENCY overrides.
+const CONCURRENCY = Number(process.env.WEFT_TEST_CONCURRENCY || 3);
 const filter = process.argv.slice(2);
 const files = ['src', 'test'].flatMap((d) => find(d)).filter((f) => filter.length === 0 || filter.some((s) => f.includes(s))).sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(res.status ?? 1);
