@@ -15,7 +15,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const store = createSqliteStore(config.dataDir);
+  const store = createSqliteStore(config.dataDir, {
+    onUpgrade: (from, to) => process.stderr.write(`weft: upgrading the database in ${config.dataDir} from schema ${from} to ${to}; on a large database this takes a minute or more\n`),
+  });
   // No keys means open access: only on loopback, unless the operator says otherwise.
   if (!isLoopback(config.host) && !config.insecureOpen && !(await store.auth.hasKeys())) {
     await store.close();

@@ -22,19 +22,23 @@ export function openSqliteConnection(path: string): SqliteDb {
   return db;
 }
 
-export function openSqlite(path: string, migrations: readonly Migration[]): SqliteDb {
+/** Told before migrations run on a database that already has a schema (an upgrade can take a while). */
+export type OnUpgrade = (from: number, to: number) => void;
+
+export function openSqlite(path: string, migrations: readonly Migration[], onUpgrade?: OnUpgrade): SqliteDb {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = openSqliteConnection(path);
-  migrate(db, migrations);
+  migrate(db, migrations, onUpgrade);
   // Gathers the statistics the planner needs to pick the trace / parent indexes, cheaply
   // (SQLite's recommended call on open; it only analyzes tables that need it).
   db.pragma('optimize = 0x10002');
   return db;
 }
 
-function migrate(db: SqliteDb, migrations: readonly Migration[]): void {
+function migrate(db: SqliteDb, migrations: readonly Migration[], onUpgrade?: OnUpgrade): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const pending = [...migrations].filter((m) => m.version > current).sort((a, b) => a.version - b.version);
+  if (current > 0 && pending.length > 0) onUpgrade?.(current, pending[pending.length - 1]!.version);
   for (const m of pending) {
     db.transaction(() => {
       db.exec(m.sql);

@@ -2,7 +2,7 @@
 // this thread's connections; every write goes through the one writer (sqlite-writer.ts).
 import { join } from 'node:path';
 import type { Store } from '../store.js';
-import { openSqlite } from './sqlite-database.js';
+import { openSqlite, type OnUpgrade } from './sqlite-database.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { createSqliteCallStore } from './sqlite-call-store.js';
 import { createSqliteObjectStore } from './sqlite-object-store.js';
@@ -23,12 +23,14 @@ export interface SqliteStoreOptions {
    * in one transaction of their own). Default: the worker-thread writer.
    */
   readonly inlineWrites?: boolean;
+  /** Told before an existing database's schema is upgraded (large databases take a while). */
+  readonly onUpgrade?: OnUpgrade;
 }
 
 /** Opens (creating if needed) the store in `dataDir`, or in memory for ':memory:'. */
 export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): Store & { readonly db: ReturnType<typeof openSqlite> } {
   const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, SQLITE_FILE);
-  const db = openSqlite(path, SQLITE_MIGRATIONS);
+  const db = openSqlite(path, SQLITE_MIGRATIONS, opts.onUpgrade);
   dropInterruptedUploads(db);
   const writer = opts.inlineWrites ? createInlineWriter(db) : createSqliteWriter(db, path);
   const calls = createSqliteCallStore(db, path, writer);
