@@ -6,6 +6,7 @@ import { DEFAULTS, type Config } from '../config.js';
 import type { Store } from '../storage/store.js';
 import { isTimestamp } from '../time.js';
 import { registerErrorHandler } from './error-handler.js';
+import { withDefaultPrices } from '../service/cost-defaults.js';
 import { registerRequestContext } from './request-context.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
 import { registerCallRoutes } from './routes/call-routes.js';
@@ -59,24 +60,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   registerErrorHandler(app);
+  // Reads of prices wait for the shipped price list; startup does not.
+  const store = withDefaultPrices(deps.store, (err) => app.log.error({ err }, 'loading the default price list failed'));
   const specOf = routeSpecs();
   // A route without a declared access is admin-only (fail closed).
   const accessOf = (req: FastifyRequest) => { const s = specOf(req); return s === undefined ? undefined : s.access ?? (s.open ? 'open' : 'admin'); };
-  registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: deps.store.auth, accessOf });
+  registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: store.auth, accessOf });
   registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
   registerRateLimit(app, deps.config.rateLimitPerMinute ?? 0);
   registerMetaRoutes(app);
-  registerCallRoutes(app, deps.store);
-  registerObjectRoutes(app, deps.store);
-  registerFeedbackRoutes(app, deps.store);
-  registerTableRoutes(app, deps.store);
+  registerCallRoutes(app, store);
+  registerObjectRoutes(app, store);
+  registerFeedbackRoutes(app, store);
+  registerTableRoutes(app, store);
   await app.register(multipart, { limits: { fileSize: deps.config.bodyLimit } });
-  registerFileRoutes(app, deps.store);
-  registerRefRoutes(app, deps.store);
-  registerCostRoutes(app, deps.store);
-  registerProjectRoutes(app, deps.store);
-  registerRetentionAndLimits(app, deps.store, { ...DEFAULTS, ...deps.config });
-  registerAdminRoutes(app, deps.store);
+  registerFileRoutes(app, store);
+  registerRefRoutes(app, store);
+  registerCostRoutes(app, store);
+  registerProjectRoutes(app, store);
+  registerRetentionAndLimits(app, store, { ...DEFAULTS, ...deps.config });
+  registerAdminRoutes(app, store);
   await app.ready();
   return app;
 }

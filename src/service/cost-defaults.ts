@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import defaultPricesFile from '../data/default-llm-prices.json' with { type: 'json' };
 import { DEFAULT_PRICING_LEVEL_ID, type CostStore, type PriceRow } from '../storage/cost-store.js';
 import { nowMicros, tryParseTimestamp, type Micros } from '../time.js';
+import type { Store } from '../storage/store.js';
 
 export const DEFAULT_PRICES_CREATED_BY = 'system';
 const FILE = 'src/data/default-llm-prices.json';
@@ -74,4 +75,20 @@ export function defaultPriceRows(entries: unknown, createdAt: Micros): PriceRow[
 /** Loads the shipped price list into the store (see the file header); run once at startup. */
 export async function syncDefaultPrices(store: CostStore, entries: unknown = defaultPricesFile.prices, now: Micros = nowMicros()): Promise<void> {
   await store.syncDefaultPrices(defaultPriceRows(entries, now));
+}
+
+/**
+ * The store with the shipped price list being loaded into it in the background: startup does
+ * not wait for the write, and every read of prices waits for it (so include_costs and
+ * /cost/query always see the shipped prices). A failed load is reported and reads go on with
+ * the prices already stored.
+ */
+export function withDefaultPrices(store: Store, onError: (err: unknown) => void): Store {
+  const loaded = syncDefaultPrices(store.costs).catch(onError);
+  const costs: CostStore = {
+    ...store.costs,
+    query: async (q) => (await loaded, store.costs.query(q)),
+    findApplicablePrices: async (projectId, llmIds) => (await loaded, store.costs.findApplicablePrices(projectId, llmIds)),
+  };
+  return { ...store, costs, close: () => store.close() };
 }
