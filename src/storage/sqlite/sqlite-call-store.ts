@@ -1,22 +1,20 @@
 // Calls on SQLite: one row per call, start and end parts upserted into it by the writer
-// (sqlite-call-writes.ts; each batch acknowledged only after its commit), reads streamed
-// from a dedicated reader connection in chunks so the event loop keeps turning. Expired
+// (sqlite-call-writes.ts; each batch acknowledged only after its commit); queries streamed in
+// chunks from the reader threads (sqlite-read-threads.ts), point reads on this thread. Expired
 // calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
 import type { CallEndPart, CallPart, CallsQuery, CallStartPart, CallStore, StoredCall } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { nowMicros } from '../../time.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
-import { createReaderPool } from './sqlite-reader-pool.js';
 import { endBytes, endValues, startBytes, startValues, type CallRow } from './sqlite-call-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
-import { createReadThread } from './sqlite-read-thread.js';
+import type { ReadThreads } from './sqlite-read-threads.js';
 
-const ROWS_PER_TICK = 256;
+/** Rows per chunk of a query's stream (one round trip to the reader thread each). */
+const ROWS_PER_CHUNK = 256;
 
-export function createSqliteCallStore(db: SqliteDb, path: string, writer: SqliteWriter): CallStore & { close(): Promise<void> } {
-  const readers = createReaderPool(path, db);
-  // Counts may scan a whole project: on the reader thread, never on this one.
-  const counter = createReadThread(db, path);
+/** Point reads run here, on `db`; queries and counts, which may scan, on the reader threads. */
+export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): CallStore {
   // Point reads, one prepared statement per combination of the size flags.
   const byId = [false, true].map((size) => [false, true].map((total) => {
     const { sql, args } = buildCallByIdSelect(size, total);
@@ -53,28 +51,7 @@ export function createSqliteCallStore(db: SqliteDb, path: string, writer: Sqlite
 
   async function* query(q: CallsQuery): AsyncGenerator<StoredCall> {
     const { sql, params } = buildCallsSelect(q, nowMicros());
-    // A small bounded answer (a point read, a page) is read at once on the main connection:
-    // no cursor to keep open, so no reader connection is needed.
-    if (q.limit !== null && q.limit <= ROWS_PER_TICK) {
-      yield* readers.prepare(db, sql).all(...params) as StoredCall[];
-      return;
-    }
-    const reader = readers.acquire();
-    try {
-      const it = readers.prepare(reader, sql).iterate(...params) as IterableIterator<StoredCall>;
-      try {
-        let n = 0;
-        for (const row of it) {
-          yield row;
-          // Let other requests run between chunks of a long stream.
-          if (++n % ROWS_PER_TICK === 0) await new Promise((r) => setImmediate(r));
-        }
-      } finally {
-        it.return?.();
-      }
-    } finally {
-      readers.release(reader);
-    }
+    for await (const rows of reads.stream<StoredCall>(sql, params, ROWS_PER_CHUNK)) yield* rows;
   }
 
   return {
@@ -95,15 +72,11 @@ export function createSqliteCallStore(db: SqliteDb, path: string, writer: Sqlite
     query,
     async count(q) {
       const { sql, params } = buildCallsCount(q, nowMicros());
-      const [row] = await counter.all<{ count: number; total_storage_size_bytes: number | null }>(sql, params);
+      const [row] = await reads.all<{ count: number; total_storage_size_bytes: number | null }>(sql, params);
       return { count: row!.count, total_storage_size_bytes: row!.total_storage_size_bytes ?? null };
     },
     async delete(projectId, callIds, at) {
       return callIds.length === 0 ? 0 : writer.run('calls.delete', [projectId, callIds, at]);
-    },
-    async close() {
-      await counter.close();
-      readers.close();
     },
   };
 }

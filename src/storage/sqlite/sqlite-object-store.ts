@@ -7,6 +7,7 @@ import type { ObjectSortField, ObjectsQuery, ObjectStore, ReadOptions, StoredObj
 import type { SqliteDb } from './sqlite-database.js';
 import { IN_LIST, selectorSql } from './sqlite-object-sql.js';
 import type { SqliteWriter } from './sqlite-writer.js';
+import type { ReadThreads } from './sqlite-read-threads.js';
 
 interface Row extends Omit<StoredObjectVersion, 'is_latest'> {
   is_latest: number;
@@ -61,7 +62,8 @@ function compileQuery(q: ObjectsQuery): { sql: string; params: unknown[] } {
 const toStored = (r: Row): StoredObjectVersion => ({ ...r, is_latest: r.is_latest === 1 });
 const labelKey = (objectId: string, digest: string) => `${objectId}\u0000${digest}`;
 
-export function createSqliteObjectStore(db: SqliteDb, writer: SqliteWriter): ObjectStore {
+/** Reads by name or digest run here, on `db`; listings, which may be large, on the reader threads. */
+export function createSqliteObjectStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): ObjectStore {
   const cache = new Map<string, Database.Statement>();
   const stmt = (sql: string): Database.Statement => {
     let s = cache.get(sql);
@@ -115,7 +117,7 @@ export function createSqliteObjectStore(db: SqliteDb, writer: SqliteWriter): Obj
     },
     async query(q) {
       const { sql, params } = compileQuery(q);
-      return labelled(q.projectId, stmt(sql).all(...params) as Row[], q);
+      return labelled(q.projectId, await reads.all<Row>(sql, params), q);
     },
     delete: (projectId, objectId, selectors, at) => writer.run('objects.delete', [projectId, objectId, selectors, at]),
     addTags: (projectId, objectId, sel, tags) => writer.run('objects.addTags', [projectId, objectId, sel, tags]),

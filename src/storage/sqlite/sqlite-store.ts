@@ -1,5 +1,6 @@
-// The embedded default engine: one SQLite file (WAL) under the data directory. Reads run on
-// this thread's connections; every write goes through the one writer (sqlite-writer.ts).
+// The embedded default engine: one SQLite file (WAL) under the data directory. Point reads
+// run on this thread's connection, reads that may scan on the reader threads
+// (sqlite-read-threads.ts), and every write goes through the one writer (sqlite-writer.ts).
 import { join } from 'node:path';
 import type { Store } from '../store.js';
 import { openSqlite, type OnUpgrade } from './sqlite-database.js';
@@ -14,6 +15,7 @@ import { createSqliteCostStore } from './sqlite-cost-store.js';
 import { createSqliteProjectSettingsStore } from './sqlite-project-settings-store.js';
 import { createSqliteAuthStore } from './sqlite-auth-store.js';
 import { createInlineWriter, createSqliteWriter } from './sqlite-writer.js';
+import { createReadThreads } from './sqlite-read-threads.js';
 
 export const SQLITE_FILE = 'weft.sqlite';
 
@@ -33,23 +35,21 @@ export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}
   const db = openSqlite(path, SQLITE_MIGRATIONS, opts.onUpgrade);
   dropInterruptedUploads(db);
   const writer = opts.inlineWrites ? createInlineWriter(db) : createSqliteWriter(db, path);
-  const calls = createSqliteCallStore(db, path, writer);
-  const tables = createSqliteTableStore(db, path, writer);
+  const reads = createReadThreads(db, path);
   return {
     db,
     capabilities: { engine: 'sqlite', transactions: true },
-    calls,
-    objects: createSqliteObjectStore(db, writer),
+    calls: createSqliteCallStore(db, reads, writer),
+    objects: createSqliteObjectStore(db, reads, writer),
     feedback: createSqliteFeedbackStore(db, writer),
-    tables,
+    tables: createSqliteTableStore(db, reads, writer),
     files: createSqliteFileStore(db, writer),
     costs: createSqliteCostStore(db, writer),
     projects: createSqliteProjectSettingsStore(db, writer),
     auth: createSqliteAuthStore(db, writer),
     async close() {
       await writer.close();
-      await calls.close();
-      tables.close();
+      await reads.close();
       db.close();
     },
   };

@@ -1,17 +1,17 @@
 // Tables on SQLite (layout and its reasons: sqlite-tables-schema.ts). A table is written by
 // the writer (sqlite-table-writes.ts, acknowledged after commit); lists travel as one
-// JSON-array parameter read with json_each, so the SQL text is fixed whatever the list length. Row
-// reads are streamed from a dedicated read-only connection in chunks, so a 100k-row table
-// never sits in memory and other requests keep being served between chunks.
+// JSON-array parameter read with json_each, so the SQL text is fixed whatever the list length.
+// Rows are streamed in chunks from the reader threads (sqlite-read-threads.ts), so a 100k-row
+// table never sits in memory and a sorted read of it never stalls other requests.
 import type { FieldRef } from '../../query/plan.js';
 import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../table-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { joinSql, param, printSqliteOrderBy, sql, sqliteJsonField, type FieldSql, type SqlFragment } from './sqlite-dialect.js';
-import { createReaderPool } from './sqlite-reader-pool.js';
+import type { ReadThreads } from './sqlite-read-threads.js';
 import { FIND_TABLE } from './sqlite-table-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 
-/** Rows per chunk of queryRows; between chunks the event loop turns. */
+/** Rows per chunk of queryRows (one round trip to a reader thread each). */
 const CHUNK_ROWS = 500;
 const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
 
@@ -45,8 +45,7 @@ export function buildTableRowsSelect(tableId: number, q: TableRowsQuery): SqlFra
     WHERE ${joinSql(where, ' AND ')} ${order} ${page}`;
 }
 
-export function createSqliteTableStore(db: SqliteDb, path: string, writer: SqliteWriter): TableStore & { close(): void } {
-  const readers = createReaderPool(path, db);
+export function createSqliteTableStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): TableStore {
   const findTable = db.prepare(FIND_TABLE).pluck();
   const rowDigestsOf = db.prepare(`SELECT r.digest FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
     WHERE e.table_id = ? ORDER BY e.position`).pluck();
@@ -56,28 +55,11 @@ export function createSqliteTableStore(db: SqliteDb, path: string, writer: Sqlit
     WHERE e.table_id = ?`).pluck();
 
   async function* queryRows(q: TableRowsQuery): AsyncGenerator<readonly StoredTableRow[]> {
-    const reader = readers.acquire();
-    try {
-      const tableId = reader.prepare(FIND_TABLE).pluck().get(q.projectId, q.digest) as number | undefined;
-      if (tableId === undefined) return;
-      const select = buildTableRowsSelect(tableId, q);
-      const it = reader.prepare(select.sql).raw().iterate(...select.params) as IterableIterator<[number, string, string]>;
-      try {
-        let chunk: StoredTableRow[] = [];
-        for (const [position, digest, val] of it) {
-          chunk.push({ digest, val, original_index: position });
-          if (chunk.length < CHUNK_ROWS) continue;
-          yield chunk;
-          chunk = [];
-          // Let other requests run between chunks of a long read.
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        if (chunk.length > 0) yield chunk;
-      } finally {
-        it.return?.();
-      }
-    } finally {
-      readers.release(reader);
+    const tableId = findTable.get(q.projectId, q.digest) as number | undefined;
+    if (tableId === undefined) return;
+    const select = buildTableRowsSelect(tableId, q);
+    for await (const rows of reads.stream<[number, string, string]>(select.sql, select.params, CHUNK_ROWS, { raw: true })) {
+      yield rows.map(([position, digest, val]) => ({ digest, val, original_index: position }));
     }
   }
 
@@ -107,9 +89,6 @@ export function createSqliteTableStore(db: SqliteDb, path: string, writer: Sqlit
         if (!t) return [];
         return [{ digest, count: t.row_count, storage_size_bytes: includeStorageSize ? sizeOf(t.id) : null }];
       });
-    },
-    close() {
-      readers.close();
     },
   };
 }
