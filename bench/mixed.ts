@@ -86,6 +86,7 @@ interface Phase {
   readonly health: number[];
   readonly idleHealth: number[];
   readonly requests: number;
+  readonly seconds: number;
 }
 
 async function phase(opts: BenchOptions, batches: readonly IngestBatch[], calls: number, others: boolean, dir: string): Promise<Phase> {
@@ -108,7 +109,9 @@ async function phase(opts: BenchOptions, batches: readonly IngestBatch[], calls:
     const health = await prober.stop();
     if (rec.failures.length > 0) throw new Error(`mixed load failed: ${rec.failures.slice(0, 5).join('; ')}`);
     if (rec.ingestedCalls !== calls) throw new Error(`ingested ${rec.ingestedCalls} calls of ${calls}`);
-    return { rate: calls / rec.ingestSeconds, health, idleHealth, requests: [...rec.counts.values()].reduce((a, b) => a + b, 0) };
+    // Requests of the other clients: all of them but the ingest clients' batches.
+    const requests = [...rec.counts.values()].reduce((a, b) => a + b, 0) - batches.length;
+    return { rate: calls / rec.ingestSeconds, health, idleHealth, requests, seconds: rec.ingestSeconds };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -148,7 +151,7 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
       },
     ],
     notes: [
-      `${calls} calls per run in ${batches.length} batches; each phase on a fresh data dir; the mixed phase sent ${median(mixed.map((m) => m.requests))} requests (median) besides the ingest.`,
+      `${calls} calls per run in ${batches.length} batches; each phase on a fresh data dir; the other clients of the mixed phase sent ${median(mixed.map((m) => m.requests))} requests (median; ${median(mixed.map((m) => m.requests / m.seconds)).toFixed(0)} per second) besides the ingest batches.`,
       `/health p99 per run: ${mixed.map((m) => fmtMs(percentile(m.health, 99))).join(', ')}; max per run: ${mixed.map((m) => fmtMs(Math.max(...m.health))).join(', ')}; probes per run: ${mixed.map((m) => m.health.length).join(', ')}.`,
       `Ingest per run, mixed: ${mixed.map((m) => fmtRate(m.rate, 'calls')).join(', ')}; alone: ${alone.map((a) => fmtRate(a.rate, 'calls')).join(', ')}.`,
     ],

@@ -34,6 +34,9 @@ export type WriteJob = readonly [WriteName, readonly unknown[]];
 /** What a job came to: its value, or the error it threw (its message and SQLite code). */
 export type JobResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string; readonly code: string | null };
 
+/** SQLite's codes for a database another connection holds past the busy timeout. */
+export const isLockedCode = (code: unknown): boolean => typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+
 /**
  * Runs a group of jobs in one transaction, each in its own savepoint: a job that throws is
  * rolled back alone and reported, the others commit together (group commit). When the
@@ -64,7 +67,7 @@ export function createGroupRunner(db: SqliteDb): (jobs: readonly WriteJob[]) => 
       return group.immediate(jobs);
     } catch (e) {
       // Another process held the lock past the busy timeout: one at a time would wait as long each.
-      if (/^SQLITE_(BUSY|LOCKED)/.test(String((e as { code?: unknown }).code))) return jobs.map(() => failure(e));
+      if (isLockedCode((e as { code?: unknown }).code)) return jobs.map(() => failure(e));
       return jobs.map((job) => {
         try {
           return { ok: true, value: one.immediate(job) };

@@ -15,7 +15,7 @@ import type { SqliteDb } from './sqlite-database.js';
 import { WriteQueueFullError } from '../call-store.js';
 import { spawnSqliteWorker } from './sqlite-worker-spawn.js';
 import { ServiceUnavailableError } from '../../api/errors.js';
-import { createGroupRunner, type JobResult, type WriteArgs, type WriteJob, type WriteName, type WriteResult } from './sqlite-write-procedures.js';
+import { createGroupRunner, isLockedCode, type JobResult, type WriteArgs, type WriteJob, type WriteName, type WriteResult } from './sqlite-write-procedures.js';
 
 export interface WriteOptions {
   /** Approximate bytes the job holds while queued (counted against the bound). */
@@ -48,7 +48,7 @@ export class SqliteWriteError extends Error {
  * past the busy timeout: the client should retry (503), it did nothing wrong.
  */
 function jobError(r: Extract<JobResult, { ok: false }>): Error {
-  if (r.code !== null && /^SQLITE_(BUSY|LOCKED)/.test(r.code)) {
+  if (isLockedCode(r.code)) {
     return new ServiceUnavailableError('The database is locked by another process; retry shortly', 1);
   }
   return new SqliteWriteError(r.message, r.code);
