@@ -19,6 +19,11 @@ export interface Config {
   readonly ingestQueueBytes: number;
   /** How often the retention job looks for expired calls, milliseconds. */
   readonly retentionIntervalMs: number;
+  /**
+   * The entity GraphQL's viewer names as default in open mode (what `weave.init("project")`
+   * logs into); null: the local username, as W&B's personal entity is the user's name.
+   */
+  readonly defaultEntity: string | null;
 }
 
 export const DEFAULTS = {
@@ -33,6 +38,7 @@ export const DEFAULTS = {
   rateLimitPerMinute: 0,
   ingestQueueBytes: 256 * 1024 * 1024,
   retentionIntervalMs: 60_000,
+  defaultEntity: null,
 } as const;
 
 /** Flags that take no value: present means true. */
@@ -49,6 +55,7 @@ const FLAGS: Record<string, keyof Config> = {
   '--rate-limit': 'rateLimitPerMinute',
   '--ingest-queue-bytes': 'ingestQueueBytes',
   '--retention-interval-ms': 'retentionIntervalMs',
+  '--default-entity': 'defaultEntity',
 };
 
 const ENV: Record<keyof Config, string> = {
@@ -63,6 +70,7 @@ const ENV: Record<keyof Config, string> = {
   rateLimitPerMinute: 'WEFT_RATE_LIMIT',
   ingestQueueBytes: 'WEFT_INGEST_QUEUE_BYTES',
   retentionIntervalMs: 'WEFT_RETENTION_INTERVAL_MS',
+  defaultEntity: 'WEFT_DEFAULT_ENTITY',
 };
 
 export class ConfigError extends Error {}
@@ -114,5 +122,6 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     rateLimitPerMinute: raw.rateLimitPerMinute !== undefined ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute) : DEFAULTS.rateLimitPerMinute,
     ingestQueueBytes: raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,
     retentionIntervalMs: raw.retentionIntervalMs !== undefined ? toInt('retentionIntervalMs', raw.retentionIntervalMs) : DEFAULTS.retentionIntervalMs,
+    defaultEntity: raw.defaultEntity ?? DEFAULTS.defaultEntity,
   });
 }

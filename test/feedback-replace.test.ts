@@ -42,6 +42,9 @@ const FULL = {
   span_agent_name: 'support-bot',
   span_agent_version: 'v3',
   span_status_code: 'OK',
+  scorer_trace_id: 'trace-of-the-scorer',
+  span_trace_id: 'otel-trace',
+  span_conversation_id: 'conversation-7',
 };
 
 test('replace stores every field of the table and answers exactly id, created_at, wb_user_id, payload', async () => {
@@ -66,7 +69,7 @@ test('absent optional fields take the documented defaults; explicit nulls too', 
     id: null, creator: null, annotation_ref: null, runnable_ref: null, call_ref: null, trigger_ref: null, queue_id: null,
     scorer_tags: null, scorer_tag_reasons: null, scorer_tag_confidences: null, scorer_ratings: null,
     scorer_rating_reasons: null, scorer_rating_confidences: null, span_agent_name: null, span_agent_version: null,
-    span_status_code: null, wb_user_id: null,
+    span_status_code: null, scorer_trace_id: null, span_trace_id: null, span_conversation_id: null, wb_user_id: null,
   };
   for (const body of [minimal, { ...minimal, ...nulls }]) {
     const r = await t.post('/feedback/replace', { ...body, feedback_id: 'does-not-exist' });
@@ -77,7 +80,7 @@ test('absent optional fields take the documented defaults; explicit nulls too', 
       created_at: r.body.created_at, feedback_type: 'custom', payload: {}, annotation_ref: null, runnable_ref: null,
       call_ref: null, trigger_ref: null, queue_id: null, scorer_tags: [], scorer_tag_reasons: {}, scorer_tag_confidences: {},
       scorer_ratings: {}, scorer_rating_reasons: {}, scorer_rating_confidences: {},
-      span_agent_name: '', span_agent_version: '', span_status_code: 'UNSET',
+      span_agent_name: '', span_agent_version: '', span_status_code: 'UNSET', scorer_trace_id: '', span_trace_id: '', span_conversation_id: '',
     });
   }
 });

@@ -40,7 +40,7 @@ test('create answers id, created_at, wb_user_id and the stored payload; the row 
     annotation_ref: null, runnable_ref: null, call_ref: null, trigger_ref: null, queue_id: null,
     scorer_tags: [], scorer_tag_reasons: {}, scorer_tag_confidences: {}, scorer_ratings: {},
     scorer_rating_reasons: {}, scorer_rating_confidences: {},
-    span_agent_name: '', span_agent_version: '', span_status_code: 'UNSET',
+    span_agent_name: '', span_agent_version: '', span_status_code: 'UNSET', scorer_trace_id: '', span_trace_id: '', span_conversation_id: '',
   });
 });
 

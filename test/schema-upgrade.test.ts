@@ -20,7 +20,7 @@ test('a schema-4 database is upgraded at startup, with a message, and keeps its 
   const s = await serve(['--data-dir', dir]);
   try {
     assert.ok(s.port, s.stderr);
-    assert.match(s.stderr, /upgrading the database in .* from schema 4 to 5/);
+    assert.match(s.stderr, /upgrading the database in .* from schema 4 to 6/);
     const r = await fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"project_id":"e/p"}' });
     assert.deepEqual(await r.json(), { count: 1, total_storage_size_bytes: null });
   } finally {
@@ -28,7 +28,7 @@ test('a schema-4 database is upgraded at startup, with a message, and keeps its 
   }
   const db = new Database(file, { readonly: true });
   try {
-    assert.equal(db.pragma('user_version', { simple: true }), 5);
+    assert.equal(db.pragma('user_version', { simple: true }), 6);
     const columns = (db.prepare('PRAGMA index_info(calls_parent)').all() as { name: string }[]).map((c) => c.name);
     assert.deepEqual(columns, ['project_id', 'parent_id', 'started_at', 'id', 'deleted_at', 'expire_at']);
   } finally {

@@ -44,7 +44,7 @@ export const KeyRevokeRes = Type.Object({ id: Type.String(), revoked_at: Type.St
 
 const tag = 'Admin';
 export const adminRoutes = {
-  keyCreate: defineRoute({ access: 'admin', id: 'admin_key_create', method: 'POST', path: '/admin/keys/create', tag, summary: 'Create an API key (returned once)', body: KeyCreateReq, response: KeyCreateRes, errors: [400, 401, 403] }),
-  keyList: defineRoute({ access: 'admin', id: 'admin_key_list', method: 'POST', path: '/admin/keys/list', tag, summary: 'List API keys (never the keys themselves)', body: KeyListReq, response: KeyListRes, errors: [401, 403] }),
-  keyRevoke: defineRoute({ access: 'admin', id: 'admin_key_revoke', method: 'POST', path: '/admin/keys/revoke', tag, summary: 'Revoke an API key', body: KeyRevokeReq, response: KeyRevokeRes, errors: [401, 403, 404] }),
+  keyCreate: defineRoute({ access: 'admin', baseOnly: true, id: 'admin_key_create', method: 'POST', path: '/admin/keys/create', tag, summary: 'Create an API key (returned once)', body: KeyCreateReq, response: KeyCreateRes, errors: [400, 401, 403] }),
+  keyList: defineRoute({ access: 'admin', baseOnly: true, id: 'admin_key_list', method: 'POST', path: '/admin/keys/list', tag, summary: 'List API keys (never the keys themselves)', body: KeyListReq, response: KeyListRes, errors: [401, 403] }),
+  keyRevoke: defineRoute({ access: 'admin', baseOnly: true, id: 'admin_key_revoke', method: 'POST', path: '/admin/keys/revoke', tag, summary: 'Revoke an API key', body: KeyRevokeReq, response: KeyRevokeRes, errors: [401, 403, 404] }),
 } as const;

@@ -33,6 +33,9 @@ const feedbackCreateFields = {
   span_agent_name: Nullable(Type.String({ default: '' })),
   span_agent_version: Nullable(Type.String({ default: '' })),
   span_status_code: Nullable(Type.String({ default: 'UNSET' })),
+  scorer_trace_id: Nullable(Type.String({ default: '', description: 'Trace of the scorer call that produced this feedback' })),
+  span_trace_id: Nullable(Type.String({ default: '' })),
+  span_conversation_id: Nullable(Type.String({ default: '' })),
   wb_user_id: Nullable(Type.String({ description: 'Ignored: the server sets it from the caller' })),
 };
 

@@ -40,4 +40,5 @@ export const filesRoutes = {
   fileContent: defineRoute({ access: 'read', id: 'file_content', method: 'POST', path: '/file/content', summary: 'Read a file\'s bytes', ...content }),
   filesContent: defineRoute({ access: 'read', id: 'files_content', method: 'POST', path: '/files/content', summary: 'Read a file\'s bytes (the Python SDK\'s path)', ...content }),
   filesStats: defineRoute({ access: 'read', id: 'files_stats', method: 'POST', path: '/files/stats', tag, summary: 'Total size of a project\'s files', body: FilesStatsReq, response: FilesStatsRes }),
+  filesQueryStats: defineRoute({ access: 'read', id: 'files_query_stats', method: 'POST', path: '/files/query_stats', tag, summary: 'Total size of a project\'s files (the path of Weave\'s published API)', body: FilesStatsReq, response: FilesStatsRes }),
 } as const;

@@ -19,6 +19,24 @@ export const ProjectTTLSettingsUpdateReq = Strict({
 export type ProjectTTLSettingsUpdateReq = Static<typeof ProjectTTLSettingsUpdateReq>;
 export const ProjectTTLSettingsUpdateRes = ProjectTTLSettingsReadRes;
 
+const IncludeFlag = Nullable(Type.Boolean({ default: true }));
+export const ProjectStatsReq = Strict({
+  project_id: ProjectId,
+  include_trace_storage_size: IncludeFlag,
+  include_object_storage_size: IncludeFlag,
+  include_table_storage_size: IncludeFlag,
+  include_file_storage_size: IncludeFlag,
+});
+export type ProjectStatsReq = Static<typeof ProjectStatsReq>;
+const Bytes = Type.Integer({ minimum: 0 });
+export const ProjectStatsRes = Type.Object({
+  trace_storage_size_bytes: Bytes,
+  objects_storage_size_bytes: Bytes,
+  tables_storage_size_bytes: Bytes,
+  files_storage_size_bytes: Bytes,
+});
+export type ProjectStatsRes = Static<typeof ProjectStatsRes>;
+
 const tag = 'Projects';
 export const projectsRoutes = {
   ttlSettingsRead: defineRoute({
@@ -29,5 +47,10 @@ export const projectsRoutes = {
     access: 'admin', id: 'project_ttl_settings_update', method: 'POST', path: '/project/ttl_settings/update', tag,
     summary: "Set the project's call time-to-live (applies to calls written afterwards)",
     body: ProjectTTLSettingsUpdateReq, response: ProjectTTLSettingsUpdateRes, errors: [400],
+  }),
+  projectStats: defineRoute({
+    access: 'read', id: 'project_stats', method: 'POST', path: '/project/stats', tag,
+    summary: 'Bytes stored by the project: calls, objects, tables, files (0 for a part not asked for)',
+    body: ProjectStatsReq, response: ProjectStatsRes,
   }),
 } as const;

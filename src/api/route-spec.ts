@@ -41,6 +41,23 @@ export interface RouteSpec<
   readonly open?: boolean;
   /** Kept out of the OpenAPI document (legacy twins). */
   readonly hidden?: boolean;
+  /**
+   * Served only at its path, not also under TRACES_PREFIX: W&B's own API (GraphQL) and
+   * Weft's admin routes are not part of the trace server.
+   */
+  readonly baseOnly?: boolean;
+}
+
+/**
+ * The Python SDK finds the trace server at `<WANDB_BASE_URL>/traces` (unless
+ * WF_TRACE_SERVER_URL says otherwise): every trace-server route is also served under this
+ * prefix, so one base URL serves both W&B's GraphQL and the trace API.
+ */
+export const TRACES_PREFIX = '/traces';
+
+/** The paths a route answers at: its own and, for trace-server routes, the prefixed one. */
+export function servedPaths(spec: Pick<RouteSpec, 'path' | 'baseOnly'>): string[] {
+  return spec.baseOnly ? [spec.path] : [spec.path, TRACES_PREFIX + spec.path];
 }
 
 export const defineRoute = <

@@ -2,6 +2,7 @@
 import type { RouteSpec } from './route-spec.js';
 import { metaRoutes } from './meta.js';
 import { callsRoutes } from './calls.js';
+import { callsV2Routes } from './calls-v2.js';
 import { objectsRoutes } from './objects.js';
 import { feedbackRoutes } from './feedback.js';
 import { tablesRoutes } from './tables.js';
@@ -10,10 +11,13 @@ import { refsRoutes } from './refs.js';
 import { costsRoutes } from './costs.js';
 import { adminRoutes } from './admin.js';
 import { projectsRoutes } from './projects.js';
+import { graphqlRoutes } from './graphql.js';
+import { threadsRoutes } from './threads.js';
 
 export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(metaRoutes),
   ...Object.values(callsRoutes),
+  ...Object.values(callsV2Routes),
   ...Object.values(objectsRoutes),
   ...Object.values(feedbackRoutes),
   ...Object.values(tablesRoutes),
@@ -22,4 +26,6 @@ export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(costsRoutes),
   ...Object.values(adminRoutes),
   ...Object.values(projectsRoutes),
+  ...Object.values(threadsRoutes),
+  ...Object.values(graphqlRoutes),
 ];

@@ -18,11 +18,12 @@ import { registerRefRoutes } from './routes/ref-routes.js';
 import { registerCostRoutes } from './routes/cost-routes.js';
 import { registerProjectRoutes, registerRetentionAndLimits } from './routes/project-routes.js';
 import { registerAdminRoutes } from './routes/admin-routes.js';
+import { registerGraphqlRoutes } from './routes/graphql-routes.js';
 import { registerAuthGuard } from './auth-guard.js';
 import { registerRateLimit } from './rate-limit.js';
 import { ROUTES } from '../api/routes.js';
 import { adminRoutes } from '../api/admin.js';
-import type { RouteSpec } from '../api/route-spec.js';
+import { servedPaths, type RouteSpec } from '../api/route-spec.js';
 
 // Timestamps may omit the zone (naive = UTC, as the Python SDK may send them).
 function addTimestampFormat(ajv: Ajv): Ajv {
@@ -31,7 +32,7 @@ function addTimestampFormat(ajv: Ajv): Ajv {
 
 /** The spec of a request's route, by method and path pattern (undefined: no such route). */
 function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
-  const byRoute = new Map<string, RouteSpec>([...ROUTES, ...Object.values(adminRoutes)].map((s) => [`${s.method} ${s.path}`, s]));
+  const byRoute = new Map<string, RouteSpec>([...ROUTES, ...Object.values(adminRoutes)].flatMap((s) => servedPaths(s).map((p) => [`${s.method} ${p}`, s] as const)));
   // HEAD is served by the GET route (Fastify adds it), so it is checked as that route.
   return (req) => (req.routeOptions.url === undefined ? undefined : byRoute.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${req.routeOptions.url}`));
 }
@@ -39,7 +40,7 @@ function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
 export interface AppDeps {
   readonly store: Store;
   readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'> &
-    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute'>>;
+    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute' | 'defaultEntity'>>;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProjectRoutes(app, store);
   registerRetentionAndLimits(app, store, { ...DEFAULTS, ...deps.config });
   registerAdminRoutes(app, store);
+  registerGraphqlRoutes(app, store, { defaultEntity: deps.config.defaultEntity ?? null });
   await app.ready();
   return app;
 }

@@ -1,6 +1,7 @@
 // The one access check, at the edge, from the route spec: after the body is validated,
 // every project the request names must be readable (read routes) or writable (write
-// routes, admin role for admin routes) by the caller. The projects a request names: ?project_id=, body.project_id,
+// routes, admin role for admin routes) by the caller. The projects a request names: the path's
+// {entity}/{project}, ?project_id=, body.project_id,
 // the project_id of body.start / end / obj / table, of each body.batch item (and its
 // req.start / req.end), and the project of each ref in body.refs. A multipart upload
 // names its project in a form field, checked as the field streams in.
@@ -14,12 +15,14 @@ import { tryParseRef } from '../service/refs.js';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Every project id a (validated) request names. */
-export function projectsNamed(body: unknown, query: unknown): string[] {
+/** Every project id a (validated) request names; `params` are its path parameters. */
+export function projectsNamed(body: unknown, query: unknown, params: unknown = undefined): string[] {
   const out = new Set<string>();
   const add = (v: unknown) => {
     if (isObj(v) && typeof v.project_id === 'string') out.add(v.project_id);
   };
+  // The v2 routes name their project in the path: /v2/{entity}/{project}/...
+  if (isObj(params) && typeof params.entity === 'string' && typeof params.project === 'string') out.add(`${params.entity}/${params.project}`);
   add(query);
   if (!isObj(body)) return [...out];
   add(body);
@@ -61,7 +64,7 @@ export function registerAuthGuard(app: FastifyInstance, accessOf: (req: FastifyR
   app.addHook('preHandler', async (req) => {
     const access = accessOf(req);
     if (access === undefined || access === 'open' || req.weft.access.all) return;
-    const projects = projectsNamed(req.body, req.query);
+    const projects = projectsNamed(req.body, req.query, req.params);
     // An admin route about projects needs the admin role on each; others (keys) any admin role.
     if (access === 'admin' && projects.length === 0) {
       if (!isAdmin(req.weft.access)) throw new ForbiddenError('Admin role required');

@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import type { RouteSpec } from '../api/route-spec.js';
+import { servedPaths, type RouteSpec } from '../api/route-spec.js';
 import type { RequestContext } from './request-context.js';
 
 /** A response body that is already JSON text (calls keep their stored JSON as text). */
@@ -37,9 +37,9 @@ export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, ha
     ...(spec.params ? { params: spec.params } : {}),
     ...(spec.querystring ? { querystring: spec.querystring } : {}),
   };
-  app.route({
+  for (const url of servedPaths(spec)) app.route({
     method: spec.method,
-    url: spec.path,
+    url,
     schema,
     handler: async (req: FastifyRequest, reply) => {
       const input = { params: req.params, query: req.query } as RouteInput<S>;

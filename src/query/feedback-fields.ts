@@ -12,6 +12,7 @@ export const FEEDBACK_COLUMNS = [
   'scorer_tags', 'scorer_tag_reasons', 'scorer_tag_confidences',
   'scorer_ratings', 'scorer_rating_reasons', 'scorer_rating_confidences',
   'span_agent_name', 'span_agent_version', 'span_status_code',
+  'scorer_trace_id', 'span_trace_id', 'span_conversation_id',
 ] as const;
 export type FeedbackColumnName = (typeof FEEDBACK_COLUMNS)[number];
 

@@ -3,6 +3,7 @@
 // wb_user_id taken from the caller, never from the body. A start gets its expire_at from
 // the project's time-to-live at the time it is accepted.
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../api/calls.js';
+import type { CompletedCallSchemaForInsert } from '../api/calls-v2.js';
 import { InvalidRequestError } from '../api/errors.js';
 import type { CallEndPart, CallStartPart } from '../storage/call-store.js';
 import { extractRefs } from './extract-refs.js';
@@ -65,5 +66,14 @@ export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
     summary: encodeJson(e.summary, 'summary'),
     output_refs: extractRefs(refSource),
     wb_run_step_end: e.wb_run_step_end ?? null,
+  };
+}
+
+/** A finished call (v2 calls/complete) as the start and the end it is made of. */
+export function splitCompleted(c: CompletedCallSchemaForInsert): { start: StartedCallSchemaForInsert; end: EndedCallSchemaForInsert } {
+  const { ended_at, exception, output, summary, wb_run_step_end, ...start } = c;
+  return {
+    start,
+    end: { project_id: c.project_id, id: c.id, ended_at, exception, output, summary: summary ?? {}, wb_run_step_end },
   };
 }

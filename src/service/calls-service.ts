@@ -8,10 +8,11 @@ import { InvalidRequestError, RequestTooLargeError, ServiceUnavailableError } fr
 import { compileCallsQuery } from '../query/compile-calls-query.js';
 import { WriteQueueFullError, type CallPart, type CallsQuery, type StoredCall } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
-import { toEndPart, toStartPart } from './call-parts.js';
+import { splitCompleted, toEndPart, toStartPart } from './call-parts.js';
+import type { CallEndV2Req, CompletedCallSchemaForInsert, ProjectPath } from '../api/calls-v2.js';
 import { renderCall } from './call-render.js';
 import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
-import { nowMicros } from '../time.js';
+import { nowMicros, parseTimestamp } from '../time.js';
 import { createRefValueReader } from './ref-values.js';
 import { createSerialLane } from './serial-lane.js';
 
@@ -27,6 +28,13 @@ const SLICE = 25;
 
 export type CallsService = ReturnType<typeof createCallsService>;
 
+/** The v2 routes name the project in their path: every item must be of that project. */
+function sameProject(path: ProjectPath, projectIds: readonly string[]): void {
+  const expected = `${path.entity}/${path.project}`;
+  const other = projectIds.find((p) => p !== expected);
+  if (other !== undefined) throw new InvalidRequestError(`project_id ${JSON.stringify(other)} does not match the path's project ${JSON.stringify(expected)}`);
+}
+
 export function createCallsService(store: Store) {
   /** User names of the calls' wb_user_ids: stored users (keys' users), else the caller's own. */
   async function usernamesOf(calls: readonly StoredCall[], caller: Caller): Promise<(id: string | null) => string | null> {
@@ -37,6 +45,21 @@ export function createCallsService(store: Store) {
 
   const hydrator = createCallHydrator(store, createRefValueReader(store.objects, store.tables));
   const lane = createSerialLane();
+
+  /**
+   * Turns batch items into parts a slice at a time in one lane (serial-lane.ts), letting other
+   * requests run in between: batches never hold the event loop for long.
+   */
+  function partsOf<T>(items: readonly T[], toParts: (item: T, index: number) => CallPart[]): Promise<CallPart[]> {
+    return lane(async () => {
+      const out: CallPart[] = [];
+      for (let at = 0; at < items.length; at += SLICE) {
+        if (at > 0) await new Promise((r) => setImmediate(r));
+        for (let i = at; i < Math.min(at + SLICE, items.length); i++) out.push(...toParts(items[i]!, i));
+      }
+      return out;
+    });
+  }
 
   /** Writes parts; a full write queue becomes a 503 the client retries (nothing was written). */
   async function write(parts: readonly CallPart[]): Promise<void> {
@@ -99,23 +122,37 @@ export function createCallsService(store: Store) {
       return {};
     },
 
-    /**
-     * Every item is validated before anything is written; the whole batch commits at once.
-     * Items are turned into parts a slice at a time in one lane (serial-lane.ts), letting
-     * other requests run in between: batches never hold the event loop for long.
-     */
+    /** Every item is validated before anything is written; the whole batch commits at once. */
     async upsertBatch(batch: readonly CallBatchItem[], caller: Caller) {
       const retention = await retentionOf(batch.flatMap((item) => (item.req.start ? [item.req.start.project_id] : [])));
-      const parts = await lane(async () => {
-        const out: CallPart[] = [];
-        for (let at = 0; at < batch.length; at += SLICE) {
-          if (at > 0) await new Promise((r) => setImmediate(r));
-          for (let i = at; i < Math.min(at + SLICE, batch.length); i++) out.push(batchPart(batch[i]!, i, caller, retention));
-        }
-        return out;
-      });
+      const parts = await partsOf(batch, (item, i) => [batchPart(item, i, caller, retention)]);
       await write(parts);
       return { res: parts.map((p) => (p.mode === 'start' ? { id: p.start.id, trace_id: p.start.trace_id } : {})) };
+    },
+
+    /** v2: finished calls, each a start and an end; validated whole, committed at once (as upsertBatch). */
+    async complete(path: ProjectPath, batch: readonly CompletedCallSchemaForInsert[], caller: Caller) {
+      sameProject(path, batch.map((c) => c.project_id));
+      const retention = await retentionOf(batch.map((c) => c.project_id));
+      const parts = await partsOf(batch, (c) => {
+        const { start, end } = splitCompleted(c);
+        return [{ mode: 'start', start: toStartPart(start, caller.userId, retention.get(c.project_id) ?? null) }, { mode: 'end', end: toEndPart(end) }];
+      });
+      await write(parts);
+      return {};
+    },
+
+    async startV2(path: ProjectPath, req: CallStartReq, caller: Caller) {
+      sameProject(path, [req.start.project_id]);
+      return this.start(req, caller);
+    },
+
+    /** v2: an eager end; its started_at is checked like every timestamp, the start part keeps the call's own. */
+    async endV2(path: ProjectPath, req: CallEndV2Req) {
+      sameProject(path, [req.end.project_id]);
+      const { started_at, ...end } = req.end;
+      if (started_at != null) parseTimestamp(started_at, 'started_at');
+      return this.end({ end });
     },
 
     async update(req: CallUpdateReq) {

@@ -58,6 +58,9 @@ export function toFeedbackRow(
     span_agent_name: req.span_agent_name ?? DEFAULT_SPAN_AGENT_NAME,
     span_agent_version: req.span_agent_version ?? DEFAULT_SPAN_AGENT_VERSION,
     span_status_code: req.span_status_code ?? DEFAULT_SPAN_STATUS_CODE,
+    scorer_trace_id: req.scorer_trace_id ?? '',
+    span_trace_id: req.span_trace_id ?? '',
+    span_conversation_id: req.span_conversation_id ?? '',
   };
 }
 

@@ -94,6 +94,21 @@ export interface CallsQuery {
   readonly includeTotalStorageSize: boolean;
 }
 
+/** Which turn calls (calls whose id is their turn_id) a threads query looks at. */
+export interface ThreadTurnsFilter {
+  /** Only turns started after / before these instants (null: no bound). */
+  readonly startedAfter: Micros | null;
+  readonly startedBefore: Micros | null;
+  /** Only these threads (null: every thread with a non-empty id). */
+  readonly threadIds: readonly string[] | null;
+}
+
+/** The live turn calls of one thread: [id, started_at, ended_at or null]. */
+export interface ThreadTurns {
+  readonly thread_id: string;
+  readonly turns: readonly (readonly [id: string, startedAt: Micros, endedAt: Micros | null])[];
+}
+
 /** Thrown by writeParts when the parts waiting to be written already exceed the write-queue bound. */
 export class WriteQueueFullError extends Error {
   constructor(readonly queuedBytes: number, readonly limitBytes: number) {
@@ -125,4 +140,8 @@ export interface CallStore {
   count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }>;
   /** Soft-deletes the calls and all their descendants; returns how many were deleted. */
   delete(projectId: string, callIds: readonly string[], at: Micros): Promise<number>;
+  /** The live turn calls of the project, grouped by thread (threads/stream_query aggregates them). */
+  threadTurns(projectId: string, filter: ThreadTurnsFilter): Promise<ThreadTurns[]>;
+  /** Bytes of the stored JSON of the project's live calls. */
+  totalStorageSize(projectId: string): Promise<number>;
 }

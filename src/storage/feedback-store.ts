@@ -29,6 +29,9 @@ export interface FeedbackRow {
   readonly span_agent_name: string;
   readonly span_agent_version: string;
   readonly span_status_code: string;
+  readonly scorer_trace_id: string;
+  readonly span_trace_id: string;
+  readonly span_conversation_id: string;
 }
 
 export type FeedbackColumn = keyof FeedbackRow;

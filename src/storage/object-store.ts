@@ -131,6 +131,8 @@ export interface ObjectStore {
   setAliases(projectId: string, objectId: string, sel: VersionSelector, aliases: readonly string[]): Promise<boolean>;
   /** Removes the object's aliases of these names; unknown names are not an error. */
   removeAliases(projectId: string, objectId: string, aliases: readonly string[]): Promise<void>;
+  /** Bytes of the values of the project's live object versions. */
+  totalSize(projectId: string): Promise<number>;
   /** Distinct tags in use in the project, sorted by code point. */
   listTags(projectId: string): Promise<string[]>;
   /** Distinct alias names in the project, sorted, with "latest" while any live version exists. */

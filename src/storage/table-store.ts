@@ -73,4 +73,6 @@ export interface TableStore {
   queryRows(q: TableRowsQuery): AsyncIterable<readonly StoredTableRow[]>;
   /** Stats of the tables that exist among `digests`, in request order (unknown ones omitted). */
   stats(projectId: string, digests: readonly string[], includeStorageSize: boolean): Promise<TableStats[]>;
+  /** Bytes of the project's stored table rows (each row once, however many tables hold it). */
+  totalSize(projectId: string): Promise<number>;
 }

@@ -93,6 +93,15 @@ export function validExamples(f: Fixtures): Record<string, Example> {
     'POST /cost/create': { url: '/cost/create', body: { project_id: P, costs: { 'fuzz-llm': { prompt_token_cost: 1, completion_token_cost: 2, provider_id: 'p', effective_date: '2026-01-01T00:00:00Z' } } } },
     'POST /cost/query': { url: '/cost/query', body: { project_id: P, fields: ['id', 'llm_id'], query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'fixture-llm' }] } }, sort_by: [{ field: 'llm_id', direction: 'asc' }], limit: 10 } },
     'POST /cost/purge': { url: '/cost/purge', body: { project_id: P, query: idEq('no-such-cost') } },
+    'POST /files/query_stats': { url: '/files/query_stats', body: { project_id: P } },
+    'POST /project/stats': { url: '/project/stats', body: { project_id: P, include_file_storage_size: false } },
+    'POST /threads/stream_query': { url: '/threads/stream_query', body: { project_id: P, filter: { thread_ids: ['th'] }, sort_by: [{ field: 'turn_count', direction: 'desc' }], limit: 5 } },
+    'POST /v2/:entity/:project/calls/complete': {
+      url: `/v2/${P}/calls/complete`,
+      body: { batch: [{ ...start({ inputs: { q: 'v2' } }), ended_at: '2026-11-21T05:03:30.000Z', output: 'ok', summary: null, exception: null }] },
+    },
+    'POST /v2/:entity/:project/call/start': { url: `/v2/${P}/call/start`, body: { start: start() } },
+    'POST /v2/:entity/:project/call/end': { url: `/v2/${P}/call/end`, body: { end: { ...end(f.callId), started_at: '2026-11-21T05:03:29.057Z', trace_id: f.traceId } } },
   };
   return Object.fromEntries(Object.entries(ex).map(([k, v]) => [k, { method: v.method ?? 'POST', url: v.url, body: v.body }]));
 }

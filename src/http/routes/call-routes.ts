@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { callsRoutes } from '../../api/calls.js';
+import { callsV2Routes } from '../../api/calls-v2.js';
 import { createCallsService } from '../../service/calls-service.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute, RawJson } from '../bind-route.js';
@@ -15,4 +16,7 @@ export function registerCallRoutes(app: FastifyInstance, store: Store): void {
   bindRoute(app, callsRoutes.callsQueryStats, (body) => calls.stats(body));
   bindRoute(app, callsRoutes.callsStreamQuery, (body, ctx) => calls.streamQuery(body, ctx));
   bindRoute(app, callsRoutes.callsQuery, async (body, ctx) => new RawJson(await calls.queryJson(body, ctx)));
+  bindRoute(app, callsV2Routes.callsComplete, (body, ctx, { params }) => calls.complete(params, body.batch, ctx));
+  bindRoute(app, callsV2Routes.callStartV2, (body, ctx, { params }) => calls.startV2(params, body, ctx));
+  bindRoute(app, callsV2Routes.callEndV2, (body, _ctx, { params }) => calls.endV2(params, body));
 }

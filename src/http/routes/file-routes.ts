@@ -118,4 +118,5 @@ export function registerFileRoutes(app: FastifyInstance, store: Store): void {
     });
   }
   bindRoute(app, r.filesStats, async (body) => fileStats(files, body.project_id));
+  bindRoute(app, r.filesQueryStats, async (body) => fileStats(files, body.project_id));
 }

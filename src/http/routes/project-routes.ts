@@ -1,8 +1,11 @@
-// Project settings routes, and the retention job that enforces the time-to-live
+// Project routes (settings, stats, threads), and the retention job that enforces the time-to-live
 // (started with the app, stopped when it closes).
 import type { FastifyInstance } from 'fastify';
 import { projectsRoutes } from '../../api/projects.js';
 import { createRetentionService } from '../../service/retention-service.js';
+import { projectStats } from '../../service/project-stats.js';
+import { queryThreads } from '../../service/threads-service.js';
+import { threadsRoutes } from '../../api/threads.js';
 import { startRetentionJob } from '../../service/retention-job.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
@@ -11,6 +14,8 @@ export function registerProjectRoutes(app: FastifyInstance, store: Store): void 
   const retention = createRetentionService(store);
   bindRoute(app, projectsRoutes.ttlSettingsRead, (body) => retention.read(body));
   bindRoute(app, projectsRoutes.ttlSettingsUpdate, (body, ctx) => retention.update(body, ctx));
+  bindRoute(app, projectsRoutes.projectStats, (body) => projectStats(store, body));
+  bindRoute(app, threadsRoutes.threadsStreamQuery, (body) => queryThreads(store, body));
 }
 
 /** Starts the retention job (intervalMs 0: never) and bounds the call write queue. */

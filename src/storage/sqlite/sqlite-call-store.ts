@@ -2,13 +2,17 @@
 // (sqlite-call-writes.ts; each batch acknowledged only after its commit); queries streamed in
 // chunks from the reader threads (sqlite-read-threads.ts), point reads on this thread. Expired
 // calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
-import type { CallEndPart, CallPart, CallsQuery, CallStartPart, CallStore, StoredCall } from '../call-store.js';
+import type { CallEndPart, CallPart, CallsQuery, CallStartPart, CallStore, StoredCall, ThreadTurns } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { nowMicros } from '../../time.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
+import { buildThreadTurnsSelect } from './sqlite-threads-select.js';
 import { endBytes, endValues, startBytes, startValues, type CallRow } from './sqlite-call-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 import type { ReadThreads } from './sqlite-read-threads.js';
+
+const TOTAL_BYTES = `SELECT COALESCE(SUM(start_bytes + end_bytes), 0) AS bytes FROM calls
+  WHERE project_id = ? AND started_at IS NOT NULL AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > ?)`;
 
 /** Rows per chunk of a query's stream (one round trip to the reader thread each). */
 const ROWS_PER_CHUNK = 256;
@@ -74,6 +78,15 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
       const { sql, params } = buildCallsCount(q, nowMicros());
       const [row] = await reads.all<{ count: number; total_storage_size_bytes: number | null }>(sql, params);
       return { count: row!.count, total_storage_size_bytes: row!.total_storage_size_bytes ?? null };
+    },
+    async threadTurns(projectId, filter) {
+      const { sql, params } = buildThreadTurnsSelect(projectId, filter, nowMicros());
+      const rows = await reads.all<{ thread_id: string; turns: string }>(sql, params);
+      return rows.map((r) => ({ thread_id: r.thread_id, turns: JSON.parse(r.turns) as ThreadTurns['turns'] }));
+    },
+    async totalStorageSize(projectId) {
+      const [row] = await reads.all<{ bytes: number }>(TOTAL_BYTES, [projectId, nowMicros()]);
+      return row!.bytes;
     },
     async delete(projectId, callIds, at) {
       return callIds.length === 0 ? 0 : writer.run('calls.delete', [projectId, callIds, at]);

@@ -9,6 +9,7 @@ import { COSTS_SCHEMA_V2 } from './sqlite-costs-schema.js';
 import { AUTH_SCHEMA_V3 } from './sqlite-auth-schema.js';
 import { RETENTION_SCHEMA_V4 } from './sqlite-retention-schema.js';
 import { CALLS_LIVE_INDEXES_V5 } from './sqlite-calls-live-indexes.js';
+import { FEEDBACK_SCHEMA_V6 } from './sqlite-feedback-v6.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: [CALLS_SCHEMA_V1, OBJECTS_SCHEMA_V1, FEEDBACK_SCHEMA_V1].join('\n') },
@@ -16,4 +17,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 3, sql: AUTH_SCHEMA_V3 },
   { version: 4, sql: RETENTION_SCHEMA_V4 },
   { version: 5, sql: CALLS_LIVE_INDEXES_V5 },
+  { version: 6, sql: FEEDBACK_SCHEMA_V6 },
 ];

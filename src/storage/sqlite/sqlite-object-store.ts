@@ -19,6 +19,7 @@ const columns = (metadataOnly: boolean) => `${META_COLUMNS}, ${metadataOnly ? 'N
 
 const SORT_COLUMNS: Readonly<Record<ObjectSortField, string>> = { object_id: 'v.object_id', created_at: 'v.created_at' };
 const STATEMENT_CACHE_LIMIT = 256;
+const TOTAL_SIZE = 'SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM object_versions WHERE project_id = ? AND deleted_at IS NULL';
 
 function compileQuery(q: ObjectsQuery): { sql: string; params: unknown[] } {
   const where = ['v.project_id = ?', 'v.deleted_at IS NULL'];
@@ -124,6 +125,10 @@ export function createSqliteObjectStore(db: SqliteDb, reads: ReadThreads, writer
     removeTags: (projectId, objectId, sel, tags) => writer.run('objects.removeTags', [projectId, objectId, sel, tags]),
     setAliases: (projectId, objectId, sel, aliases) => writer.run('objects.setAliases', [projectId, objectId, sel, aliases]),
     removeAliases: (projectId, objectId, aliases) => writer.run('objects.removeAliases', [projectId, objectId, aliases]),
+    async totalSize(projectId) {
+      const [row] = await reads.all<{ bytes: number }>(TOTAL_SIZE, [projectId]);
+      return row!.bytes;
+    },
     async listTags(projectId) {
       return listTags.all(projectId) as string[];
     },

@@ -90,5 +90,9 @@ export function createSqliteTableStore(db: SqliteDb, reads: ReadThreads, writer:
         return [{ digest, count: t.row_count, storage_size_bytes: includeStorageSize ? sizeOf(t.id) : null }];
       });
     },
+    async totalSize(projectId) {
+      const [row] = await reads.all<{ bytes: number }>('SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM table_rows WHERE project_id = ?', [projectId]);
+      return row!.bytes;
+    },
   };
 }
