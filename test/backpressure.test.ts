@@ -1,5 +1,5 @@
 // Backpressure on ingest: when more call bytes wait to be written than ingestQueueBytes,
-// /call/upsert_batch, /call/start and /call/end answer 503 with Retry-After and write
+// /call/upsert_batch, /call/start, /call/end and the v2 call routes answer 503 with Retry-After and write
 // nothing; whatever was acknowledged is committed and readable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +47,10 @@ test('a write while a commit is stuck gets 503 + Retry-After on every ingest rou
     const s = start({ project_id: P });
     assert503(await t.post('/call/start', { start: s }));
     assert503(await t.post('/call/end', { end: end(s.id, { project_id: P }) }));
+    // The Python SDK's v2 routes too.
+    assert503(await t.post(`/v2/${P}/calls/complete`, { batch: [{ ...s, ended_at: s.started_at, output: 1, summary: null }] }));
+    assert503(await t.post(`/traces/v2/${P}/call/start`, { start: s }));
+    assert503(await t.post(`/v2/${P}/call/end`, { end: { ...end(s.id, { project_id: P }), started_at: s.started_at } }));
     // Reads are not affected.
     assert.equal((await t.post('/calls/query_stats', { project_id: P })).status, 200);
 

@@ -62,6 +62,9 @@ test('include_storage_size and include_total_storage_size give the call and whol
   const only = (await t.post('/call/read', { project_id: PROJECT, id: root.id, include_total_storage_size: true })).body.call;
   assert.equal(only.storage_size_bytes, null);
   assert.equal(only.total_storage_size_bytes, c.total_storage_size_bytes);
+  // As in Weave: the trace total is set on the trace root only.
+  const kidTotal = (await t.post('/call/read', { project_id: PROJECT, id: child.id, include_total_storage_size: true })).body.call;
+  assert.equal(kidTotal.total_storage_size_bytes, null);
 });
 
 test('flags accept null and false; include_costs is accepted', async () => {

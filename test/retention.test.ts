@@ -144,17 +144,17 @@ test('expired calls vanish from read, stream_query, query and query_stats; live 
   assert.deepEqual(oneTrace.body, { count: 0, total_storage_size_bytes: 0 });
 });
 
-test('storage totals of a trace leave its expired calls out', async () => {
+test('storage totals of a trace leave its expired calls out (and are set on the trace root only)', async () => {
   const p = 'ttl/sizes';
   await setTtl(p, 1);
-  const old = start({ project_id: p, started_at: iso(Date.now() - 3 * DAY_MS), inputs: { big: 'x'.repeat(5000) } });
-  const child = start({ project_id: p, trace_id: old.trace_id, parent_id: old.id, started_at: iso(Date.now()) });
+  const root = start({ project_id: p, started_at: iso(Date.now()) });
+  const old = start({ project_id: p, trace_id: root.trace_id, parent_id: root.id, started_at: iso(Date.now() - 3 * DAY_MS), inputs: { big: 'x'.repeat(5000) } });
+  await writeCall(root);
   await writeCall(old);
-  await writeCall(child);
-  const r = await t.post('/call/read', { project_id: p, id: child.id, include_storage_size: true, include_total_storage_size: true });
+  const r = await t.post('/call/read', { project_id: p, id: root.id, include_storage_size: true, include_total_storage_size: true });
   assert.equal(r.body.call.total_storage_size_bytes, r.body.call.storage_size_bytes);
   const rows = jsonl((await t.post('/calls/stream_query', { project_id: p, include_storage_size: true, include_total_storage_size: true })).text);
-  assert.deepEqual(rows.map((c) => [c.id, c.total_storage_size_bytes]), [[child.id, r.body.call.storage_size_bytes]]);
+  assert.deepEqual(rows.map((c) => [c.id, c.total_storage_size_bytes]), [[root.id, r.body.call.storage_size_bytes]]);
   const stats = await t.post('/calls/query_stats', { project_id: p, include_total_storage_size: true });
   assert.deepEqual(stats.body, { count: 1, total_storage_size_bytes: r.body.call.storage_size_bytes });
 });

@@ -43,7 +43,7 @@ const DEFAULT_SORT: readonly SortBy[] = [{ field: 'started_at', direction: 'asc'
 const ID_FIELD: FieldRef = { kind: 'column', name: 'id', type: 'string' };
 
 export function compileCallsQuery(req: CallsQueryInput): CallsQuery {
-  const where = [...filterExprs(req.filter ?? null)];
+  const where = [...filterExprs(req.filter ?? null, req.project_id)];
   if (req.query) where.push(compileQuery(req.query, callsFieldCatalog));
   return {
     projectId: req.project_id,
@@ -58,7 +58,6 @@ export function compileCallsQuery(req: CallsQueryInput): CallsQuery {
 }
 
 const field = (name: string): Expr => ({ kind: 'field', field: callsFieldCatalog.resolve(name) });
-const FALSE: Expr = { kind: 'literal', value: false };
 
 function checkLength(name: string, list: readonly string[]): void {
   if (list.length > MAX_FILTER_LENGTH) {
@@ -66,25 +65,30 @@ function checkLength(name: string, list: readonly string[]): void {
   }
 }
 
-/** Each present constraint of the filter (AND-ed by the caller). An empty list matches nothing. */
-function* filterExprs(filter: CallsFilter | null): Generator<Expr> {
+/**
+ * Each constraint of the filter (AND-ed by the caller). An empty list is no constraint, as in
+ * Weave's servers. A wb_run_id without "/" is a bare run id of this project: it matches both
+ * itself and `<entity>/<project>/<run id>`, the form the Python SDK stores.
+ */
+function* filterExprs(filter: CallsFilter | null, projectId: string): Generator<Expr> {
   if (!filter) return;
-  if (filter.op_names) {
+  if (filter.op_names?.length) {
     checkLength('op_names', filter.op_names);
     yield opNamesExpr(filter.op_names);
   }
   for (const name of ['input_refs', 'output_refs'] as const) {
     const refs = filter[name];
-    if (!refs) continue;
+    if (!refs?.length) continue;
     checkLength(name, refs);
     const { exact, prefixes } = splitWildcards(refs);
-    yield exact.length + prefixes.length === 0 ? FALSE : { kind: 'arrayHasAny', column: name, values: exact, prefixes };
+    yield { kind: 'arrayHasAny', column: name, values: exact, prefixes };
   }
   for (const [name, column] of ID_FILTERS) {
-    const ids = filter[name];
-    if (!ids) continue;
+    let ids = filter[name];
+    if (!ids?.length) continue;
     checkLength(name, ids);
-    yield ids.length === 0 ? FALSE : { kind: 'in', left: field(column), items: ids.map((v) => ({ kind: 'literal', value: v })) };
+    if (name === 'wb_run_ids') ids = ids.flatMap((id) => (id.includes('/') ? [id] : [id, `${projectId}/${id}`]));
+    yield { kind: 'in', left: field(column), items: ids.map((v) => ({ kind: 'literal', value: v })) };
   }
   if (filter.trace_roots_only === true) yield { kind: 'isNull', input: field('parent_id') };
 }
@@ -105,7 +109,6 @@ function opNamesExpr(names: readonly string[]): Expr {
   const opName = field('op_name');
   const items: Expr[] = prefixes.map((prefix) => ({ kind: 'startsWith', input: opName, prefix }));
   if (exact.length > 0) items.unshift({ kind: 'in', left: opName, items: exact.map((v) => ({ kind: 'literal', value: v })) });
-  if (items.length === 0) return FALSE;
   return items.length === 1 ? items[0]! : { kind: 'or', items };
 }
 
@@ -145,6 +148,9 @@ function compileColumns(columns: readonly string[] | null, includeCosts: boolean
     if (isCallColumn(top)) wanted.add(top);
     else if (!FLAG_COLUMNS.has(top)) throw new InvalidFieldError(`Invalid column: ${name}`, ['body', 'columns', i]);
   });
-  if (wanted.has('summary') || includeCosts) SUMMARY_COLUMNS.forEach((c) => wanted.add(c));
+  // Costs are priced from summary.usage and answered under summary.weave.costs: include_costs
+  // brings the summary along whatever columns asked for (as Weave does).
+  if (includeCosts) wanted.add('summary');
+  if (wanted.has('summary')) SUMMARY_COLUMNS.forEach((c) => wanted.add(c));
   return CALL_COLUMNS.filter((c) => wanted.has(c));
 }

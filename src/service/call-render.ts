@@ -14,10 +14,21 @@ const str = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
 const num = (v: number | null) => (v === null ? 'null' : String(v));
 const time = (v: number | null) => (v === null ? 'null' : `"${formatTimestamp(v)}"`);
 
+/**
+ * The summary of a call whose summary column was not asked for: empty, except what
+ * include_costs / include_feedback asked for, under `weave` (as Weave answers).
+ */
+function extrasOnly(extras: SummaryExtras): string {
+  const weave: Record<string, unknown> = {};
+  if (extras.costs && Object.keys(extras.costs).length > 0) weave.costs = extras.costs;
+  if (extras.feedback) weave.feedback = extras.feedback;
+  return Object.keys(weave).length === 0 ? '{}' : JSON.stringify({ weave });
+}
+
 export function renderCall(c: StoredCall, opts: RenderOptions, extras: SummaryExtras = {}, replaced: Partial<Record<'inputs' | 'output' | 'attributes', string>> = {}): string {
   const has = (col: string) => opts.columns === null || opts.columns.has(col);
   const obj = (col: 'attributes' | 'inputs', v: string | null) => (has(col) ? (replaced[col] ?? v ?? '{}') : '{}');
-  const summary = has('summary') ? renderSummary(c, extras) : '{}';
+  const summary = has('summary') ? renderSummary(c, extras) : extrasOnly(extras);
   return (
     `{"id":${str(c.id)},"project_id":${str(c.project_id)},"op_name":${str(c.op_name)}` +
     `,"display_name":${str(has('display_name') ? c.display_name || null : null)}` +

@@ -54,6 +54,8 @@ export interface TestAppOptions {
   keys?: readonly CreateKeyInput[];
   /** Requests per minute per API key (default 0: no limit). */
   rateLimitPerMinute?: number;
+  /** Open mode's GraphQL default entity (default: the local username). */
+  defaultEntity?: string;
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -67,7 +69,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     config: {
       bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local', logLevel: 'silent',
       ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes, retentionIntervalMs: opts.retentionIntervalMs ?? 0,
-      rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
+      rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, defaultEntity: opts.defaultEntity ?? null,
     },
   });
   const keys: CreatedKey[] = [];

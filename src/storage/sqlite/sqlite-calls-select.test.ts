@@ -34,7 +34,7 @@ const ROWS: Row[] = [
     inputs: { s: 'Hello World', n: 10, b: false, l: [4] }, output: 0.9, summary: {}, input_refs: ['weave:///e/p/object/ds:v2'],
     wb_user_id: 'u2', wb_run_id: 'r1', thread_id: 'th1', turn_id: 'tu2', start_bytes: 10, end_bytes: 20 },
   { id: 'c03', trace_id: 't2', op_name: predict('xyz'), started_at: at(3), inputs: { s: 'abc', n: '7', b: 'true', z: 'set' },
-    wb_user_id: 'u1', start_bytes: 40 },
+    wb_user_id: 'u1', wb_run_id: 'e/p/r2', start_bytes: 40 },
   { id: 'c04', trace_id: 't3', op_name: 'plain_op', display_name: '', ...ended(4, 1), exception: 'ValueError: boom',
     inputs: { n: -1, b: 'false', s: '' }, output: null, summary: {}, wb_user_id: 'u2', start_bytes: 7, end_bytes: 3 },
   { id: 'c05', trace_id: 't3', parent_id: 'c04', op_name: predict('abc'), ...ended(5, 2000), inputs: {}, output: { answer: 'No' },
@@ -138,8 +138,11 @@ test('explicit casts, exists and IS NULL', () => {
   assert.deepEqual(where({ $not: [{ $eq: [f('ended_at'), l(null)] }] }), without('c03'));
 });
 
-test('logic: NOT of a NULL comparison is true; AND, OR, IN on columns', () => {
-  assert.deepEqual(where({ $not: [{ $eq: [f('parent_id'), l('c01')] }] }), without('c02'));
+test('logic: NOT of a comparison with NULL excludes the row (as Weave); AND, OR, IN on columns', () => {
+  // parent_id is NULL on roots: c05 is the only call with a parent other than c01.
+  assert.deepEqual(where({ $not: [{ $eq: [f('parent_id'), l('c01')] }] }), ['c05']);
+  // A missing JSON field compares as '', so its negation is true: rows without inputs.s come back.
+  assert.ok(where({ $not: [{ $eq: [f('inputs.s'), l('hello')] }] }).includes('c05'));
   assert.deepEqual(where({ $and: [{ $eq: [f('trace_id'), l('t1')] }, { $eq: [f('wb_user_id'), l('u2')] }] }), ['c02']);
   assert.deepEqual(where({ $or: [{ $eq: [f('id'), l('c08')] }, { $eq: [f('thread_id'), l('th1')] }] }), ['c01', 'c02', 'c08']);
   assert.deepEqual(where({ $in: [f('op_name'), [l('plain_op'), l('other')]] }), ['c04', 'c08']);
@@ -197,20 +200,22 @@ test('CallsFilter fields, wildcards and empty lists', () => {
   assert.deepEqual(filter({ op_names: ['weave:///e/p/op/predict:*'] }), ['c01', 'c03', 'c05', 'c07']);
   assert.deepEqual(filter({ op_names: [predict('abc')] }), ['c01', 'c05', 'c07']);
   assert.deepEqual(filter({ op_names: ['plain_op', 'other', 'weave:///e/p/op/score:*'] }), ['c02', 'c04', 'c08']);
-  assert.deepEqual(filter({ op_names: [] }), []);
+  const all = ['c01', 'c02', 'c03', 'c04', 'c05', 'c06', 'c07', 'c08'];
+  assert.deepEqual(filter({ op_names: [] }), all, 'an empty list is no constraint');
   assert.deepEqual(filter({ input_refs: ['weave:///e/p/object/ds:v1'] }), ['c01']);
   assert.deepEqual(filter({ input_refs: ['weave:///e/p/object/ds:*'] }), ['c01', 'c02']);
-  assert.deepEqual(filter({ input_refs: [] }), []);
+  assert.deepEqual(filter({ input_refs: [] }), all);
   assert.deepEqual(filter({ output_refs: ['weave:///e/p/object/model:*'] }), ['c05']);
   assert.deepEqual(filter({ output_refs: ['weave:///e/p/object/model:v1'] }), []);
   assert.deepEqual(filter({ parent_ids: ['c01', 'c04'] }), ['c02', 'c05']);
   assert.deepEqual(filter({ trace_ids: ['t3'] }), ['c04', 'c05']);
   assert.deepEqual(filter({ call_ids: ['c03', 'dl', 'ns', 'ot'] }), ['c03']);
-  assert.deepEqual(filter({ call_ids: [] }), []);
+  assert.deepEqual(filter({ call_ids: [] }), all);
   assert.deepEqual(filter({ thread_ids: ['th1'] }), ['c01', 'c02']);
   assert.deepEqual(filter({ turn_ids: ['tu2'] }), ['c02']);
   assert.deepEqual(filter({ wb_user_ids: ['u2'] }), ['c02', 'c04']);
   assert.deepEqual(filter({ wb_run_ids: ['r1'] }), ['c01', 'c02']);
+  assert.deepEqual(filter({ wb_run_ids: ['r2'] }), ['c03'], 'a bare run id also matches <entity>/<project>/<run id>');
   assert.deepEqual(filter({ trace_roots_only: true }), ['c01', 'c03', 'c04', 'c06', 'c07', 'c08']);
   assert.deepEqual(filter({ trace_roots_only: true, op_names: ['weave:///e/p/op/predict:*'], wb_user_ids: ['u1'] }), ['c01', 'c03']);
   assert.deepEqual(ids({ filter: { trace_roots_only: true }, query: { $expr: { $eq: [f('summary.weave.status'), l('error')] } } }), ['c04']);
@@ -271,6 +276,6 @@ test('count honours filters and limit, and sums the storage of the matched trace
   assert.deepEqual(count({ limit: 3 }), { count: 3, total_storage_size_bytes: null });
   assert.deepEqual(count({ query: { $expr: { $eq: [f('summary.weave.status'), l('error')] } } }), { count: 1, total_storage_size_bytes: null });
   assert.deepEqual(count({ filter: { trace_ids: ['t1', 't3'] }, include_total_storage_size: true }), { count: 4, total_storage_size_bytes: 200 });
-  assert.deepEqual(count({ filter: { call_ids: [] }, include_total_storage_size: true }), { count: 0, total_storage_size_bytes: 0 });
+  assert.deepEqual(count({ filter: { call_ids: [] } }), count({}), 'an empty list is no constraint');
   assert.deepEqual(count({ limit: 1, sort_by: null, include_total_storage_size: true }), { count: 1, total_storage_size_bytes: 180 });
 });

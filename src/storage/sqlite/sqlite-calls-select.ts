@@ -101,8 +101,11 @@ export const printCallsField: FieldPrinter = (field: FieldRef): FieldSql => {
   }
 };
 
-/** Bytes of every live call of the same trace as the outer `calls` row (one parameter: now). */
-const TRACE_BYTES = `(SELECT SUM(t.start_bytes + t.end_bytes) FROM calls AS t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ?))`;
+/**
+ * Bytes of every live call of the same trace as the outer `calls` row, on trace roots only
+ * (null on the other calls, as in Weave); one parameter: now.
+ */
+const TRACE_BYTES = `CASE WHEN calls.parent_id IS NULL THEN (SELECT SUM(t.start_bytes + t.end_bytes) FROM calls AS t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ?)) END`;
 
 const REQUIRED: ReadonlySet<CallColumn> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at']);
 

@@ -23,7 +23,7 @@ test('exact SQL and params of simple nodes', () => {
   assert.deepEqual(p({ kind: 'compare', op: 'eq', left: col('n'), right: lit(true) }), { sql: '(t.n = ?)', params: [1n] });
   assert.deepEqual(p({ kind: 'in', left: col('name'), items: [lit('a'), lit('b')] }), { sql: '(t.name IN (?, ?))', params: ['a', 'b'] });
   assert.deepEqual(p({ kind: 'in', left: col('name'), items: [] }), { sql: '0', params: [] });
-  assert.deepEqual(p({ kind: 'not', item: { kind: 'isNull', input: col('name') } }), { sql: '(NOT COALESCE((t.name IS NULL), 0))', params: [] });
+  assert.deepEqual(p({ kind: 'not', item: { kind: 'isNull', input: col('name') } }), { sql: '(NOT (t.name IS NULL))', params: [] });
   assert.deepEqual(p({ kind: 'contains', input: col('name'), substr: lit('Ab'), caseInsensitive: true }), {
     sql: '(instr(lower(t.name), lower(?)) > 0)', params: ['Ab'],
   });
@@ -125,13 +125,14 @@ test('casts: int, double, bool, string, exists', () => {
   assert.deepEqual(evalPer(d, { kind: 'convert', input: lit(true), to: 'string' })[1], 'true');
 });
 
-test('contains is case-sensitive unless asked; NOT of a NULL comparison is true', () => {
+test('contains is case-sensitive unless asked; NOT of a comparison with NULL is not true (SQL, as Weave)', () => {
   const d = db();
   assert.deepEqual(where(d, { kind: 'contains', input: col('name'), substr: lit('alpha'), caseInsensitive: false }), []);
   assert.deepEqual(where(d, { kind: 'contains', input: col('name'), substr: lit('alpha'), caseInsensitive: true }), [1, 4]);
   assert.deepEqual(where(d, { kind: 'contains', input: col('name'), substr: lit('%'), caseInsensitive: true }), []);
   assert.deepEqual(where(d, { kind: 'compare', op: 'eq', left: col('name'), right: lit('beta') }), [2]);
-  assert.deepEqual(where(d, { kind: 'not', item: { kind: 'compare', op: 'eq', left: col('name'), right: lit('beta') } }), [1, 3, 4]);
+  // Row 3's name is NULL: neither name = 'beta' nor its negation holds for it.
+  assert.deepEqual(where(d, { kind: 'not', item: { kind: 'compare', op: 'eq', left: col('name'), right: lit('beta') } }), [1, 4]);
   assert.deepEqual(where(d, { kind: 'isNull', input: json('z') }), [1, 2, 3, 4]);
   assert.deepEqual(where(d, { kind: 'isNull', input: json('s') }), [3, 4]);
   assert.deepEqual(where(d, { kind: 'arrayHasAny', column: 'refs', values: ['ref-2:v1'], prefixes: ['ref-x:'] }), [1, 2, 3, 4]);

@@ -153,8 +153,10 @@ class ExprPrinter {
         return bool(sql`(${joinSql(items, e.kind === 'and' ? ' AND ' : ' OR ')})`);
       }
       case 'not':
-        // A comparison with NULL is false, so its negation is true: NULL must not leak through NOT.
-        return bool(sql`(NOT COALESCE(${this.print(e.item).frag}, 0))`);
+        // SQL's three-valued logic, as Weave's servers apply it: a comparison with a missing
+        // (NULL) column is unknown, and so is its negation, so $not keeps such rows out too.
+        // (Missing JSON fields compare as '', not NULL, so their negations stay true.)
+        return bool(sql`(NOT ${this.print(e.item).frag})`);
       case 'compare':
         return bool(sql`(${this.print(e.left).frag} ${raw(COMPARE_SQL[e.op])} ${this.print(e.right).frag})`);
       case 'in': {
