@@ -57,6 +57,21 @@ test('runnable rules', async () => {
   }
 });
 
+test('scorer_* fields only on runnable, agent-monitor and agent-user feedback (as the newest Weave)', async () => {
+  const only = /^scorer_tags, scorer_tag_reasons, scorer_tag_confidences, scorer_ratings, scorer_rating_reasons, and scorer_rating_confidences are only allowed on wandb.agent_monitor, wandb.agent_user_feedback, or wandb.runnable feedback$/;
+  await expect400({ ...base, scorer_tags: ['nsfw'] }, only);
+  await expect400({ ...base, feedback_type: 'wandb.note.1', payload: { note: 'n' }, scorer_ratings: { q: 0.5 } }, only);
+  await expect400({ ...base, feedback_type: 'wandb.agent_user_feedback' }, 'scorer_tags is required for agent user feedback');
+  // Empty lists and maps are as good as absent.
+  assert.equal((await t.post('/feedback/create', { ...base, scorer_tags: [], scorer_ratings: {} })).status, 200);
+  for (const feedback_type of ['wandb.agent_monitor', 'wandb.agent_user_feedback']) {
+    const r = await t.post('/feedback/create', { ...base, feedback_type, scorer_tags: ['helpful'], scorer_tag_confidences: { helpful: 0.9 } });
+    assert.equal(r.status, 200, r.text);
+  }
+  const batch = await t.post('/feedback/batch/create', { batch: [{ ...base, feedback_type: 'wandb.agent_monitor', scorer_tags: ['x'] }, { ...base, scorer_tags: ['x'] }] });
+  assert.equal(batch.status, 400, 'a batch is checked whole');
+});
+
 test('refs must parse and lie in the request project', async () => {
   await expect400({ ...base, weave_ref: 'not-a-ref' }, /Invalid ref: not-a-ref/);
   await expect400({ ...base, weave_ref: 'weave:///e/p/widget/x' }, /unknown ref kind/);

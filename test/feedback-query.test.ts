@@ -105,3 +105,19 @@ test('explicit nulls mean "not given"', async () => {
   const rows = await query({ fields: null, query: null, sort_by: null, limit: null, offset: null });
   assert.deepEqual(rows.map((r) => r.id), ids);
 });
+
+test('total_count counts the matching rows whatever the limit; fields ["count(*)"] answers the count (as Weave)', async () => {
+  const notes = { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] } };
+  const page = await t.post('/feedback/query', { project_id: P, query: notes, limit: 1, offset: 1 });
+  assert.equal(page.body.result.length, 1);
+  assert.equal(page.body.total_count, 4);
+  assert.equal((await t.post('/feedback/query', { project_id: P })).body.total_count, 5);
+  assert.deepEqual((await t.post('/feedback/query', { project_id: P, fields: ['count(*)'], query: notes })).body, { result: [{ 'count(*)': 4 }], total_count: 4 });
+  assert.deepEqual((await t.post('/feedback/query', { project_id: P, fields: ['COUNT(*)'] })).body.result, [{ 'COUNT(*)': 5 }]);
+  assert.deepEqual((await t.post('/feedback/query', { project_id: 'no/rows', fields: ['count(*)'] })).body.result, [{ 'count(*)': 0 }]);
+  const mixed = await t.post('/feedback/query', { project_id: P, fields: ['count(*)', 'id'] });
+  assert.equal(mixed.status, 400);
+  assert.match(mixed.body.reason, /count\(\*\) cannot be combined/);
+  const other = await t.post('/feedback/query', { project_id: P, fields: ['sum(payload.score)'] });
+  assert.equal(other.status, 422);
+});

@@ -20,12 +20,16 @@ const del = (objectId: string, digests?: unknown) =>
 const live = async (objectId: string) =>
   ((await t.post('/objs/query', { project_id: P, filter: { object_ids: [objectId] } })).body.objs as any[]).map((o) => [o.version_index, o.is_latest]);
 
-test('without digests every live version is deleted; the answer counts them', async () => {
-  await create('all', { n: 0 });
-  await create('all', { n: 1 });
+test('without digests every live version is deleted; the answer counts and lists them (digest, classes)', async () => {
+  const d0 = await create('all', { n: 0 });
+  const d1 = await create('all', { _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], rows: [] });
   const r = await del('all');
   assert.equal(r.status, 200);
-  assert.deepEqual(r.body, { num_deleted: 2 });
+  assert.equal(r.body.num_deleted, 2);
+  assert.deepEqual([...r.body.deleted_versions].sort((a: any, b: any) => (a.digest < b.digest ? -1 : 1)), [
+    { digest: d0, base_object_class: null, leaf_object_class: null },
+    { digest: d1, base_object_class: 'Dataset', leaf_object_class: 'Dataset' },
+  ].sort((a, b) => (a.digest < b.digest ? -1 : 1)));
   assert.deepEqual(await live('all'), []);
   assert.equal((await t.post('/obj/read', { project_id: P, object_id: 'all', digest: 'latest' })).status, 404);
   assert.deepEqual((await del('all', [])).status, 404, 'nothing live is left');
@@ -35,9 +39,14 @@ test('named versions: digests, v<N> and latest; latest moves to the newest survi
   const d0 = await create('some', { n: 0 });
   await create('some', { n: 1 });
   await create('some', { n: 2 });
-  assert.deepEqual((await del('some', ['latest'])).body, { num_deleted: 1 });
+  const latest = (await del('some', ['latest'])).body;
+  assert.equal(latest.num_deleted, 1);
+  assert.equal(latest.deleted_versions.length, 1, 'an alias is resolved to the content digest');
+  assert.match(latest.deleted_versions[0].digest, /^[A-Za-z0-9]{43}$/);
   assert.deepEqual(await live('some'), [[0, 0], [1, 1]]);
-  assert.deepEqual((await del('some', ['v1', d0, 'v1'])).body, { num_deleted: 2 });
+  const two = (await del('some', ['v1', d0, 'v1'])).body;
+  assert.equal(two.num_deleted, 2);
+  assert.ok(two.deleted_versions.some((v: any) => v.digest === d0));
   assert.deepEqual(await live('some'), []);
 });
 
@@ -120,5 +129,5 @@ test('malformed delete bodies are 422s; explicit nulls are accepted', async () =
     if (type) assert.equal(r.body.detail[0].type, type);
   }
   await create('nulls', { n: 0 });
-  assert.deepEqual((await t.post('/obj/delete', { project_id: P, object_id: 'nulls', digests: null, wb_user_id: null })).body, { num_deleted: 1 });
+  assert.equal((await t.post('/obj/delete', { project_id: P, object_id: 'nulls', digests: null, wb_user_id: null })).body.num_deleted, 1);
 });

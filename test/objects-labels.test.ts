@@ -86,13 +86,53 @@ test('aliases: a missing version is a 404; reserved or ambiguous names are a 400
   const d = await create('alias-rules', { n: 0 });
   assert.equal((await setAliases('alias-rules', 'v7', ['x'])).status, 404);
   assert.equal((await setAliases('missing-object', 'latest', ['x'])).status, 404);
-  for (const bad of ['latest', 'v3', d, '', 'tab\there', 'x'.repeat(257)]) {
+  for (const bad of ['latest', 'v3', d, '', 'tab\there', 'x'.repeat(129)]) {
     const r = await setAliases('alias-rules', d, [bad]);
     assert.equal(r.status, 400, JSON.stringify(bad));
     assert.equal(r.body.error_code, 'INVALID_REQUEST');
   }
   assert.equal((await addTags('alias-rules', d, [''])).status, 400);
   assert.deepEqual(await labels('alias-rules', d), { tags: [], aliases: ['latest'] });
+});
+
+test('tag and alias names follow Weave\'s rules, with its messages (400, nothing stored)', async () => {
+  const d = await create('name-rules', { n: 0 });
+  const tagCases: [string, RegExp][] = [
+    ['', /^tag name must not be empty$/],
+    ['t'.repeat(257), /^tag name must be at most 256 characters$/],
+    ['my.tag', /^tag name 'my.tag' is invalid: only alphanumeric characters, hyphens, underscores, and single spaces between words are allowed$/],
+    ['two  spaces', /is invalid/],
+    [' leading', /is invalid/],
+    ["it's", /^tag name "it's" is invalid/],
+  ];
+  for (const [tag, message] of tagCases) {
+    const r = await addTags('name-rules', d, ['fine', tag]);
+    assert.equal(r.status, 400, JSON.stringify(tag));
+    assert.match(r.body.reason, message);
+  }
+  for (const good of ['latest', 'v0', 'prod-ready', 'snake_case', 'two words', 'übersetzt', 'x'.repeat(256)]) {
+    assert.equal((await addTags('name-rules', d, [good, good])).status, 200, good);
+  }
+  const aliasCases: [string, RegExp][] = [
+    ['', /^alias name must not be empty$/],
+    ['   ', /^alias name must not be whitespace-only$/],
+    ['a'.repeat(129), /^alias name must be at most 128 characters$/],
+    ['team/prod', /^alias name cannot contain character '\/'$/],
+    ['prod:1', /^alias name cannot contain character ':'$/],
+    ['v12', /^alias name 'v12' is reserved \(matches version pattern v<number>\)$/],
+    ['latest', /^alias name 'latest' is reserved$/],
+  ];
+  for (const [alias, message] of aliasCases) {
+    for (const r of [await setAliases('name-rules', d, [alias]), await removeAliases('name-rules', [alias])]) {
+      assert.equal(r.status, 400, JSON.stringify(alias));
+      assert.match(r.body.reason, message);
+    }
+  }
+  for (const good of ['my-deploy.v2', 'has spaces', 'V1', 'a'.repeat(128)]) {
+    assert.equal((await setAliases('name-rules', d, [good])).status, 200, good);
+  }
+  // Removing tags is not checked (as in Weave): removing a name that could never be set is a no-op.
+  assert.equal((await removeTags('name-rules', d, ['my.tag'])).status, 200);
 });
 
 test('object ids with spaces, slashes and bangs work in the path when percent-encoded', async () => {

@@ -73,6 +73,11 @@ test('a deleted object reads as null; a missing one is a 404', async () => {
   const missing = await read([refs.model, objRef('nothing', MISSING_DIGEST)]);
   assert.equal(missing.status, 404);
   assert.match(missing.body.reason, /nothing/);
+  // As Weave's RefObjectsNotFoundError: the missing digests, each once.
+  assert.equal(missing.body.error_type, 'RefObjectsNotFoundError');
+  assert.deepEqual(missing.body.missing_object_digests, [MISSING_DIGEST]);
+  const two = await read([objRef('a', MISSING_DIGEST), refs.model, objRef('b', MISSING_DIGEST), objRef('c', MISSING_DIGEST.replace('A', 'B'))]);
+  assert.deepEqual(two.body.missing_object_digests, [MISSING_DIGEST, MISSING_DIGEST.replace('A', 'B')]);
   assert.equal((await read([objRef('model', MISSING_DIGEST)])).status, 404, 'an unknown digest of a known object');
 });
 

@@ -86,6 +86,13 @@ export class NotFoundError extends WeftError {
   }
 }
 
+/** Refs of /refs/read_batch whose objects do not exist: 404 naming their digests (Weave's error). */
+export class RefObjectsNotFoundError extends WeftError {
+  constructor(message: string, missingObjectDigests: readonly string[]) {
+    super('NOT_FOUND', message, { missing_object_digests: missingObjectDigests });
+  }
+}
+
 /** Reading an object version that was deleted: 404 that also says when. */
 export class ObjectDeletedError extends WeftError {
   constructor(message: string, deletedAt: string) {

@@ -56,14 +56,17 @@ export const FeedbackCreateBatchRes = Type.Object({ res: Type.Array(FeedbackCrea
 
 export const FeedbackQueryReq = Strict({
   project_id: ProjectId,
-  fields: Nullable(Type.Array(Type.String(), { description: 'Columns, or payload.<path>; default: every column' })),
+  fields: Nullable(Type.Array(Type.String(), { description: 'Columns, or payload.<path>, or ["count(*)"] alone; default: every column' })),
   query: Nullable(Query),
   sort_by: Nullable(Type.Array(SortBy)),
   limit: Limit,
   offset: Offset,
 });
 export type FeedbackQueryReq = Static<typeof FeedbackQueryReq>;
-export const FeedbackQueryRes = Type.Object({ result: Type.Array(AnyObject) });
+export const FeedbackQueryRes = Type.Object({
+  result: Type.Array(AnyObject),
+  total_count: Type.Integer({ minimum: 0, description: 'Rows matching the query, whatever limit and offset' }),
+});
 
 export const FeedbackPurgeReq = Strict({ project_id: ProjectId, query: Query });
 export type FeedbackPurgeReq = Static<typeof FeedbackPurgeReq>;

@@ -86,7 +86,14 @@ export const ObjDeleteReq = Strict({
   wb_user_id: IgnoredUserId,
 });
 export type ObjDeleteReq = Static<typeof ObjDeleteReq>;
-export const ObjDeleteRes = Type.Object({ num_deleted: Type.Integer() });
+const Klass = Type.Union([Type.String(), Type.Null()]);
+export const ObjDeleteRes = Type.Object({
+  num_deleted: Type.Integer(),
+  deleted_versions: Type.Array(Type.Object({ digest: Type.String(), base_object_class: Klass, leaf_object_class: Klass }), {
+    description: 'Each deleted version, with aliases resolved to content digests',
+  }),
+});
+export type ObjDeleteRes = Static<typeof ObjDeleteRes>;
 
 // object_id and digest travel in the URL path of these routes.
 export const ObjTagsBody = Strict({ project_id: ProjectId, tags: Strings, wb_user_id: IgnoredUserId });

@@ -1,6 +1,7 @@
 // Feedback operations above storage: validation, payload processing, row building,
 // query planning and result shaping. Takes parsed request types (validated at the
 // edge) and the caller's server-decided user id; never trusts a client wb_user_id.
+import { InvalidRequestError } from '../api/errors.js';
 import type {
   FeedbackCreateReq, FeedbackCreateRes, FeedbackPurgeReq, FeedbackQueryReq, FeedbackReplaceReq,
 } from '../api/feedback.js';
@@ -16,7 +17,8 @@ export interface FeedbackService {
   create(req: FeedbackCreateReq, userId: string): Promise<FeedbackCreateRes>;
   /** Validates every item first; then writes all of them or none. */
   createBatch(reqs: readonly FeedbackCreateReq[], userId: string): Promise<FeedbackCreateRes[]>;
-  query(req: FeedbackQueryReq): Promise<Record<string, unknown>[]>;
+  /** The rows, and how many rows match the query whatever the limit (Weave's total_count). */
+  query(req: FeedbackQueryReq): Promise<{ result: Record<string, unknown>[]; total_count: number }>;
   purge(req: FeedbackPurgeReq): Promise<void>;
   /** Validates the new feedback, then atomically drops `feedback_id` and writes a new row. */
   replace(req: FeedbackReplaceReq, userId: string): Promise<FeedbackCreateRes>;
@@ -99,10 +101,18 @@ export function createFeedbackService(store: FeedbackStore, opts: FeedbackServic
     },
 
     async query(req) {
+      const where = req.query ? compileQuery(req.query, feedbackFields) : null;
+      const total_count = await store.count(req.project_id, where);
+      // fields: ["count(*)"] (any case) answers one row with the count, as Weave's ORM does.
+      const countField = req.fields?.find((f) => f.toLowerCase() === 'count(*)');
+      if (countField !== undefined) {
+        if (req.fields!.length > 1) throw new InvalidRequestError('count(*) cannot be combined with other fields');
+        return { result: (req.offset ?? 0) > 0 || req.limit === 0 ? [] : [{ [countField]: total_count }], total_count };
+      }
       const rows = await store.query({
         projectId: req.project_id,
         select: selections(req.fields),
-        where: req.query ? compileQuery(req.query, feedbackFields) : null,
+        where,
         sort: (req.sort_by ?? []).map((s) => ({ field: feedbackFields.resolve(s.field), direction: s.direction })),
         limit: req.limit ?? null,
         offset: req.offset ?? null,
@@ -111,7 +121,7 @@ export function createFeedbackService(store: FeedbackStore, opts: FeedbackServic
       for (const row of rows) {
         if (typeof row.created_at === 'number') row.created_at = formatTimestamp(row.created_at);
       }
-      return rows;
+      return { result: rows, total_count };
     },
 
     async purge(req) {

@@ -97,7 +97,9 @@ function checkRunnable(req: FeedbackCreateReq): void {
  *   an op ref, payload {output};
  * - annotation_ref only on annotation types; runnable_ref, call_ref, trigger_ref only on
  *   runnable types;
- * - every ref field parses as its kind of ref and lies in the request's project.
+ * - every ref field parses as its kind of ref and lies in the request's project;
+ * - scorer_* fields only on wandb.runnable.*, wandb.agent_monitor and wandb.agent_user_feedback
+ *   (which needs scorer_tags), as the newest Weave allows them.
  */
 export function validateFeedbackCreate(req: FeedbackCreateReq): void {
   checkReservedPayload(req);
@@ -113,6 +115,30 @@ export function validateFeedbackCreate(req: FeedbackCreateReq): void {
   }
   for (const field of Object.keys(REF_KINDS) as RefField[]) {
     if (field === 'weave_ref' || req[field]) checkRef(req, field);
+  }
+  checkScorerFields(req, isRunnable);
+}
+
+const SCORER_FIELDS = [
+  'scorer_tags', 'scorer_tag_reasons', 'scorer_tag_confidences', 'scorer_ratings', 'scorer_rating_reasons', 'scorer_rating_confidences',
+] as const;
+export const AGENT_MONITOR_TYPE = 'wandb.agent_monitor';
+export const AGENT_USER_FEEDBACK_TYPE = 'wandb.agent_user_feedback';
+
+/** Weave's rule: scorer_* only on runnable, agent-monitor and agent-user feedback; user feedback needs its tags. */
+function checkScorerFields(req: FeedbackCreateReq, isRunnable: boolean): void {
+  const set = (f: (typeof SCORER_FIELDS)[number]) => {
+    const v = req[f];
+    return v != null && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
+  };
+  const allowed = isRunnable || req.feedback_type === AGENT_MONITOR_TYPE || req.feedback_type === AGENT_USER_FEEDBACK_TYPE;
+  if (!allowed && SCORER_FIELDS.some(set)) {
+    throw new InvalidRequestError(
+      'scorer_tags, scorer_tag_reasons, scorer_tag_confidences, scorer_ratings, scorer_rating_reasons, and scorer_rating_confidences are only allowed on wandb.agent_monitor, wandb.agent_user_feedback, or wandb.runnable feedback',
+    );
+  }
+  if (req.feedback_type === AGENT_USER_FEEDBACK_TYPE && !set('scorer_tags')) {
+    throw new InvalidRequestError('scorer_tags is required for agent user feedback');
   }
 }
 

@@ -4,7 +4,6 @@ import type { VersionSelector } from '../storage/object-store.js';
 import { isContentHash } from './digest.js';
 
 export const MAX_OBJECT_ID_LENGTH = 512;
-export const MAX_LABEL_LENGTH = 256;
 
 // C0 controls, DEL and C1 controls: never part of a name a person typed.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -38,25 +37,44 @@ export function parseSelector(s: string): VersionSelector {
   return { kind: 'name', name: s };
 }
 
-function validateLabel(what: 'tag' | 'alias', s: string): void {
-  if (s.length === 0) throw new InvalidRequestError(`Invalid ${what}: must not be empty`);
-  if (s.length > MAX_LABEL_LENGTH) throw new InvalidRequestError(`Invalid ${what}: longer than ${MAX_LABEL_LENGTH} characters`);
-  if (CONTROL.test(s)) throw new InvalidRequestError(`Invalid ${what}: contains control characters`);
+/** A string as Python's repr() writes it (Weave's messages quote names that way). */
+function pyRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  return quote + s.replace(/\\/g, '\\\\').replace(new RegExp(quote, 'g'), `\\${quote}`) + quote;
 }
 
+/** Weave's TAG_REGEX: words of letters, digits, `_` and `-`, single spaces between them (Python's \w is Unicode). */
+const TAG = /^[-\p{L}\p{N}_]+( [-\p{L}\p{N}_]+)*$/u;
+export const MAX_TAG_LENGTH = 256;
+export const MAX_ALIAS_LENGTH = 128;
+
+/** Tag names, checked as Weave checks them (400, Weave's messages). */
 export function validateTags(tags: readonly string[]): void {
-  for (const t of tags) validateLabel('tag', t);
+  for (const t of tags) {
+    if (t.length === 0) throw new InvalidRequestError('tag name must not be empty');
+    if (t.length > MAX_TAG_LENGTH) throw new InvalidRequestError(`tag name must be at most ${MAX_TAG_LENGTH} characters`);
+    if (!TAG.test(t)) {
+      throw new InvalidRequestError(`tag name ${pyRepr(t)} is invalid: only alphanumeric characters, hyphens, underscores, and single spaces between words are allowed`);
+    }
+  }
 }
 
 /**
- * Alias names must stay resolvable: "latest" is derived from the versions (never set by
- * hand), and names shaped like `v<N>` or like a digest would be read as those instead.
+ * Alias names, checked as Weave checks them (400, Weave's messages): not empty or blank, at most
+ * 128 characters, no "/" or ":", not "latest" (derived from the versions) and not `v<N>`. Weft
+ * adds two rules so that every alias stays resolvable and printable: no control characters,
+ * and nothing shaped like a digest (it would be read as one).
  */
 export function validateAliases(aliases: readonly string[]): void {
   for (const a of aliases) {
-    validateLabel('alias', a);
-    if (a === 'latest') throw new InvalidRequestError('Invalid alias: "latest" is maintained by the server');
-    if (versionIndexOf(a) !== null) throw new InvalidRequestError(`Invalid alias: ${JSON.stringify(a)} looks like a version index`);
-    if (isContentHash(a)) throw new InvalidRequestError(`Invalid alias: ${JSON.stringify(a)} looks like a digest`);
+    if (a.length === 0) throw new InvalidRequestError('alias name must not be empty');
+    if (a.trim().length === 0) throw new InvalidRequestError('alias name must not be whitespace-only');
+    if (a.length > MAX_ALIAS_LENGTH) throw new InvalidRequestError(`alias name must be at most ${MAX_ALIAS_LENGTH} characters`);
+    const bad = [...a].find((ch) => ch === '/' || ch === ':');
+    if (bad !== undefined) throw new InvalidRequestError(`alias name cannot contain character '${bad}'`);
+    if (/^v\d+$/.test(a)) throw new InvalidRequestError(`alias name '${a}' is reserved (matches version pattern v<number>)`);
+    if (a === 'latest') throw new InvalidRequestError(`alias name '${a}' is reserved`);
+    if (CONTROL.test(a)) throw new InvalidRequestError('alias name must not contain control characters');
+    if (isContentHash(a)) throw new InvalidRequestError(`alias name ${pyRepr(a)} looks like a digest`);
   }
 }

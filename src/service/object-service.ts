@@ -1,6 +1,6 @@
 // The objects API over an ObjectStore: request shapes in, typed store calls, errors and
 // rendered answers out (weave-api.md §1.11-1.13, §2, §3.3).
-import type { ObjCreateReq, ObjDeleteReq, ObjQueryReq, ObjReadReq } from '../api/objects.js';
+import type { ObjCreateReq, ObjDeleteReq, ObjDeleteRes, ObjQueryReq, ObjReadReq } from '../api/objects.js';
 import { DigestMismatchError, InvalidRequestError, NotFoundError, ObjectDeletedError } from '../api/errors.js';
 import type { ObjectSortField, ObjectsQuery, ObjectStore } from '../storage/object-store.js';
 import { canonicalJson, strDigest } from './digest.js';
@@ -97,7 +97,7 @@ export async function queryObjects(store: ObjectStore, req: ObjQueryReq): Promis
 }
 
 /** Soft-deletes the named versions (all live versions when none are named), all or nothing. */
-export async function deleteObjects(store: ObjectStore, req: ObjDeleteReq): Promise<{ num_deleted: number }> {
+export async function deleteObjects(store: ObjectStore, req: ObjDeleteReq): Promise<ObjDeleteRes> {
   const digests = nonEmpty(req.digests);
   if (digests && digests.length > MAX_DELETE_DIGESTS) {
     throw new InvalidRequestError(
@@ -112,7 +112,7 @@ export async function deleteObjects(store: ObjectStore, req: ObjDeleteReq): Prom
       `Delete request contains ${digests!.length} digests, but found ${out.matched.length} objects to delete. Diff digests: ${pyList(missing)}`,
     );
   }
-  return { num_deleted: out.matched.length };
+  return { num_deleted: out.matched.length, deleted_versions: [...out.versions] };
 }
 
 export async function addTags(store: ObjectStore, projectId: string, objectId: string, digest: string, tags: readonly string[]): Promise<void> {
@@ -134,5 +134,6 @@ export async function setAliases(store: ObjectStore, projectId: string, objectId
 }
 
 export async function removeAliases(store: ObjectStore, projectId: string, objectId: string, aliases: readonly string[]): Promise<void> {
+  validateAliases(aliases);
   await store.removeAliases(projectId, objectId, aliases);
 }

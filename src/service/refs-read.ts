@@ -3,7 +3,7 @@
 // whatever its position; then the refs are resolved together (shared, memoized reads) and
 // the first failure in request order decides the answer.
 import { MAX_REFS_PER_READ } from '../api/refs.js';
-import { InvalidRequestError, NotFoundError } from '../api/errors.js';
+import { InvalidRequestError, RefObjectsNotFoundError } from '../api/errors.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { createRefResolver, type RefOutcome, type TableRowReader } from './ref-values.js';
 import { parseRef, type ObjectRef } from './refs.js';
@@ -18,17 +18,31 @@ function readableRef(uri: string): ObjectRef {
 }
 
 /** JSON text of one resolved value: stored documents verbatim, paths that lead nowhere as null. */
-function valJson(outcome: RefOutcome, ref: ObjectRef): string {
+function valJson(outcome: RefOutcome): string {
   switch (outcome.kind) {
     case 'value':
       return outcome.json ?? JSON.stringify(outcome.value ?? null);
     case 'deleted':
       return 'null';
     case 'missing':
-      throw new NotFoundError(`Obj ${ref.name}:${ref.digest} not found`);
     case 'invalid':
-      throw new InvalidRequestError(outcome.message);
+      throw new Error(`unreachable: ${outcome.kind} outcomes are reported before values are written`);
   }
+}
+
+/**
+ * The first failure in request order decides: an invalid path is a 400; a missing object a 404
+ * naming every missing object's digest (missing_object_digests, as Weave's RefObjectsNotFoundError).
+ */
+function checkOutcomes(outcomes: readonly RefOutcome[], refs: readonly ObjectRef[]): void {
+  const first = outcomes.find((o) => o.kind === 'missing' || o.kind === 'invalid');
+  if (first === undefined) return;
+  if (first.kind === 'invalid') throw new InvalidRequestError(first.message);
+  const missingRefs = refs.filter((_, i) => outcomes[i]!.kind === 'missing');
+  const missing = [...new Set(missingRefs.map((r) => r.digest))];
+  const found = new Set(refs.map((r) => r.digest)).size - missing.length;
+  const names = [...new Set(missingRefs.map((r) => `${r.name}:${r.digest}`))].join(', ');
+  throw new RefObjectsNotFoundError(`Ref read contains ${found + missing.length} digests, but found ${found} objects. Missing: ${names}`, missing);
 }
 
 /** `{"vals": [...]}` as JSON text, one value per ref in request order. */
@@ -37,5 +51,6 @@ export async function readRefsBatch(objects: ObjectStore, tables: TableRowReader
   const refs = uris.map(readableRef);
   const resolver = createRefResolver(objects, tables);
   const outcomes = await Promise.all(refs.map((ref) => resolver.resolve(ref)));
-  return `{"vals":[${outcomes.map((o, i) => valJson(o, refs[i]!)).join(',')}]}`;
+  checkOutcomes(outcomes, refs);
+  return `{"vals":[${outcomes.map(valJson).join(',')}]}`;
 }

@@ -70,6 +70,8 @@ export interface FeedbackStore {
   purge(projectId: string, ids: readonly string[]): Promise<number>;
   /** Rows of the project with exactly the selected keys, in sort order (else insertion order). */
   query(q: FeedbackQuery): Promise<Record<string, unknown>[]>;
+  /** How many rows of the project match `where` (limit, offset and select do not apply). */
+  count(projectId: string, where: Expr | null): Promise<number>;
   /** Every row of the project whose weave_ref is one of `weaveRefs`, in insertion order. */
   findByWeaveRefs(projectId: string, weaveRefs: readonly string[]): Promise<FeedbackRow[]>;
 }

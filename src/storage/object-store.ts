@@ -93,9 +93,17 @@ export interface ObjectsQuery {
   readonly includeLabels: boolean;
 }
 
+export interface DeletedVersion {
+  readonly digest: string;
+  readonly base_object_class: string | null;
+  readonly leaf_object_class: string | null;
+}
+
 export interface DeleteOutcome {
   /** Digests of the live versions the selectors matched (all live versions when none were given). */
   readonly matched: readonly string[];
+  /** The matched versions with their classes, in the order of `matched`. */
+  readonly versions: readonly DeletedVersion[];
   /** Positions of the selectors that matched no live version. */
   readonly unmatched: readonly number[];
 }

@@ -52,7 +52,7 @@ export function validExamples(f: Fixtures): Record<string, Example> {
   const idEq = (id: string) => ({ $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } });
   const query = { $expr: { $and: [{ $eq: [{ $getField: 'inputs.q' }, { $literal: 'hello' }] }, { $gt: [{ $getField: 'started_at' }, { $literal: 0 }] }] } };
   const feedback = {
-    project_id: P, weave_ref: `weave:///${P}/call/${f.callId}`, creator: 'me', feedback_type: 'note', payload: { note: 'x', n: 1 },
+    project_id: P, weave_ref: `weave:///${P}/call/${f.callId}`, creator: 'me', feedback_type: 'wandb.agent_monitor', payload: { note: 'x', n: 1 },
     scorer_tags: ['t'], scorer_tag_reasons: { t: 'because' }, scorer_tag_confidences: { t: 0.5 },
   };
   const objUrl = `/objs/${encodeURIComponent(f.objectId)}`;
@@ -75,7 +75,7 @@ export function validExamples(f: Fixtures): Record<string, Example> {
     'PUT /objs/:object_id/aliases': { method: 'PUT', url: `${objUrl}/aliases`, body: { project_id: P, digest: f.objDigest, aliases: ['prod'] } },
     'POST /objs/:object_id/aliases/remove': { url: `${objUrl}/aliases/remove`, body: { project_id: P, aliases: ['staging'] } },
     'POST /feedback/create': { url: '/feedback/create', body: feedback },
-    'POST /feedback/batch/create': { url: '/feedback/batch/create', body: { batch: [feedback, { ...feedback, feedback_type: 'other' }] } },
+    'POST /feedback/batch/create': { url: '/feedback/batch/create', body: { batch: [feedback, { ...feedback, feedback_type: 'wandb.agent_user_feedback' }] } },
     'POST /feedback/query': { url: '/feedback/query', body: { project_id: P, fields: ['id', 'payload.note'], query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'note' }] } }, sort_by: [{ field: 'created_at', direction: 'asc' }], limit: 10 } },
     'POST /feedback/purge': { url: '/feedback/purge', body: { project_id: P, query: idEq('no-such-feedback') } },
     'POST /feedback/replace': { url: '/feedback/replace', body: { ...feedback, feedback_id: 'no-such-feedback' } },

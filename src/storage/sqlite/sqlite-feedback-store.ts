@@ -84,6 +84,17 @@ export function createSqliteFeedbackStore(db: SqliteDb, writer: SqliteWriter): F
       });
     },
 
+    async count(projectId, where) {
+      let sql = 'SELECT COUNT(*) AS n FROM feedback WHERE project_id = ?';
+      const params: unknown[] = [projectId];
+      if (where) {
+        const w = printSqliteExpr(where, printField);
+        sql += ` AND (${w.sql})`;
+        params.push(...w.params);
+      }
+      return (db.prepare(sql).get(...params) as { n: number }).n;
+    },
+
     async findByWeaveRefs(projectId, weaveRefs) {
       const refs = [...new Set(weaveRefs)];
       if (refs.length === 0) return [];

@@ -2,7 +2,7 @@
 // transaction, see sqlite-writer.ts). Contracts: object-store.ts.
 import type Database from 'better-sqlite3';
 import { assertNever } from '../../query/plan.js';
-import type { CreateOutcome, DeleteOutcome, ObjectVersionInput, VersionSelector } from '../object-store.js';
+import type { CreateOutcome, DeletedVersion, DeleteOutcome, ObjectVersionInput, VersionSelector } from '../object-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { IN_LIST, OBJ, selectorSql } from './sqlite-object-sql.js';
 
@@ -21,7 +21,8 @@ export function objectWrites(db: SqliteDb) {
       base_object_class = @base_object_class, leaf_object_class = @leaf_object_class, val = @val,
       size_bytes = @size_bytes, wb_user_id = @wb_user_id, created_at = @created_at, deleted_at = NULL
     WHERE project_id = @project_id AND object_id = @object_id AND digest = @digest`);
-  const liveVersions = db.prepare(`SELECT digest, version_index, is_latest FROM object_versions WHERE ${OBJ} AND deleted_at IS NULL`);
+  const liveVersions = db.prepare(`SELECT digest, version_index, is_latest, base_object_class, leaf_object_class
+    FROM object_versions WHERE ${OBJ} AND deleted_at IS NULL`);
   const aliasTarget = db.prepare(`SELECT digest FROM object_aliases WHERE ${OBJ} AND alias = ?`).pluck();
   const softDelete = db.prepare(`UPDATE object_versions SET deleted_at = ?, is_latest = 0 WHERE ${OBJ} AND digest ${IN_LIST}`);
   const dropTags = db.prepare(`DELETE FROM object_tags WHERE ${OBJ} AND digest ${IN_LIST}`);
@@ -64,7 +65,7 @@ export function objectWrites(db: SqliteDb) {
 
   /** Which live versions the selectors name (all of them for null), and which selectors name none. */
   const match = (projectId: string, objectId: string, selectors: readonly VersionSelector[] | null): DeleteOutcome => {
-    const live = liveVersions.all(projectId, objectId) as { digest: string; version_index: number; is_latest: number }[];
+    const live = liveVersions.all(projectId, objectId) as (DeletedVersion & { version_index: number; is_latest: number })[];
     const matched = new Set<string>();
     const unmatched: number[] = [];
     if (selectors === null) live.forEach((r) => matched.add(r.digest));
@@ -82,7 +83,11 @@ export function objectWrites(db: SqliteDb) {
       if (hit) matched.add(hit.digest);
       else unmatched.push(i);
     });
-    return { matched: [...matched], unmatched };
+    const versions = [...matched].map((digest) => {
+      const v = live.find((r) => r.digest === digest)!;
+      return { digest, base_object_class: v.base_object_class, leaf_object_class: v.leaf_object_class };
+    });
+    return { matched: [...matched], versions, unmatched };
   };
 
   return {
