@@ -149,3 +149,13 @@ test('prices are looked up once per chunk of calls, not per call', async () => {
     costs.findApplicablePrices = lookup;
   }
 });
+
+test('include_costs with a columns list that leaves out summary still answers summary.weave.costs (as Weave)', async () => {
+  await setPrice('cols-llm', 0.5, 1);
+  const id = await logCall({ 'cols-llm': { prompt_tokens: 2, completion_tokens: 3, requests: 1 } });
+  const rows = jsonl((await t.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [id] }, columns: ['id', 'inputs'], include_costs: true })).text);
+  assert.equal(rows[0].summary.weave.costs['cols-llm'].prompt_tokens_total_cost, 1);
+  assert.equal(rows[0].summary.weave.costs['cols-llm'].completion_tokens_total_cost, 3);
+  const without = jsonl((await t.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [id] }, columns: ['id'] })).text);
+  assert.deepEqual(without[0].summary, {}, 'without include_costs an unselected summary stays empty');
+});

@@ -1,0 +1,44 @@
+// CallsFilter through HTTP where Weave's own tests pin the meaning: an empty list is no
+// constraint; a bare wb_run_id is a run of the request's project; $not over a comparison with
+// a missing column keeps the row out.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
+import { end, endItem, jsonl, start, startItem } from './helpers/calls.js';
+
+let t: TestApp;
+const ids: string[] = [];
+before(async () => {
+  t = await startTestApp();
+  const a = start({ wb_run_id: `${PROJECT}/run-1`, display_name: 'named' });
+  const b = start({ wb_run_id: 'run-2' });
+  const c = start();
+  for (const s of [a, b, c]) ids.push(s.id);
+  const r = await t.post('/call/upsert_batch', { batch: [a, b, c].flatMap((s) => [startItem(s), endItem(end(s.id))]) });
+  assert.equal(r.status, 200, r.text);
+});
+after(async () => { await t.close(); });
+
+const found = async (body: Record<string, unknown>) =>
+  jsonl((await t.post('/calls/stream_query', { project_id: PROJECT, sort_by: [{ field: 'started_at', direction: 'asc' }], ...body })).text).map((c) => ids.indexOf(c.id));
+
+test('an empty list in any CallsFilter field is no constraint; query_stats agrees', async () => {
+  for (const key of ['op_names', 'input_refs', 'output_refs', 'parent_ids', 'trace_ids', 'call_ids', 'thread_ids', 'turn_ids', 'wb_user_ids', 'wb_run_ids']) {
+    assert.deepEqual(await found({ filter: { [key]: [] } }), [0, 1, 2], key);
+    assert.equal((await t.post('/calls/query_stats', { project_id: PROJECT, filter: { [key]: [] } })).body.count, 3, key);
+  }
+});
+
+test('a bare wb_run_id matches the run of the request\'s project, stored bare or in full', async () => {
+  assert.deepEqual(await found({ filter: { wb_run_ids: ['run-1'] } }), [0]);
+  assert.deepEqual(await found({ filter: { wb_run_ids: ['run-2'] } }), [1]);
+  assert.deepEqual(await found({ filter: { wb_run_ids: [`${PROJECT}/run-1`] } }), [0]);
+  assert.deepEqual(await found({ filter: { wb_run_ids: ['other/project/run-1'] } }), []);
+});
+
+test('$not over a comparison with a missing column leaves the row out', async () => {
+  const notNamed = { $expr: { $not: [{ $eq: [{ $getField: 'display_name' }, { $literal: 'other' }] }] } };
+  assert.deepEqual(await found({ query: notNamed }), [0], 'calls without a display name are neither equal nor unequal');
+  const notInput = { $expr: { $not: [{ $eq: [{ $getField: 'inputs.missing' }, { $literal: 'x' }] }] } };
+  assert.deepEqual(await found({ query: notInput }), [0, 1, 2], 'a missing JSON field compares as "": its negation holds');
+});
