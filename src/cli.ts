@@ -7,6 +7,7 @@
 import { join, resolve } from 'node:path';
 import { DEFAULTS } from './config.js';
 import { WeftError } from './api/errors.js';
+import { StartupError } from './startup-error.js';
 import { OPEN_ACCESS } from './service/auth-access.js';
 import { createKey, listKeys, revokeKey } from './service/auth-keys.js';
 import { openSqlite } from './storage/sqlite/sqlite-database.js';
@@ -111,7 +112,7 @@ run(process.argv.slice(2)).then(
       process.stderr.write(`weft: ${err.message}\n${USAGE}`);
       process.exit(2);
     }
-    if (err instanceof WeftError) {
+    if (err instanceof WeftError || err instanceof StartupError) {
       process.stderr.write(`weft: ${err.message}\n`);
       process.exit(1);
     }

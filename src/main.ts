@@ -1,20 +1,28 @@
 // Entry point: read config, open the store, build the app, listen; close cleanly on signals.
-import { ConfigError, loadConfig } from './config.js';
+// What stops startup is said in one line that names the problem and the fix, exit code 1
+// (2 for a usage mistake); the stack only with WEFT_LOG_LEVEL=debug.
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { createSqliteStore } from './storage/sqlite/sqlite-store.js';
 import { isLoopback } from './http/auth-mode.js';
+import { StartupError } from './startup-error.js';
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.argv.slice(2), process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`weft: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
+/** The one line for an error of listen(): a busy port, a port this user may not bind. */
+function listenError(err: unknown, config: Config): Error {
+  const code = (err as { code?: unknown })?.code;
+  if (code === 'EADDRINUSE') {
+    return new StartupError(`port ${config.port} on ${config.host} is already in use: stop the other server, or choose another port with PORT (--port)`, { cause: err });
   }
+  if (code === 'EACCES') {
+    return new StartupError(`not allowed to listen on port ${config.port} of ${config.host}: choose a port above 1023 with PORT (--port)`, { cause: err });
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new StartupError(`cannot listen on ${config.host}: no such address here; set HOST (--host)`, { cause: err });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+async function main(config: Config): Promise<void> {
   const store = createSqliteStore(config.dataDir, {
     onUpgrade: (from, to) => process.stderr.write(`weft: upgrading the database in ${config.dataDir} from schema ${from} to ${to}; on a large database this takes a minute or more\n`),
   });
@@ -29,7 +37,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const app = await buildApp({ store, config });
-  const address = await app.listen({ host: config.host, port: config.port });
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw listenError(err, config);
+  }
   process.stdout.write(`weft listening on ${address} (data: ${config.dataDir})\n`);
   let closing = false;
   const shutdown = async () => {
@@ -43,7 +58,21 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
 }
 
-main().catch((err) => {
-  process.stderr.write(`weft: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+let config: Config;
+try {
+  config = loadConfig(process.argv.slice(2), process.env);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`weft: ${err.message}\n`);
+  process.exit(2);
+}
+main(config).catch((err) => {
+  const debug = config.logLevel === 'debug';
+  if (err instanceof StartupError) {
+    process.stderr.write(`weft: ${err.message}\n`);
+    if (debug) process.stderr.write(`${String((err.cause as Error | undefined)?.stack ?? err.stack)}\n`);
+  } else {
+    process.stderr.write(`weft: ${err instanceof Error ? (debug ? err.stack : err.message) : String(err)}\n`);
+  }
   process.exit(1);
 });

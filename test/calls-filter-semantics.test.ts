@@ -10,9 +10,10 @@ let t: TestApp;
 const ids: string[] = [];
 before(async () => {
   t = await startTestApp();
-  const a = start({ wb_run_id: `${PROJECT}/run-1`, display_name: 'named' });
-  const b = start({ wb_run_id: 'run-2' });
-  const c = start();
+  // Distinct start times: the queries sort by started_at, and a tie has no defined order.
+  const a = start({ wb_run_id: `${PROJECT}/run-1`, display_name: 'named', started_at: '2026-11-21T05:03:29.001Z' });
+  const b = start({ wb_run_id: 'run-2', started_at: '2026-11-21T05:03:29.002Z' });
+  const c = start({ started_at: '2026-11-21T05:03:29.003Z' });
   for (const s of [a, b, c]) ids.push(s.id);
   const r = await t.post('/call/upsert_batch', { batch: [a, b, c].flatMap((s) => [startItem(s), endItem(end(s.id))]) });
   assert.equal(r.status, 200, r.text);

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'RATE_LIMITED'
+  | 'STORAGE_FULL'
   | 'INTERNAL';
 
 /** HTTP status per error code: the one table that decides statuses. */
@@ -30,6 +31,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   RATE_LIMITED: 429,
+  STORAGE_FULL: 507,
   INTERNAL: 500,
 };
 
@@ -122,6 +124,16 @@ export class UnsupportedError extends WeftError {
 export class ServiceUnavailableError extends WeftError {
   constructor(message: string, readonly retryAfterSeconds = 1) {
     super('UNAVAILABLE', message, { retry_after: retryAfterSeconds });
+  }
+}
+
+/**
+ * The disk holding the data is full (507 Insufficient Storage): nothing was written; the client
+ * should retry after `retry_after` seconds (both SDKs retry every 5xx), the operator free space.
+ */
+export class StorageFullError extends WeftError {
+  constructor(message: string, readonly retryAfterSeconds = 30) {
+    super('STORAGE_FULL', message, { retry_after: retryAfterSeconds });
   }
 }
 

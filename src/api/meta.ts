@@ -4,7 +4,12 @@ import { defineRoute } from './route-spec.js';
 
 export const WEFT_VERSION = '0.1.0';
 
-export const HealthRes = Type.Object({ status: Type.Literal('ok') });
+/** 200 either way (reads still work, and the SDKs' login needs a 2xx): degraded says why writes fail. */
+export const HealthRes = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  reason: Type.Optional(Type.String({ description: 'Why writes fail, while degraded' })),
+  since: Type.Optional(Type.String({ description: 'When writes started to fail' })),
+});
 export const ServerInfoRes = Type.Object({
   min_required_weave_python_version: Type.String(),
   trace_server_version: Type.Union([Type.String(), Type.Null()]),

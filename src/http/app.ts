@@ -60,7 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       onCreate: addTimestampFormat,
     },
   });
-  registerErrorHandler(app);
+  registerErrorHandler(app, (err) => deps.store.storageFault(err));
   // Reads of prices wait for the shipped price list; startup does not.
   const store = withDefaultPrices(deps.store, (err) => app.log.error({ err }, 'loading the default price list failed'));
   const specOf = routeSpecs();
@@ -69,7 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: store.auth, accessOf });
   registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
   registerRateLimit(app, deps.config.rateLimitPerMinute ?? 0);
-  registerMetaRoutes(app);
+  registerMetaRoutes(app, store);
   registerCallRoutes(app, store);
   registerObjectRoutes(app, store);
   registerFeedbackRoutes(app, store);

@@ -9,9 +9,16 @@ function weftBody(err: WeftError): Record<string, unknown> {
   return { reason: err.message, error_code: err.code, error_type: err.name, ...err.extra };
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | WeftError | Error, req, reply) => {
+/**
+ * `storageFault`: the store's reading of an error of its own (a full disk, a failing database)
+ * as a typed error, or null.
+ */
+export function registerErrorHandler(app: FastifyInstance, storageFault: (err: unknown) => Error | null = () => null): void {
+  app.setErrorHandler((thrown: FastifyError | WeftError | Error, req, reply) => {
+    const err = thrown instanceof WeftError ? thrown : storageFault(thrown) ?? thrown;
     if (err instanceof WeftError) {
+      // A 5xx is Weft's or its disk's trouble, not the client's: the operator sees it in the log.
+      if (err.status >= 500) req.log.error({ err, cause: thrown === err ? undefined : thrown }, err.message);
       // 429 and 503 say when to come back, in the header clients read and in the body.
       if (typeof err.extra.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
       return reply.status(err.status).send(weftBody(err));

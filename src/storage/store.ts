@@ -16,6 +16,9 @@ export interface StoreCapabilities {
   readonly transactions: boolean;
 }
 
+/** Whether the store can take writes: degraded while they fail for want of space, and why. */
+export type StoreHealth = { readonly status: 'ok' } | { readonly status: 'degraded'; readonly reason: string; readonly since: string };
+
 export interface Store {
   readonly capabilities: StoreCapabilities;
   readonly calls: CallStore;
@@ -26,5 +29,11 @@ export interface Store {
   readonly costs: CostStore;
   readonly projects: ProjectSettingsStore;
   readonly auth: AuthStore;
+  health(): StoreHealth;
+  /**
+   * The engine's own failure (a full disk, a database locked or failing) as Weft's typed error,
+   * or null when `err` is no storage fault. Decided by the engine, mapped to HTTP at the edge.
+   */
+  storageFault(err: unknown): Error | null;
   close(): Promise<void>;
 }

@@ -22,7 +22,12 @@ export interface ReadThreads {
   close(): Promise<void>;
 }
 
-type Answer = [ok: true, rows: unknown[], done: boolean] | [ok: false, message: string];
+type Answer = [ok: true, rows: unknown[], done: boolean] | [ok: false, message: string, code?: string | null];
+
+/** An error of the reader thread, with SQLite's code kept (storage faults are classified by it). */
+function readError(message: string, code: string | null | undefined): Error {
+  return Object.assign(new Error(message), { code: code ?? undefined });
+}
 
 interface Thread {
   readonly worker: ReturnType<typeof spawnSqliteWorker>;
@@ -64,7 +69,7 @@ export function createReadThreads(db: SqliteDb, path: string, size = 2): ReadThr
     if (t.pending.size === 0) t.worker.ref();
     t.worker.postMessage(msg);
     return new Promise((resolve, reject) => {
-      t.pending.set(id, (a) => (a[0] ? resolve([a[1], a[2]]) : reject(new Error(a[1]))));
+      t.pending.set(id, (a) => (a[0] ? resolve([a[1], a[2]]) : reject(readError(a[1], a[2]))));
     });
   }
 

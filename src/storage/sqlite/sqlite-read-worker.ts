@@ -3,7 +3,7 @@
 // Messages: ['all', id, sql, params, raw] -> every row; ['open', id, sql, params, raw, chunk]
 // -> the first chunk of a stream; ['next', id] -> its next chunk; ['close', id] -> ends it.
 // Each open stream holds a connection of its own (a connection iterating a statement can run
-// nothing else); answers are [id, true, rows, done] or [id, false, message].
+// nothing else); answers are [id, true, rows, done] or [id, false, message, SQLite code].
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
@@ -96,6 +96,6 @@ parentPort!.on('message', (msg: [string, number, ...unknown[]]) => {
     }
   } catch (e) {
     end(id);
-    parentPort!.postMessage([id, false, e instanceof Error ? e.message : String(e)]);
+    parentPort!.postMessage([id, false, e instanceof Error ? e.message : String(e), (e as { code?: unknown })?.code ?? null]);
   }
 });

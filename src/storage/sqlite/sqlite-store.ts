@@ -16,6 +16,7 @@ import { createSqliteProjectSettingsStore } from './sqlite-project-settings-stor
 import { createSqliteAuthStore } from './sqlite-auth-store.js';
 import { createInlineWriter, createSqliteWriter } from './sqlite-writer.js';
 import { createReadThreads } from './sqlite-read-threads.js';
+import { sqliteFault } from './sqlite-faults.js';
 
 export const SQLITE_FILE = 'weft.sqlite';
 
@@ -47,6 +48,8 @@ export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}
     costs: createSqliteCostStore(db, writer),
     projects: createSqliteProjectSettingsStore(db, writer),
     auth: createSqliteAuthStore(db, writer),
+    health: () => writer.health(),
+    storageFault: (err) => (err instanceof Error ? sqliteFault((err as { code?: unknown }).code, err.message, path) : null),
     async close() {
       await writer.close();
       await reads.close();

@@ -3,6 +3,7 @@
 // (nested db.transaction calls become savepoints, which is fine). Arguments and results
 // cross a thread boundary: plain data only (structured clone), no functions or statements.
 import type { SqliteDb } from './sqlite-database.js';
+import { faultKind } from './sqlite-faults.js';
 import { callWrites } from './sqlite-call-writes.js';
 import { objectWrites } from './sqlite-object-writes.js';
 import { tableWrites } from './sqlite-table-writes.js';
@@ -34,8 +35,6 @@ export type WriteJob = readonly [WriteName, readonly unknown[]];
 /** What a job came to: its value, or the error it threw (its message and SQLite code). */
 export type JobResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string; readonly code: string | null };
 
-/** SQLite's codes for a database another connection holds past the busy timeout. */
-export const isLockedCode = (code: unknown): boolean => typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 
 /**
  * Runs a group of jobs in one transaction, each in its own savepoint: a job that throws is
@@ -67,7 +66,7 @@ export function createGroupRunner(db: SqliteDb): (jobs: readonly WriteJob[]) => 
       return group.immediate(jobs);
     } catch (e) {
       // Another process held the lock past the busy timeout: one at a time would wait as long each.
-      if (isLockedCode((e as { code?: unknown }).code)) return jobs.map(() => failure(e));
+      if (faultKind((e as { code?: unknown }).code) === 'busy') return jobs.map(() => failure(e));
       return jobs.map((job) => {
         try {
           return { ok: true, value: one.immediate(job) };

@@ -11,11 +11,14 @@
 // refused (WriteQueueFullError) unless nothing is waiting, so one batch larger than the
 // limit still gets through. An in-memory database cannot be shared with a thread, and the
 // CLI writes once and exits: both run the same procedures inline (synchronously).
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { SqliteDb } from './sqlite-database.js';
 import { WriteQueueFullError } from '../call-store.js';
 import { spawnSqliteWorker } from './sqlite-worker-spawn.js';
-import { ServiceUnavailableError } from '../../api/errors.js';
-import { createGroupRunner, isLockedCode, type JobResult, type WriteArgs, type WriteJob, type WriteName, type WriteResult } from './sqlite-write-procedures.js';
+import type { StoreHealth } from '../store.js';
+import { faultKind, sqliteFault } from './sqlite-faults.js';
+import { createGroupRunner, type JobResult, type WriteArgs, type WriteJob, type WriteName, type WriteResult } from './sqlite-write-procedures.js';
 
 export interface WriteOptions {
   /** Approximate bytes the job holds while queued (counted against the bound). */
@@ -30,6 +33,8 @@ export interface SqliteWriter {
   limit(bytes: number): void;
   /** Bytes of jobs accepted but not yet committed. */
   queuedBytes(): number;
+  /** Degraded while the last write failed for want of space; ok again after a write commits. */
+  health(): StoreHealth;
   /** Waits for every accepted job, then stops the writer. */
   close(): Promise<void>;
 }
@@ -43,29 +48,63 @@ export class SqliteWriteError extends Error {
 }
 
 /**
- * The error a failed job is answered with. The writer is the database's only writer in this
- * process, so a busy or locked database means another process (the CLI, a backup) holds it
- * past the busy timeout: the client should retry (503), it did nothing wrong.
+ * The error a failed job is answered with: a storage fault as its typed error (sqlite-faults.ts:
+ * a full disk is a 507, a database another process keeps locked or a failing file a 503),
+ * anything else as it came.
  */
-function jobError(r: Extract<JobResult, { ok: false }>): Error {
-  if (isLockedCode(r.code)) {
-    return new ServiceUnavailableError('The database is locked by another process; retry shortly', 1);
+const jobError = (r: Extract<JobResult, { ok: false }>, path: string): Error => sqliteFault(r.code, r.message, path) ?? new SqliteWriteError(r.message, r.code);
+
+/** Free space below which a disk that has been full still counts as full. */
+const FREE_AGAIN_BYTES = 16 * 1024 * 1024;
+
+/** Bytes free for this process on the filesystem holding `path`, or null when unknown. */
+function freeBytes(path: string): number | null {
+  try {
+    const s = statfsSync(dirname(path));
+    return s.bavail * s.bsize;
+  } catch {
+    return null;
   }
-  return new SqliteWriteError(r.message, r.code);
 }
 
-const settle = (r: JobResult) => (r.ok ? r.value : Promise.reject(jobError(r)));
+/**
+ * Tracks whether writes fail for want of space: the store's health. A write failing with a
+ * full disk starts a degraded spell; it ends once the filesystem has FREE_AGAIN_BYTES free
+ * again (small writes may still squeeze into space SQLite holds while big ones fail, so one
+ * success does not end it), or, where free space cannot be read, at the next successful write.
+ */
+function createFullDiskWatch(path: string) {
+  let since: string | null = null;
+  let reason = '';
+  return {
+    saw(r: JobResult) {
+      if (!r.ok && faultKind(r.code) === 'full') {
+        since ??= new Date().toISOString();
+        reason = `writes fail: the disk holding ${path} is full (${r.message})`;
+      } else if (r.ok && since !== null && freeBytes(path) === null) {
+        since = null;
+      }
+    },
+    health(): StoreHealth {
+      if (since !== null && (freeBytes(path) ?? 0) >= FREE_AGAIN_BYTES) since = null;
+      return since === null ? { status: 'ok' } : { status: 'degraded', reason, since };
+    },
+  };
+}
 
 /** Runs each job at once on `db`, in its own transaction (or a savepoint of the caller's). */
 export function createInlineWriter(db: SqliteDb): SqliteWriter {
   const runGroup = createGroupRunner(db);
+  const watch = createFullDiskWatch(db.name);
   return {
     run(name, args) {
       const [result] = runGroup([[name, args]]);
-      return Promise.resolve(settle(result!)) as Promise<never>;
+      watch.saw(result!);
+      return (result!.ok ? Promise.resolve(result!.value) : Promise.reject(jobError(result!, db.name))) as Promise<never>;
     },
     limit() {},
     queuedBytes: () => 0,
+    health: watch.health,
     async close() {},
   };
 }
@@ -89,14 +128,16 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
   let idle: (() => void) | null = null;
   let queued = 0;
   let limitBytes = Number.POSITIVE_INFINITY;
+  const watch = createFullDiskWatch(path);
 
   worker.on('message', (done: [number, JobResult][]) => {
     for (const [id, r] of done) {
       const p = pending.get(id)!;
       pending.delete(id);
       queued -= p.bytes;
+      watch.saw(r);
       if (r.ok) p.resolve(r.value);
-      else p.reject(jobError(r));
+      else p.reject(jobError(r, path));
     }
     if (pending.size === 0) {
       worker.unref();
@@ -127,6 +168,7 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
       limitBytes = bytes;
     },
     queuedBytes: () => queued,
+    health: watch.health,
     async close() {
       if (pending.size > 0) await new Promise<void>((r) => (idle = r));
       await worker.terminate();
