@@ -2,6 +2,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 function find(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -22,5 +23,6 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+if (files.some((f) => f.includes('/ui/'))) ensureChromium();
 const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(res.status ?? 1);

@@ -116,6 +116,7 @@ export const CallSchema = Type.Object({
   storage_size_bytes: Nullable(Type.Integer()),
   total_storage_size_bytes: Nullable(Type.Integer()),
 });
+export type CallSchema = Static<typeof CallSchema>;
 
 export const CallReadReq = Strict({
   project_id: ProjectId,

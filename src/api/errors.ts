@@ -128,6 +128,16 @@ export class ServiceUnavailableError extends WeftError {
 }
 
 /**
+ * A part of Weft that has to be built before it can be served (the web UI): 503 with no
+ * retry hint, since waiting does not help; the operator builds it.
+ */
+export class NotBuiltError extends WeftError {
+  constructor(message: string) {
+    super('UNAVAILABLE', message);
+  }
+}
+
+/**
  * The disk holding the data is full (507 Insufficient Storage): nothing was written; the client
  * should retry after `retry_after` seconds (both SDKs retry every 5xx), the operator free space.
  */

@@ -13,6 +13,7 @@ import { adminRoutes } from './admin.js';
 import { projectsRoutes } from './projects.js';
 import { graphqlRoutes } from './graphql.js';
 import { threadsRoutes } from './threads.js';
+import { uiRoutes } from './ui.js';
 
 export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(metaRoutes),
@@ -28,4 +29,5 @@ export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(projectsRoutes),
   ...Object.values(threadsRoutes),
   ...Object.values(graphqlRoutes),
+  ...Object.values(uiRoutes),
 ];

@@ -19,11 +19,19 @@ import { registerCostRoutes } from './routes/cost-routes.js';
 import { registerProjectRoutes, registerRetentionAndLimits } from './routes/project-routes.js';
 import { registerAdminRoutes } from './routes/admin-routes.js';
 import { registerGraphqlRoutes } from './routes/graphql-routes.js';
+import { defaultUiDir, registerUiRoutes } from './routes/ui-routes.js';
 import { registerAuthGuard } from './auth-guard.js';
 import { registerRateLimit } from './rate-limit.js';
 import { ROUTES } from '../api/routes.js';
 import { adminRoutes } from '../api/admin.js';
-import { servedPaths, type RouteSpec } from '../api/route-spec.js';
+import { servedPaths, type RouteAccess, type RouteSpec } from '../api/route-spec.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The access of a route outside the route table (the web UI's pages and redirects). */
+    access?: RouteAccess;
+  }
+}
 
 // Timestamps may omit the zone (naive = UTC, as the Python SDK may send them).
 function addTimestampFormat(ajv: Ajv): Ajv {
@@ -41,6 +49,8 @@ export interface AppDeps {
   readonly store: Store;
   readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'> &
     Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute' | 'defaultEntity'>>;
+  /** The built web UI's directory (default: <package root>/dist/ui); null: none, the UI answers 503. */
+  readonly uiDir?: string | null;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -64,8 +74,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Reads of prices wait for the shipped price list; startup does not.
   const store = withDefaultPrices(deps.store, (err) => app.log.error({ err }, 'loading the default price list failed'));
   const specOf = routeSpecs();
-  // A route without a declared access is admin-only (fail closed).
-  const accessOf = (req: FastifyRequest) => { const s = specOf(req); return s === undefined ? undefined : s.access ?? (s.open ? 'open' : 'admin'); };
+  // A route declares its access in its spec, or (outside the route table) in its Fastify config;
+  // one declaring none is admin-only (fail closed). No route at all (a 404): undefined.
+  const accessOf = (req: FastifyRequest): RouteAccess | undefined => {
+    if (req.routeOptions.url === undefined) return undefined;
+    const s = specOf(req);
+    if (s === undefined) return req.routeOptions.config.access ?? 'admin';
+    return s.access ?? (s.open ? 'open' : 'admin');
+  };
   registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: store.auth, accessOf });
   registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
   registerRateLimit(app, deps.config.rateLimitPerMinute ?? 0);
@@ -82,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRetentionAndLimits(app, store, { ...DEFAULTS, ...deps.config });
   registerAdminRoutes(app, store);
   registerGraphqlRoutes(app, store, { defaultEntity: deps.config.defaultEntity ?? null });
+  await registerUiRoutes(app, store, deps.uiDir === undefined ? defaultUiDir() : deps.uiDir);
   await app.ready();
   return app;
 }

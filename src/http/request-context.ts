@@ -34,10 +34,20 @@ export interface IdentityOptions {
 
 const NO_ACCESS: Access = { all: false, grants: [] };
 
-function unauthorized(reply: FastifyReply, reason: string): FastifyReply {
+/**
+ * A script's fetch in a browser (Sec-Fetch-Mode other than navigate: the web UI) gets no
+ * Basic challenge: the browser would answer it with its own login dialog, which blocks the
+ * request; the UI asks for a key itself. SDKs and navigations get the challenge.
+ */
+function challenge(req: FastifyRequest): boolean {
+  const mode = req.headers['sec-fetch-mode'];
+  return mode === undefined || mode === 'navigate';
+}
+
+function unauthorized(req: FastifyRequest, reply: FastifyReply, reason: string): FastifyReply {
+  if (challenge(req)) reply.header('www-authenticate', 'Basic realm="weft"');
   return reply
     .status(401)
-    .header('www-authenticate', 'Basic realm="weft"')
     .type('application/json; charset=utf-8')
     .send(JSON.stringify({ reason, error_code: 'UNAUTHORIZED', error_type: 'UnauthorizedError' }));
 }
@@ -59,9 +69,9 @@ export function registerRequestContext(app: FastifyInstance, opts: IdentityOptio
       return;
     }
     const key = keyFromAuthorization(req.headers.authorization);
-    if (key === null) return unauthorized(reply, 'Missing API key: send Authorization: Basic base64("api:<key>") or Bearer <key>');
+    if (key === null) return unauthorized(req, reply, 'Missing API key: send Authorization: Basic base64("api:<key>") or Bearer <key>');
     const found = await opts.auth.findKey(hashKey(key));
-    if (found === null) return unauthorized(reply, 'Invalid or revoked API key');
+    if (found === null) return unauthorized(req, reply, 'Invalid or revoked API key');
     req.weft = { userId: found.user.id, username: found.user.name, access: { all: false, grants: found.grants }, keyId: found.keyId };
   });
 }

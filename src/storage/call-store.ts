@@ -109,6 +109,14 @@ export interface ThreadTurns {
   readonly turns: readonly (readonly [id: string, startedAt: Micros, endedAt: Micros | null])[];
 }
 
+/** One project's live calls (started, not deleted, not expired), counted. */
+export interface CallProjectSummary {
+  readonly project_id: string;
+  readonly call_count: number;
+  /** started_at of the project's newest live call. */
+  readonly last_started_at: Micros;
+}
+
 /** Thrown by writeParts when the parts waiting to be written already exceed the write-queue bound. */
 export class WriteQueueFullError extends Error {
   constructor(readonly queuedBytes: number, readonly limitBytes: number) {
@@ -144,4 +152,20 @@ export interface CallStore {
   threadTurns(projectId: string, filter: ThreadTurnsFilter): Promise<ThreadTurns[]>;
   /** Bytes of the stored JSON of the project's live calls. */
   totalStorageSize(projectId: string): Promise<number>;
+  /**
+   * Every project having live calls (started, not deleted, not expired), in no particular order.
+   * Reads every live call's index entry: one pass over all projects, not per project.
+   */
+  projectSummaries(): Promise<CallProjectSummary[]>;
+  /**
+   * One trace's live calls by start time (then id), as compact rows without payloads, in
+   * chunks: what a tree of the trace needs, read far cheaper than query()'s full rows.
+   */
+  traceSkeleton(projectId: string, traceId: string): AsyncIterable<readonly TraceSkeletonRow[]>;
 }
+
+/** id, parent_id, op_name, display_name, started_at, ended_at, exception, summary (stored JSON). */
+export type TraceSkeletonRow = readonly [
+  id: string, parentId: string | null, opName: string, displayName: string | null,
+  startedAt: Micros, endedAt: Micros | null, exception: string | null, summary: string | null,
+];

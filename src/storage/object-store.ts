@@ -141,6 +141,8 @@ export interface ObjectStore {
   removeAliases(projectId: string, objectId: string, aliases: readonly string[]): Promise<void>;
   /** Bytes of the values of the project's live object versions. */
   totalSize(projectId: string): Promise<number>;
+  /** Every project having at least one live (not deleted) object version, in no particular order. */
+  projectsWithObjects(): Promise<string[]>;
   /** Distinct tags in use in the project, sorted by code point. */
   listTags(projectId: string): Promise<string[]>;
   /** Distinct alias names in the project, sorted, with "latest" while any live version exists. */

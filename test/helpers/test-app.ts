@@ -56,6 +56,8 @@ export interface TestAppOptions {
   rateLimitPerMinute?: number;
   /** Open mode's GraphQL default entity (default: the local username). */
   defaultEntity?: string;
+  /** The built web UI's directory (default: the package's dist/ui; null: none). */
+  uiDir?: string | null;
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -71,6 +73,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes, retentionIntervalMs: opts.retentionIntervalMs ?? 0,
       rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, defaultEntity: opts.defaultEntity ?? null,
     },
+    ...(opts.uiDir !== undefined ? { uiDir: opts.uiDir } : {}),
   });
   const keys: CreatedKey[] = [];
   for (const k of opts.keys ?? []) keys.push(await createKey(store.auth, k, OPEN_ACCESS));

@@ -2,7 +2,7 @@
 // (sqlite-call-writes.ts; each batch acknowledged only after its commit); queries streamed in
 // chunks from the reader threads (sqlite-read-threads.ts), point reads on this thread. Expired
 // calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
-import type { CallEndPart, CallPart, CallsQuery, CallStartPart, CallStore, StoredCall, ThreadTurns } from '../call-store.js';
+import type { CallEndPart, CallPart, CallProjectSummary, CallsQuery, CallStartPart, CallStore, StoredCall, ThreadTurns, TraceSkeletonRow } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { nowMicros } from '../../time.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
@@ -13,6 +13,20 @@ import type { ReadThreads } from './sqlite-read-threads.js';
 
 const TOTAL_BYTES = `SELECT COALESCE(SUM(start_bytes + end_bytes), 0) AS bytes FROM calls
   WHERE project_id = ? AND started_at IS NOT NULL AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > ?)`;
+
+// calls_started (project_id, started_at, id, deleted_at, expire_at) covers this: one pass over
+// the index in project order, no table rows read, no temp b-tree for the grouping.
+const PROJECT_SUMMARIES = `SELECT project_id, COUNT(*) AS call_count, MAX(started_at) AS last_started_at
+  FROM calls
+  WHERE started_at IS NOT NULL AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > ?)
+  GROUP BY project_id`;
+
+const TRACE_SKELETON = `SELECT id, parent_id, op_name, display_name, started_at, ended_at, exception, summary
+  FROM calls
+  WHERE project_id = ? AND trace_id = ? AND started_at IS NOT NULL AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > ?)
+  ORDER BY started_at, id`;
+/** Rows per chunk of a trace skeleton: small rows, read as arrays. */
+const SKELETON_ROWS_PER_CHUNK = 1000;
 
 /** Rows per chunk of a query's stream (one round trip to the reader thread each). */
 const ROWS_PER_CHUNK = 256;
@@ -88,6 +102,8 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
       const [row] = await reads.all<{ bytes: number }>(TOTAL_BYTES, [projectId, nowMicros()]);
       return row!.bytes;
     },
+    projectSummaries: () => reads.all<CallProjectSummary>(PROJECT_SUMMARIES, [nowMicros()]),
+    traceSkeleton: (projectId, traceId) => reads.stream<TraceSkeletonRow>(TRACE_SKELETON, [projectId, traceId, nowMicros()], SKELETON_ROWS_PER_CHUNK, { raw: true }),
     async delete(projectId, callIds, at) {
       return callIds.length === 0 ? 0 : writer.run('calls.delete', [projectId, callIds, at]);
     },

@@ -20,6 +20,11 @@ const columns = (metadataOnly: boolean) => `${META_COLUMNS}, ${metadataOnly ? 'N
 const SORT_COLUMNS: Readonly<Record<ObjectSortField, string>> = { object_id: 'v.object_id', created_at: 'v.created_at' };
 const STATEMENT_CACHE_LIMIT = 256;
 const TOTAL_SIZE = 'SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM object_versions WHERE project_id = ? AND deleted_at IS NULL';
+// Every object with a live version has exactly one live latest version (create and delete keep
+// it so), so the partial index object_versions_latest holds one entry per live object: the
+// distinct projects come from it alone.
+const PROJECTS_WITH_OBJECTS = `SELECT DISTINCT project_id FROM object_versions
+  WHERE is_latest = 1 AND deleted_at IS NULL`;
 
 function compileQuery(q: ObjectsQuery): { sql: string; params: unknown[] } {
   const where = ['v.project_id = ?', 'v.deleted_at IS NULL'];
@@ -128,6 +133,9 @@ export function createSqliteObjectStore(db: SqliteDb, reads: ReadThreads, writer
     async totalSize(projectId) {
       const [row] = await reads.all<{ bytes: number }>(TOTAL_SIZE, [projectId]);
       return row!.bytes;
+    },
+    async projectsWithObjects() {
+      return (await reads.all<[string]>(PROJECTS_WITH_OBJECTS, [], { raw: true })).map((r) => r[0]);
     },
     async listTags(projectId) {
       return listTags.all(projectId) as string[];

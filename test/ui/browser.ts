@@ -1,0 +1,83 @@
+// Drives Debian's Chromium (/usr/bin/chromium) with playwright-core against a real Weft on a
+// real port. No browser download; no network: every host but 127.0.0.1 fails to resolve,
+// and each page records any request that leaves the Weft origin.
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
+/** Where screenshots go, to be looked at (not compared). */
+export const SHOTS = process.env.WEFT_UI_SHOTS ?? join(tmpdir(), 'weft-ui-shots');
+/**
+ * Multiplies the performance budgets in tests, which run beside other test files on a shared
+ * machine: they catch gross regressions only. The budgets themselves are checked, as
+ * medians, by `npm run bench -- ui` (bench/ui.ts).
+ */
+export const BUDGET_SCALE = Number(process.env.WEFT_UI_BUDGET_SCALE ?? 3);
+
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+}
+
+export async function launch(): Promise<Browser> {
+  requireChromium();
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+}
+
+export interface UiPage {
+  page: Page;
+  context: BrowserContext;
+  /** Requests to any origin but Weft's. */
+  external: string[];
+  /** Console errors and uncaught exceptions. */
+  errors: string[];
+}
+
+export async function openPage(browser: Browser, origin: string, opts: { theme?: 'light' | 'dark' } = {}): Promise<UiPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, reducedMotion: 'reduce', colorScheme: opts.theme ?? 'light' });
+  // Long tasks after load, for the responsiveness budget.
+  await context.addInitScript(() => {
+    (window as unknown as { __longTasks: number[] }).__longTasks = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) (window as unknown as { __longTasks: number[] }).__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const page = await context.newPage();
+  const external: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) external.push(u);
+  });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { page, context, external, errors };
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** The time of a performance mark the app sets, in ms from navigation (null: not set). */
+export async function mark(page: Page, name: string): Promise<number | null> {
+  return page.evaluate((n) => performance.getEntriesByName(n)[0]?.startTime ?? null, name);
+}
+
+/** The data-id attributes of the rows matching `selector`, in DOM order by their index. */
+export async function ids(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (els) =>
+    els
+      .map((e) => [Number(e.getAttribute('data-index') ?? 0), e.getAttribute('data-id') ?? ''] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, id]) => id),
+  );
+}

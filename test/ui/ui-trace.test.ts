@@ -1,0 +1,171 @@
+// The trace view on a 50,551-call agent trace: first rows and the whole tree within budget,
+// a DOM that stays small, a deep link 40,000 rows down, keyboard moves; and the detail
+// panel's renderers on golden calls (chat with tool calls, images, huge strings, errors).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { startWeftServer, type WeftServer } from '../sdk/sdk-harness.js';
+import { newId } from '../helpers/calls.js';
+import { BUDGET_SCALE, launch, mark, openPage, shot } from './browser.js';
+import { bigTrace, op, upsert, type SeedCall } from './seed.js';
+
+const BIG = 'ui-team/big';
+const GOLD = 'ui-team/golden';
+let w: WeftServer;
+let browser: Browser;
+let trace: SeedCall[];
+/** The trace in display order (depth first, children by start), as the tree shows it expanded. */
+let order: string[];
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+before(async () => {
+  [w, browser] = await Promise.all([startWeftServer(), launch()]);
+  trace = bigTrace(BIG, 50, 10, 100);
+  await upsert(w.url, BIG, trace);
+  const kids = new Map<string, string[]>();
+  for (const c of trace) if (c.parent_id) kids.set(c.parent_id, [...(kids.get(c.parent_id) ?? []), c.id]);
+  order = [];
+  const stack = [trace[0]!.id];
+  while (stack.length) {
+    const id = stack.pop()!;
+    order.push(id);
+    stack.push(...[...(kids.get(id) ?? [])].reverse());
+  }
+});
+after(async () => {
+  await browser?.close();
+  await w?.close();
+});
+
+const treeRows = (page: Page) => page.locator('[data-testid=tree-row]');
+const ready = (page: Page) => page.waitForFunction(() => /^[\d,]+ calls ·/.test(document.querySelector('[data-testid=trace-stats]')?.textContent ?? '') && !document.querySelector('[data-testid=trace-stats]')!.textContent!.includes('loading'), undefined, { timeout: 60_000 });
+
+test(`a ${50_551} call trace: first rows and the whole tree within budget, fewer than 300 rows in the DOM`, async () => {
+  assert.equal(trace.length, 50_551);
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/ui-team/big/calls/${trace[0]!.id}`);
+  await treeRows(page).first().waitFor();
+  await ready(page);
+  const first = (await mark(page, 'weft:first-row'))!;
+  const whole = (await mark(page, 'weft:trace-ready'))!;
+  console.log(`# 50,551-call trace: first rows ${first.toFixed(0)} ms, whole tree ${whole.toFixed(0)} ms from navigation`);
+  assert.ok(first < 1000 * BUDGET_SCALE, `first rows after ${first} ms`);
+  assert.ok(whole < 2000 * BUDGET_SCALE, `whole tree after ${whole} ms`);
+  assert.match(await page.locator('[data-testid=trace-stats]').innerText(), /^50,551 calls · 0 errors/);
+  const longTasks = await page.evaluate((t) => (window as unknown as { __longTasks: number[] }).__longTasks.filter((d) => d > t), 200 * BUDGET_SCALE);
+  assert.deepEqual(longTasks, [], 'long tasks over 200 ms');
+  const scroller = page.locator('[data-testid=trace-tree]');
+  for (const at of [0, 0.37, 0.81, 1]) {
+    await scroller.evaluate((el, f) => { el.scrollTop = el.scrollHeight * f; }, at);
+    await page.waitForTimeout(50);
+    const n = await treeRows(page).count();
+    assert.ok(n > 10 && n < 300, `${n} rows in the DOM at ${at}`);
+  }
+  // The last row is the last call of the depth-first order.
+  assert.equal(await treeRows(page).last().getAttribute('data-id'), order[order.length - 1]);
+  await shot(page, 'trace-big-light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a deep link to a call 40,000 rows down shows it selected and in view; the keyboard moves from there', async () => {
+  const target = order[40_000]!;
+  const { page, context } = await openPage(browser, w.url);
+  const t0 = Date.now();
+  await page.goto(`${w.url}/ui/ui-team/big/calls/${trace[0]!.id}?call=${target}`);
+  const row = page.locator(`[data-testid=tree-row][data-id="${target}"][aria-selected=true]`);
+  await row.waitFor();
+  const took = Date.now() - t0;
+  console.log(`# deep link 40,000 rows down: selected and visible after ${took} ms`);
+  assert.ok(took < 1500 * BUDGET_SCALE, `deep link after ${took} ms`);
+  const box = (await row.boundingBox())!;
+  assert.ok(box.y >= 0 && box.y + box.height <= 800, `row at ${box.y}`);
+  await page.locator(`[data-testid=call-detail][data-id="${target}"]`).waitFor();
+  assert.match(await page.locator('[data-testid=inputs]').innerText(), /llm/);
+  await shot(page, 'trace-deeplink-light');
+
+  const parentOf = (id: string) => trace.find((c) => c.id === id)!.parent_id!;
+  const selectedIs = (id: string) => page.locator(`[data-testid=tree-row][data-id="${id}"][aria-selected=true]`).waitFor();
+  await page.keyboard.press('j');
+  await selectedIs(order[40_001]!);
+  assert.equal(new URL(page.url()).searchParams.get('call'), order[40_001]);
+  await page.keyboard.press('k');
+  await selectedIs(target);
+  await page.keyboard.press(']');
+  await selectedIs(order[40_001]!);
+  await page.keyboard.press('h'); // a leaf: to its parent
+  const tool = parentOf(target);
+  await selectedIs(tool);
+  await page.keyboard.press('h'); // an open parent: collapses it
+  await page.locator(`[data-testid=tree-row][data-id="${tool}"][aria-expanded=false]`).waitFor();
+  assert.equal(await page.locator(`[data-testid=tree-row][data-id="${target}"]`).count(), 0);
+  await page.keyboard.press('l'); // expands again
+  await page.locator(`[data-testid=tree-row][data-id="${tool}"][aria-expanded=true]`).waitFor();
+  await page.keyboard.press('p');
+  await selectedIs(parentOf(tool));
+  await context.close();
+});
+
+test('open to depth 1 lists the root and its 50 steps; the timeline view is a URL', async () => {
+  const { page, context } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/ui-team/big/calls/${trace[0]!.id}?depth=1&view=timeline`);
+  await ready(page);
+  // 51 rows of 28 px: the root and its 50 closed steps.
+  await page.waitForFunction(() => (document.querySelector('[data-testid=trace-tree] > div') as HTMLElement | null)?.style.height === `${51 * 28}px`);
+  assert.equal(await page.locator('[data-testid=tree-row][data-depth="2"]').count(), 0);
+  assert.equal(await page.locator('[data-testid=tree-row][data-depth="1"][aria-expanded=true]').count(), 0);
+  assert.equal(await page.locator('[data-testid=view-timeline]').getAttribute('aria-pressed'), 'true');
+  await shot(page, 'trace-timeline-light');
+  await page.locator('[data-testid=view-tree]').click();
+  await page.waitForURL((u) => u.searchParams.get('view') === null && u.searchParams.get('depth') === '1');
+  await context.close();
+});
+
+test('golden calls: a chat with tool calls, an image, a megabyte string, an exception', async () => {
+  const t = Date.UTC(2026, 10, 21, 9);
+  const chatId = newId();
+  const root: SeedCall = {
+    id: newId(), trace_id: newId(), op: op(GOLD, 'openai.chat.completions.create'), started: t, ended: t + 1200,
+    inputs: {
+      model: 'gpt-4o', messages: [
+        { role: 'system', content: 'You answer weather questions.' },
+        { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_1PX}` } }] },
+      ],
+    },
+    output: { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } }] },
+    summary: { usage: { 'gpt-4o': { requests: 1, prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } } },
+  };
+  const big: SeedCall = { id: chatId, trace_id: root.trace_id, parent_id: root.id, op: op(GOLD, 'summarise'), started: t + 10, ended: t + 900, inputs: { document: 'x'.repeat(1_000_000) }, output: 'short' };
+  const failing: SeedCall = { id: newId(), trace_id: root.trace_id, parent_id: root.id, op: op(GOLD, 'get_weather'), started: t + 950, ended: t + 1000, inputs: { raw_png: PNG_1PX.repeat(1) }, exception: 'Traceback (most recent call last):\n  File "tools.py", line 3\nTimeoutError: weather service timed out' };
+  await upsert(w.url, GOLD, [root, big, failing]);
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/ui-team/golden/calls/${root.id}`);
+  await page.locator(`[data-testid=call-detail][data-id="${root.id}"]`).waitFor();
+  await page.locator('[data-testid=chat] [data-role=system]').waitFor();
+  assert.match(await page.locator('[data-testid=chat] [data-role=user]').innerText(), /What is in this picture\?/);
+  assert.match((await page.locator('[data-testid=inputs] img[data-testid=media-image]').getAttribute('src'))!, /^data:image\/png;base64,/);
+  assert.match(await page.locator('[data-testid=output] [data-testid=tool-call]').innerText(), /get_weather[\s\S]*Paris/);
+  await shot(page, 'detail-chat-light');
+  await page.locator('[data-testid=tab-summary]').click();
+  await page.waitForURL(/tab=summary/);
+  assert.match(await page.locator('[data-testid=usage]').innerText(), /gpt-4o\s+1\s+120\s+30\s+150/);
+
+  await page.goto(`${w.url}/ui/ui-team/golden/calls/${root.id}?call=${chatId}`);
+  await page.locator('[data-testid=gated-text]').waitFor();
+  const longest = await page.evaluate(() => {
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let max = 0;
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) max = Math.max(max, n.textContent?.length ?? 0);
+    return max;
+  });
+  assert.ok(longest < 10_000, `a text node of ${longest} characters`);
+  assert.match(await page.locator('[data-testid=gated-text]').innerText(), /1,000,000 characters/);
+
+  await page.goto(`${w.url}/ui/ui-team/golden/calls/${failing.id}`);
+  await page.locator('[data-testid=exception]').waitFor();
+  assert.match(await page.locator('[data-testid=exception]').innerText(), /TimeoutError: weather service timed out/);
+  // Raw base64 of a PNG shows as the image, not as text.
+  await page.locator('[data-testid=inputs] img[data-testid=media-image]').waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,83 @@
+// The selected call's detail, loaded per selection (the tree never carries payloads):
+// inputs and output rendered by shape, attributes, summary with usage and costs, raw JSON.
+import { useQuery } from '@tanstack/react-query';
+import { postJson } from '../api/client';
+import type { Call, CallReadReq } from '../api/types';
+import { ErrorBanner } from '../shell/ErrorBanner';
+import { StatusDot } from '../shell/icons';
+import { formatCost, formatDuration, formatTime, opShortName } from '../format';
+import { ValueView } from '../render/ValueView';
+import { JsonTree } from '../render/JsonTree';
+import { TABS, type Tab } from '../trace/traceSearch';
+import { callStatus, latencyMs, totalCost } from './callFacts';
+import { UsageTable } from './UsageTable';
+import styles from './CallDetail.module.css';
+
+const TAB_LABELS: Record<Tab, string> = { io: 'Inputs & output', attributes: 'Attributes', summary: 'Summary', raw: 'Raw' };
+
+export function CallDetail({ projectId, callId, tab, onTab }: { projectId: string; callId: string; tab: Tab; onTab: (t: Tab) => void }) {
+  const req: CallReadReq = { project_id: projectId, id: callId, include_costs: true };
+  const q = useQuery({
+    queryKey: ['call', projectId, callId],
+    queryFn: ({ signal }) => postJson<{ call: Call | null }>('/call/read', req, signal),
+  });
+  if (q.isPending) return <p className={styles.muted} data-testid="detail-loading">Loading call…</p>;
+  if (q.isError) return <ErrorBanner error={q.error} onRetry={() => void q.refetch()} />;
+  const call = q.data.call;
+  if (call === null) return <p className={styles.muted}>No call {callId}.</p>;
+  return (
+    <div className={styles.detail} data-testid="call-detail" data-id={call.id}>
+      <header className={styles.head}>
+        <StatusDot status={callStatus(call)} />
+        <h2 title={call.op_name}>{call.display_name || opShortName(call.op_name)}</h2>
+        <span className={styles.muted}>{formatTime(call.started_at)}</span>
+        <span className={styles.muted}>{formatDuration(latencyMs(call))}</span>
+        {totalCost(call) ? <span className={styles.muted}>{formatCost(totalCost(call))}</span> : null}
+      </header>
+      <div className={styles.ids}>
+        <span>id <code>{call.id}</code></span>
+        <span>trace <code>{call.trace_id}</code></span>
+        {call.thread_id && <span>thread <code>{call.thread_id}</code></span>}
+      </div>
+      <nav className={styles.tabs} role="tablist">
+        {TABS.map((t) => (
+          <button key={t} role="tab" aria-selected={t === tab} className={t === tab ? styles.activeTab : ''} onClick={() => onTab(t)} data-testid={`tab-${t}`}>
+            {TAB_LABELS[t]}
+          </button>
+        ))}
+      </nav>
+      <div className={styles.body} role="tabpanel">
+        {tab === 'io' && <InputsOutput call={call} />}
+        {tab === 'attributes' && <JsonTree value={call.attributes} />}
+        {tab === 'summary' && (
+          <>
+            <UsageTable call={call} />
+            <JsonTree value={call.summary ?? {}} />
+          </>
+        )}
+        {tab === 'raw' && <pre className={styles.raw} data-testid="raw">{JSON.stringify(call, null, 2).slice(0, 200_000)}</pre>}
+      </div>
+    </div>
+  );
+}
+
+function InputsOutput({ call }: { call: Call }) {
+  return (
+    <>
+      {call.exception && (
+        <section data-testid="exception">
+          <h3 className={styles.errorTitle}>Exception</h3>
+          <pre className={styles.exception}>{call.exception}</pre>
+        </section>
+      )}
+      <section data-testid="inputs">
+        <h3>Inputs</h3>
+        <ValueView value={call.inputs} />
+      </section>
+      <section data-testid="output">
+        <h3>Output</h3>
+        {call.output === undefined || call.output === null ? <span className={styles.muted}>{call.ended_at ? 'None' : 'Running…'}</span> : <ValueView value={call.output} />}
+      </section>
+    </>
+  );
+}

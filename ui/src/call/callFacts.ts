@@ -1,0 +1,54 @@
+// What the views show of a call, read from its stored shape: status, latency, tokens, cost.
+import type { Call } from '../api/types';
+
+export type CallStatus = 'success' | 'error' | 'running' | 'descendant_error';
+
+interface WeaveSummary {
+  status?: string;
+  latency_ms?: number;
+  costs?: Record<string, { prompt_tokens_total_cost?: number; completion_tokens_total_cost?: number }>;
+}
+
+function weaveSummary(call: Pick<Call, 'summary'>): WeaveSummary {
+  const w = (call.summary as { weave?: unknown } | undefined)?.weave;
+  return typeof w === 'object' && w !== null ? (w as WeaveSummary) : {};
+}
+
+export function callStatus(call: Pick<Call, 'summary' | 'exception' | 'ended_at'>): CallStatus {
+  const s = weaveSummary(call).status;
+  if (s === 'success' || s === 'error' || s === 'running' || s === 'descendant_error') return s;
+  if (call.exception) return 'error';
+  return call.ended_at ? 'success' : 'running';
+}
+
+export function latencyMs(call: Pick<Call, 'started_at' | 'ended_at' | 'summary'>): number | null {
+  const l = weaveSummary(call).latency_ms;
+  if (typeof l === 'number') return l;
+  if (!call.ended_at) return null;
+  return new Date(call.ended_at).getTime() - new Date(call.started_at).getTime();
+}
+
+/** Total tokens over every model in summary.usage. */
+export function totalTokens(call: Pick<Call, 'summary'>): number | null {
+  const usage = (call.summary as { usage?: unknown } | undefined)?.usage;
+  if (typeof usage !== 'object' || usage === null) return null;
+  let total = 0;
+  for (const u of Object.values(usage as Record<string, Record<string, unknown>>)) {
+    if (typeof u !== 'object' || u === null) continue;
+    const t = u.total_tokens;
+    if (typeof t === 'number') total += t;
+    else {
+      for (const k of ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens']) if (typeof u[k] === 'number') total += u[k] as number;
+    }
+  }
+  return total;
+}
+
+/** Total cost in USD over every model priced in summary.weave.costs (include_costs). */
+export function totalCost(call: Pick<Call, 'summary'>): number | null {
+  const costs = weaveSummary(call).costs;
+  if (!costs) return null;
+  let total = 0;
+  for (const c of Object.values(costs)) total += (c.prompt_tokens_total_cost ?? 0) + (c.completion_tokens_total_cost ?? 0);
+  return total;
+}

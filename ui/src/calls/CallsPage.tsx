@@ -1,0 +1,85 @@
+// /ui/{entity}/{project}/calls: the project's calls, filtered and sorted on the server.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import { ErrorBanner } from '../shell/ErrorBanner';
+import { typingIn } from '../shell/Shell';
+import { formatCount } from '../format';
+import { CallsTable } from './CallsTable';
+import { FilterBar } from './FilterBar';
+import { callsFilterRequest, sortOf, type CallsSearch } from './callsSearch';
+import { ROW_COLUMNS, useCallWindows } from './useCallWindows';
+import styles from './CallsPage.module.css';
+
+const route = getRouteApi('/$entity/$project/calls');
+
+export function CallsPage() {
+  const { entity, project } = route.useParams();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const projectId = `${entity}/${project}`;
+  const sort = sortOf(search);
+  const request = useMemo(
+    () => ({ ...callsFilterRequest(projectId, search), sort_by: [sort], columns: ROW_COLUMNS, include_costs: true }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [projectId, JSON.stringify(search)],
+  );
+  const [range, setRange] = useState<[number, number]>([0, 50]);
+  const onRange = useCallback((a: number, b: number) => setRange([a, b]), []);
+  const data = useCallWindows(request, range[0], range[1]);
+  const [selected, setSelected] = useState(-1);
+  useEffect(() => setSelected(-1), [request]);
+
+  const setSearch = (next: CallsSearch) => void navigate({ search: next, replace: true });
+  const open = useCallback(
+    (callId: string) => void navigate({ to: '/$entity/$project/calls/$callId', params: { entity, project, callId }, search: {} }),
+    [navigate, entity, project],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey || data.total === null) return;
+      if (e.key === 'j' || e.key === 'ArrowDown') setSelected((s) => Math.min(s + 1, data.total! - 1));
+      else if (e.key === 'k' || e.key === 'ArrowUp') setSelected((s) => Math.max(s - 1, 0));
+      else if (e.key === 'Enter' && selected >= 0) {
+        const c = data.row(selected);
+        if (c) open(c.id);
+      } else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [data, selected, open]);
+
+  useEffect(() => {
+    if (data.total !== null && (data.total === 0 || data.row(0) !== undefined)) performance.mark('weft:view-ready');
+  }, [data]);
+
+  return (
+    <div className={styles.page}>
+      <FilterBar search={search} onChange={setSearch} />
+      <div className={styles.status}>
+        <span data-testid="calls-total">
+          {data.total === null ? 'Counting…' : `${formatCount(data.total)} ${search.roots === false ? 'call' : 'trace'}${data.total === 1 ? '' : 's'}`}
+        </span>
+      </div>
+      {data.totalError !== null && data.totalError !== undefined ? (
+        <ErrorBanner error={data.totalError} onRetry={data.refetch} />
+      ) : data.error ? (
+        <ErrorBanner error={data.error} onRetry={data.refetch} />
+      ) : null}
+      {data.total === 0 && <p className={styles.empty} data-testid="no-calls">No calls match.</p>}
+      {data.total !== null && data.total > 0 && (
+        <CallsTable
+          total={data.total}
+          row={data.row}
+          sort={sort}
+          onSort={(field) => setSearch({ ...search, sort: `${field}:${sort.field === field && sort.direction === 'desc' ? 'asc' : 'desc'}` })}
+          onOpen={(c) => open(c.id)}
+          selected={selected}
+          onSelect={setSelected}
+          onRange={onRange}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+// The calls table: a header from TanStack Table over virtual rows, so a million calls cost
+// as much as the forty on screen. Rows not fetched yet show as placeholders.
+import { useEffect, useRef } from 'react';
+import { flexRender, getCoreRowModel, useReactTable, type Header } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Call } from '../api/types';
+import { CALL_COLUMNS, type ColumnMeta } from './callColumns';
+import styles from './CallsTable.module.css';
+
+const ROW_HEIGHT = 32;
+
+export interface CallsTableProps {
+  total: number;
+  row: (index: number) => Call | undefined;
+  sort: { field: string; direction: 'asc' | 'desc' };
+  onSort: (field: string) => void;
+  onOpen: (call: Call) => void;
+  selected: number;
+  onSelect: (index: number) => void;
+  /** Reports the visible index range, so the caller can fetch its windows. */
+  onRange: (first: number, last: number) => void;
+}
+
+const EMPTY: Call[] = [];
+
+export function CallsTable(p: CallsTableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: p.total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const items = virtual.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  const { onRange } = p;
+  useEffect(() => onRange(first, last), [first, last, onRange]);
+  useEffect(() => {
+    if (p.selected >= 0) virtual.scrollToIndex(p.selected, { align: 'auto' });
+  }, [p.selected, virtual]);
+
+  // The table model holds only the columns; rows are rendered per virtual item.
+  const table = useReactTable({ data: EMPTY, columns: CALL_COLUMNS, getCoreRowModel: getCoreRowModel(), columnResizeMode: 'onChange', enableColumnResizing: true });
+  const headers = table.getHeaderGroups()[0]!.headers;
+  const template = headers.map((h) => `${h.getSize()}px`).join(' ') + ' 1fr';
+  const width = headers.reduce((s, h) => s + h.getSize(), 0);
+
+  return (
+    <div className={styles.scroller} ref={scroller} data-testid="calls-table" tabIndex={0}>
+      <div className={styles.header} style={{ gridTemplateColumns: template, minWidth: width }} role="row">
+        {headers.map((h) => (
+          <HeaderCell key={h.id} header={h} sort={p.sort} onSort={p.onSort} />
+        ))}
+        <span />
+      </div>
+      <div style={{ height: virtual.getTotalSize(), position: 'relative', minWidth: width }}>
+        {items.map((v) => {
+          const call = p.row(v.index);
+          return (
+            <div
+              key={v.key}
+              className={`${styles.row} ${v.index === p.selected ? styles.selected : ''}`}
+              style={{ transform: `translateY(${v.start}px)`, gridTemplateColumns: template }}
+              data-testid="call-row"
+              data-index={v.index}
+              data-id={call?.id}
+              aria-selected={v.index === p.selected}
+              role="row"
+              onClick={() => {
+                p.onSelect(v.index);
+                if (call) p.onOpen(call);
+              }}
+            >
+              {call === undefined ? (
+                <span className={styles.placeholder} />
+              ) : (
+                headers.map((h) => {
+                  const meta = h.column.columnDef.meta as ColumnMeta;
+                  return (
+                    <span key={h.id} className={`${styles.cell} ${meta.align === 'right' ? styles.right : ''}`} data-col={h.id}>
+                      {meta.render(call)}
+                    </span>
+                  );
+                })
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function HeaderCell({ header, sort, onSort }: { header: Header<Call, unknown>; sort: CallsTableProps['sort']; onSort: (f: string) => void }) {
+  const meta = header.column.columnDef.meta as ColumnMeta | undefined;
+  const sortField = meta?.sortField;
+  const active = sortField !== undefined && sort.field === sortField;
+  return (
+    <span className={`${styles.headCell} ${meta?.align === 'right' ? styles.right : ''}`} role="columnheader" aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
+      {sortField ? (
+        <button className={styles.sortButton} onClick={() => onSort(sortField)} data-testid={`sort-${header.column.id}`}>
+          {flexRender(header.column.columnDef.header, header.getContext())}
+          {active ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}
+        </button>
+      ) : (
+        flexRender(header.column.columnDef.header, header.getContext())
+      )}
+      <span className={styles.resizer} onMouseDown={header.getResizeHandler()} onDoubleClick={() => header.column.resetSize()} />
+    </span>
+  );
+}

@@ -1,0 +1,86 @@
+// The calls view's state, all of it in the URL (?f=&sort=&roots=&errors=&op=), and how it
+// becomes a /calls/stream_query request. Filter clauses compile to Weave's $expr.
+import type { CallsQueryReq, Query } from '../api/types';
+
+export const CLAUSE_OPS = ['contains', 'eq', 'neq', 'gt', 'lt'] as const;
+export type ClauseOp = (typeof CLAUSE_OPS)[number];
+export const OP_LABELS: Record<ClauseOp, string> = { contains: 'contains', eq: '=', neq: '≠', gt: '>', lt: '<' };
+
+export interface FilterClause {
+  field: string;
+  op: ClauseOp;
+  value: string;
+}
+
+export interface CallsSearch {
+  /** Filter clauses, all of which must hold. */
+  f?: FilterClause[];
+  /** `<field>:<asc|desc>`; default started_at:desc. */
+  sort?: string;
+  /** Trace roots only (the default); false shows every call. */
+  roots?: boolean;
+  errors?: boolean;
+  /** Op name contains. */
+  op?: string;
+}
+
+export const SORTABLE: Record<string, string> = {
+  started_at: 'Started',
+  'summary.weave.latency_ms': 'Latency',
+  op_name: 'Op',
+  display_name: 'Name',
+};
+
+function isClause(x: unknown): x is FilterClause {
+  const c = x as FilterClause;
+  return typeof c === 'object' && c !== null && typeof c.field === 'string' && c.field !== '' && (CLAUSE_OPS as readonly string[]).includes(c.op) && typeof c.value === 'string';
+}
+
+/** Keeps what is valid of a URL's search params; anything else is dropped, never an error. */
+export function parseCallsSearch(raw: Record<string, unknown>): CallsSearch {
+  const out: CallsSearch = {};
+  if (Array.isArray(raw.f)) {
+    const f = raw.f.filter(isClause);
+    if (f.length > 0) out.f = f;
+  }
+  if (typeof raw.sort === 'string' && /^[\w.]+:(asc|desc)$/.test(raw.sort) && raw.sort.split(':')[0]! in SORTABLE) out.sort = raw.sort;
+  if (raw.roots === false || raw.roots === 0 || raw.roots === '0') out.roots = false;
+  if (raw.errors === true || raw.errors === 1 || raw.errors === '1') out.errors = true;
+  if (typeof raw.op === 'string' && raw.op !== '') out.op = raw.op;
+  return out;
+}
+
+export function sortOf(search: CallsSearch): { field: string; direction: 'asc' | 'desc' } {
+  const [field, direction] = (search.sort ?? 'started_at:desc').split(':') as [string, 'asc' | 'desc'];
+  return { field, direction };
+}
+
+const field = (name: string) => ({ $getField: name });
+const literal = (v: string | number) => ({ $literal: v });
+
+function compileClause(c: FilterClause): object {
+  const num = Number(c.value);
+  const numeric = c.value.trim() !== '' && Number.isFinite(num);
+  switch (c.op) {
+    case 'contains':
+      return { $contains: { input: field(c.field), substr: literal(c.value), case_insensitive: true } };
+    case 'eq':
+      return numeric ? { $or: [{ $eq: [field(c.field), literal(c.value)] }, { $eq: [{ $convert: { input: field(c.field), to: 'double' } }, literal(num)] }] } : { $eq: [field(c.field), literal(c.value)] };
+    case 'neq':
+      return { $not: [compileClause({ ...c, op: 'eq' })] };
+    case 'gt':
+    case 'lt': {
+      const cmp = c.op === 'gt' ? '$gt' : '$lt';
+      return numeric ? { [cmp]: [{ $convert: { input: field(c.field), to: 'double' } }, literal(num)] } : { [cmp]: [field(c.field), literal(c.value)] };
+    }
+  }
+}
+
+/** The filter part of a calls request (the same for the rows and for query_stats). */
+export function callsFilterRequest(projectId: string, search: CallsSearch): Pick<CallsQueryReq, 'project_id' | 'filter' | 'query'> {
+  const terms: object[] = (search.f ?? []).map(compileClause);
+  if (search.errors) terms.push({ $eq: [field('summary.weave.status'), literal('error')] });
+  if (search.op) terms.push({ $contains: { input: field('op_name'), substr: literal(search.op), case_insensitive: true } });
+  const query = terms.length === 0 ? null : ({ $expr: terms.length === 1 ? terms[0] : { $and: terms } } as Query);
+  return { project_id: projectId, filter: { trace_roots_only: search.roots !== false }, query };
+}

@@ -1,0 +1,84 @@
+// Chat messages as the providers shape them: OpenAI ({role, content, tool_calls}),
+// Anthropic (content blocks: text, image, tool_use, tool_result, thinking) and Gemini
+// ({role, parts}). Recognised loosely; anything else falls back to the JSON tree.
+import { ValueView } from './ValueView';
+import styles from './render.module.css';
+
+type Msg = Record<string, unknown>;
+
+const isMessage = (m: unknown) => typeof m === 'object' && m !== null && typeof (m as Msg).role === 'string' && ('content' in (m as Msg) || 'parts' in (m as Msg) || 'tool_calls' in (m as Msg));
+
+/** The messages of a value that is a chat message or a list of them, else null. */
+export function chatMessages(value: unknown): Msg[] | null {
+  if (isMessage(value)) return [value as Msg];
+  return Array.isArray(value) && value.length > 0 && value.every(isMessage) ? (value as Msg[]) : null;
+}
+
+function Part({ part }: { part: unknown }) {
+  if (typeof part === 'string') return <ValueView value={part} />;
+  if (typeof part !== 'object' || part === null) return <ValueView value={part} />;
+  const p = part as Msg;
+  if (typeof p.text === 'string') return <ValueView value={p.text} />;
+  if (p.type === 'thinking' && typeof p.thinking === 'string') {
+    return (
+      <details className={styles.thinking}>
+        <summary>Thinking</summary>
+        <ValueView value={p.thinking} />
+      </details>
+    );
+  }
+  if (p.type === 'image_url' && typeof (p.image_url as Msg | undefined)?.url === 'string') return <ValueView value={(p.image_url as Msg).url} />;
+  if (p.type === 'image' && typeof (p.source as Msg | undefined)?.data === 'string') {
+    const s = p.source as Msg;
+    return <ValueView value={`data:${String(s.media_type ?? 'image/png')};base64,${String(s.data)}`} />;
+  }
+  if (typeof (p.inline_data as Msg | undefined)?.data === 'string' || typeof (p.inlineData as Msg | undefined)?.data === 'string') {
+    const d = (p.inline_data ?? p.inlineData) as Msg;
+    return <ValueView value={`data:${String(d.mime_type ?? d.mimeType ?? 'image/png')};base64,${String(d.data)}`} />;
+  }
+  if (p.type === 'tool_use' || p.functionCall || p.function_call) {
+    const call = (p.functionCall ?? p.function_call ?? p) as Msg;
+    return <ToolCall name={String(call.name ?? '')} args={call.input ?? call.args ?? call.arguments} />;
+  }
+  return <ValueView value={part} />;
+}
+
+function ToolCall({ name, args }: { name: string; args: unknown }) {
+  let parsed = args;
+  if (typeof args === 'string') {
+    try {
+      parsed = JSON.parse(args);
+    } catch {
+      // Arguments that are not JSON show as they are.
+    }
+  }
+  return (
+    <div className={styles.toolCall} data-testid="tool-call">
+      <div className={styles.toolName}>
+        Tool call <code>{name}</code>
+      </div>
+      <ValueView value={parsed} />
+    </div>
+  );
+}
+
+export function ChatView({ messages }: { messages: Msg[] }) {
+  return (
+    <div className={styles.chat} data-testid="chat">
+      {messages.map((m, i) => {
+        const content = m.content ?? m.parts;
+        const toolCalls = Array.isArray(m.tool_calls) ? (m.tool_calls as Msg[]) : [];
+        return (
+          <div key={i} className={styles.message} data-role={String(m.role)}>
+            <div className={styles.role}>{String(m.role)}{typeof m.name === 'string' ? ` · ${m.name}` : ''}</div>
+            {Array.isArray(content) ? content.map((part, j) => <Part key={j} part={part} />) : content !== undefined && content !== null && <Part part={content} />}
+            {toolCalls.map((t, j) => {
+              const f = (t.function ?? t) as Msg;
+              return <ToolCall key={j} name={String(f.name ?? '')} args={f.arguments} />;
+            })}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+// Renders any value by its shape: chat messages, images and audio, text, or a JSON tree.
+import { ChatView, chatMessages } from './ChatView';
+import { JsonTree } from './JsonTree';
+import { mediaOf } from './media';
+import { MediaView } from './MediaView';
+import { TextView } from './TextView';
+import styles from './render.module.css';
+
+export function ValueView({ value }: { value: unknown }) {
+  if (typeof value === 'string') {
+    const media = mediaOf(value);
+    return media ? <MediaView {...media} /> : <TextView text={value} />;
+  }
+  const chat = chatMessages(value);
+  if (chat) return <ChatView messages={chat} />;
+  if (typeof value === 'object' && value !== null) return <JsonTree value={value} />;
+  return <span className={styles.scalar}>{JSON.stringify(value) ?? 'undefined'}</span>;
+}

@@ -1,0 +1,40 @@
+// The keyboard shortcuts, listed under `?`.
+import styles from './Shell.module.css';
+
+const SHORTCUTS: readonly [string, string][] = [
+  ['?', 'Show this list'],
+  ['g p', 'Go to projects'],
+  ['g c', 'Go to the calls of this project'],
+  ['/', 'Focus the filter'],
+  ['j / ↓', 'Next call'],
+  ['k / ↑', 'Previous call'],
+  ['l / →', 'Expand (trace)'],
+  ['h / ←', 'Collapse, or go to the parent (trace)'],
+  ['[ / ]', 'Previous / next sibling (trace)'],
+  ['p', 'Parent (trace)'],
+  ['Enter', 'Open the selected call (calls)'],
+  ['Esc', 'Close a dialog'],
+];
+
+export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  return (
+    <div className={styles.overlay} onClick={onClose}>
+      <div className={styles.dialog} role="dialog" aria-label="Keyboard shortcuts" data-testid="shortcuts" onClick={(e) => e.stopPropagation()}>
+        <h2>Keyboard shortcuts</h2>
+        <table className={styles.shortcuts}>
+          <tbody>
+            {SHORTCUTS.map(([k, what]) => (
+              <tr key={k}>
+                <td><kbd>{k}</kbd></td>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className={styles.dialogButtons}>
+          <button onClick={onClose}>Close</button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+// /ui/{entity}/{project}/calls/{callId}: that call inside its whole trace. The tree streams
+// the trace's skeleton; the selected call (?call=, default the one in the path) loads its
+// detail on its own.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { postJsonl } from '../api/client';
+import type { Call } from '../api/types';
+import { CallDetail } from '../call/CallDetail';
+import { ErrorBanner } from '../shell/ErrorBanner';
+import { typingIn } from '../shell/Shell';
+import { formatCount, formatDuration, formatTokens } from '../format';
+import { TraceTree, type ScrollRequest } from './TraceTree';
+import { treeMove } from './traceKeys';
+import { useTraceStream } from './useTraceStream';
+import styles from './TracePage.module.css';
+
+const route = getRouteApi('/$entity/$project/calls/$callId');
+
+export function TracePage() {
+  const { entity, project, callId } = route.useParams();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const projectId = `${entity}/${project}`;
+  const selected = search.call ?? callId;
+  const [attempt, setAttempt] = useState(0);
+
+  const head = useQuery({
+    queryKey: ['trace-of', projectId, callId],
+    queryFn: ({ signal }) => postJsonl<Pick<Call, 'id' | 'trace_id'>>('/calls/stream_query', { project_id: projectId, filter: { call_ids: [callId] }, columns: ['id', 'trace_id'] }, signal),
+  });
+  const traceId = head.data?.[0]?.trace_id ?? null;
+  const stream = useTraceStream(projectId, traceId, attempt);
+  const { index } = stream;
+
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const maxDepth = search.depth ?? null;
+  const isOpen = useCallback((id: string, depth: number) => index.isOpen(id, depth, collapsed, maxDepth), [index, collapsed, maxDepth]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const flat = useMemo(() => index.flatten(collapsed, maxDepth), [index, stream.version, collapsed, maxDepth]);
+  const [scrollRequest, setScrollRequest] = useState<ScrollRequest | null>(null);
+
+  // A deep link opens every ancestor of the selected call, once it has arrived.
+  const selectedLoaded = index.rows.has(selected);
+  useEffect(() => {
+    if (!selectedLoaded) return;
+    const closed = index.ancestors(selected).filter((a) => !isOpen(a, index.depthOf(a)));
+    if (closed.length > 0) setCollapsed((c) => { const n = new Set(c); for (const a of closed) { n.delete(a); n.add(`+${a}`); } return n; });
+    setScrollRequest((r) => r ?? { id: selected, align: 'center' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedLoaded, selected]);
+
+  useEffect(() => {
+    if (flat.ids.length > 0) performance.mark('weft:first-row');
+  }, [flat.ids.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (stream.done && !stream.error) performance.mark('weft:trace-ready');
+  }, [stream.done, stream.error]);
+
+  const select = useCallback((id: string) => void navigate({ search: (s) => ({ ...s, call: id === callId ? undefined : id }), replace: true }), [navigate, callId]);
+  const toggle = useCallback(
+    (id: string, depth: number) =>
+      setCollapsed((c) => {
+        const n = new Set(c);
+        if (index.isOpen(id, depth, c, maxDepth)) { n.add(id); n.delete(`+${id}`); } else { n.delete(id); n.add(`+${id}`); }
+        return n;
+      }),
+    [index, maxDepth],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey || !index.rows.has(selected)) return;
+      const depth = index.depthOf(selected);
+      const move = treeMove(e.key, index, flat, selected, isOpen(selected, depth));
+      if (move === null) return;
+      e.preventDefault();
+      if ('toggle' in move) toggle(move.toggle, depth);
+      else {
+        select(move.select);
+        setScrollRequest({ id: move.select, align: 'auto' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [index, flat, selected, isOpen, toggle, select]);
+
+  const totals = useMemo(() => {
+    let errors = 0;
+    let tokens = 0;
+    let start = Infinity;
+    let end = -Infinity;
+    for (const r of index.rows.values()) {
+      if (r.status === 'error') errors++;
+      // Usage rolls up into each ancestor's summary: count it on the roots only.
+      if (index.parentOf(r.id) === null) tokens += r.tokens ?? 0;
+      start = Math.min(start, new Date(r.started_at).getTime());
+      end = Math.max(end, new Date(r.ended_at ?? r.started_at).getTime());
+    }
+    return { errors, tokens, start, end: Math.max(end, start) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [index, stream.version]);
+
+  const setSearch = (patch: Record<string, unknown>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
+
+  return (
+    <div className={styles.page}>
+      <section className={styles.treePane}>
+        <div className={styles.traceHead}>
+          <Link to="/$entity/$project/calls" params={{ entity, project }} search={{}}>← Calls</Link>
+          <span data-testid="trace-stats">
+            {formatCount(index.size)} calls{stream.done ? '' : ' (loading…)'} · {totals.errors} {totals.errors === 1 ? 'error' : 'errors'}
+            {Number.isFinite(totals.start) ? ` · ${formatDuration(totals.end - totals.start)}` : ''}
+            {totals.tokens > 0 ? ` · ${formatTokens(totals.tokens)} tokens` : ''}
+          </span>
+        </div>
+        <div className={styles.treeTools}>
+          <button aria-pressed={search.view !== 'timeline'} onClick={() => setSearch({ view: undefined })} data-testid="view-tree">Tree</button>
+          <button aria-pressed={search.view === 'timeline'} onClick={() => setSearch({ view: 'timeline' })} data-testid="view-timeline">Timeline</button>
+          <label>
+            Open to depth{' '}
+            <select value={search.depth ?? ''} onChange={(e) => { setCollapsed(new Set()); setSearch({ depth: e.target.value === '' ? undefined : Number(e.target.value) }); }} data-testid="depth">
+              <option value="">all</option>
+              {[1, 2, 3, 4, 5].map((d) => <option key={d} value={d}>{d}</option>)}
+            </select>
+          </label>
+        </div>
+        {(head.isError || Boolean(stream.error)) && <ErrorBanner error={head.error ?? stream.error} onRetry={() => { void head.refetch(); setAttempt((a) => a + 1); }} />}
+        {head.data && head.data.length === 0 && <p className={styles.muted} data-testid="no-call">No call {callId} in {projectId}.</p>}
+        {flat.ids.length === 0 && !Boolean(stream.error) && head.data?.length !== 0 && <p className={styles.muted} data-testid="loading">Loading trace…</p>}
+        {flat.ids.length > 0 && (
+          <TraceTree index={index} flat={flat} selected={selected} scrollRequest={scrollRequest} timeline={search.view === 'timeline'} span={totals} isOpen={isOpen} onSelect={select} onToggle={toggle} />
+        )}
+      </section>
+      <section className={styles.detailPane}>
+        <CallDetail projectId={projectId} callId={selected} tab={search.tab ?? 'io'} onTab={(tab) => setSearch({ tab: tab === 'io' ? undefined : tab })} />
+      </section>
+    </div>
+  );
+}

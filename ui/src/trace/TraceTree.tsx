@@ -1,0 +1,104 @@
+// The trace as a virtual tree: only the rows on screen exist in the DOM, whatever the
+// trace's size. Each row: caret, status, op, a latency bar on the trace's time scale
+// (a waterfall when `timeline` is on), latency and tokens.
+import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { formatDuration, formatTokens, opShortName } from '../format';
+import { Caret, StatusDot } from '../shell/icons';
+import type { FlatTree, TraceIndex } from './traceIndex';
+import styles from './TracePage.module.css';
+
+const ROW_HEIGHT = 28;
+
+export interface ScrollRequest {
+  readonly id: string;
+  readonly align: 'center' | 'auto';
+}
+
+export interface TraceTreeProps {
+  index: TraceIndex;
+  flat: FlatTree;
+  selected: string | null;
+  /** Scrolls that call into view once it is selected: centred (deep links) or just enough (keyboard). */
+  scrollRequest: ScrollRequest | null;
+  timeline: boolean;
+  span: { start: number; end: number };
+  isOpen: (id: string, depth: number) => boolean;
+  onSelect: (id: string) => void;
+  onToggle: (id: string, depth: number) => void;
+}
+
+export function TraceTree(p: TraceTreeProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: p.flat.ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const selectedIndex = p.selected === null ? -1 : (p.flat.indexOf.get(p.selected) ?? -1);
+  // Each request is honoured once, when its call is the selection and has a row: streaming
+  // more rows must not pull the view back to it.
+  const done = useRef<ScrollRequest | null>(null);
+  useEffect(() => {
+    const r = p.scrollRequest;
+    if (r === null || done.current === r || r.id !== p.selected || selectedIndex < 0) return;
+    done.current = r;
+    virtual.scrollToIndex(selectedIndex, { align: r.align });
+  }, [p.scrollRequest, p.selected, selectedIndex, virtual]);
+  const total = Math.max(p.span.end - p.span.start, 1);
+
+  return (
+    <div className={styles.treeScroller} ref={scroller} data-testid="trace-tree" tabIndex={0}>
+      <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+        {virtual.getVirtualItems().map((v) => {
+          const id = p.flat.ids[v.index]!;
+          const depth = p.flat.depths[v.index]!;
+          const row = p.index.rows.get(id)!;
+          const kids = p.index.childrenOf(id).length;
+          const open = p.isOpen(id, depth);
+          const start = new Date(row.started_at).getTime();
+          const end = row.ended_at ? new Date(row.ended_at).getTime() : p.span.end;
+          const lat = row.ended_at ? end - start : null;
+          const left = p.timeline ? ((start - p.span.start) / total) * 100 : 0;
+          const width = Math.max(((lat ?? end - start) / total) * 100, 0.5);
+          return (
+            <div
+              key={v.key}
+              className={`${styles.treeRow} ${id === p.selected ? styles.selected : ''}`}
+              style={{ transform: `translateY(${v.start}px)` }}
+              data-testid="tree-row"
+              data-id={id}
+              data-depth={depth}
+              aria-selected={id === p.selected}
+              role="treeitem"
+              aria-level={depth + 1}
+              aria-expanded={kids > 0 ? open : undefined}
+              onClick={() => p.onSelect(id)}
+            >
+              <span className={styles.treeLabel} style={{ paddingLeft: depth * 14 }}>
+                {kids > 0 ? (
+                  <button
+                    className={styles.caret}
+                    aria-label={open ? 'Collapse' : 'Expand'}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      p.onToggle(id, depth);
+                    }}
+                  >
+                    <Caret open={open} />
+                  </button>
+                ) : (
+                  <span className={styles.caret} />
+                )}
+                <StatusDot status={row.status} />
+                <span className={styles.opName}>{row.display_name || opShortName(row.op_name)}</span>
+                {kids > 0 && !open && <span className={styles.kidCount}>{kids}</span>}
+              </span>
+              <span className={styles.barTrack}>
+                <span className={`${styles.bar} ${row.ended_at ? '' : styles.open}`} style={{ marginLeft: `${left}%`, width: `${Math.min(width, 100 - left)}%` }} />
+              </span>
+              <span className={styles.metric}>{formatDuration(lat)}</span>
+              <span className={styles.metric}>{formatTokens(row.tokens)}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

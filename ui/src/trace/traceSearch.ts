@@ -1,0 +1,21 @@
+// The trace view's state in the URL: the selected call, the detail tab, tree or timeline,
+// and the depth the tree opens to.
+export const TABS = ['io', 'attributes', 'summary', 'raw'] as const;
+export type Tab = (typeof TABS)[number];
+
+export interface TraceSearch {
+  call?: string;
+  tab?: Tab;
+  view?: 'timeline';
+  depth?: number;
+}
+
+export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
+  const out: TraceSearch = {};
+  if (typeof raw.call === 'string' && raw.call !== '') out.call = raw.call;
+  if (typeof raw.tab === 'string' && (TABS as readonly string[]).includes(raw.tab) && raw.tab !== 'io') out.tab = raw.tab as Tab;
+  if (raw.view === 'timeline') out.view = 'timeline';
+  const depth = Number(raw.depth);
+  if (raw.depth !== undefined && Number.isInteger(depth) && depth >= 1 && depth <= 50) out.depth = depth;
+  return out;
+}
