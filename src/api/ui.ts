@@ -3,7 +3,9 @@
 // The UI's pages themselves are static files (http/routes/ui-routes.ts), not API operations.
 import { Type, type Static } from 'typebox';
 import { defineRoute } from './route-spec.js';
-import { ProjectId, Strict } from './common.js';
+import { CallsFilter } from './calls.js';
+import { DateTime, Nullable, ProjectId, Strict } from './common.js';
+import { Query } from './query.js';
 
 /** Where the web UI is served; its pages are client-side routes below it. */
 export const UI_PREFIX = '/ui';
@@ -43,6 +45,52 @@ export const UiTraceNode = Type.Object({
 });
 export type UiTraceNode = Static<typeof UiTraceNode>;
 
+/** At most this many buckets per answer (a wider window needs a larger bucket_seconds). */
+export const MAX_TIMESERIES_BUCKETS = 2000;
+
+export const UiTimeseriesReq = Strict({
+  project_id: ProjectId,
+  filter: Nullable(CallsFilter),
+  query: Nullable(Query),
+  from: Nullable(Type.String({ format: 'date-time', description: "Calls started at or after this instant; default: the first matching call's start, rounded down to a bucket boundary" })),
+  to: Nullable(Type.String({ format: 'date-time', description: "Calls started before this instant; default: just after the last matching call's start, rounded up to a bucket boundary" })),
+  bucket_seconds: Nullable(Type.Integer({ minimum: 1, maximum: 366 * 86_400, description: `Bucket width; default: a round step (1 s, 2 s, 5 s ... 1 min ... 1 h ... 1 d) giving 50 to 120 buckets. A window may hold at most ${MAX_TIMESERIES_BUCKETS} buckets (else 400)` })),
+});
+export type UiTimeseriesReq = Static<typeof UiTimeseriesReq>;
+
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+/** One bucket: the calls whose start falls in [start, start + bucket_seconds) and in the window. */
+export const UiTimeseriesBucket = Type.Object({
+  start: DateTime,
+  calls: Type.Integer({ minimum: 0 }),
+  errors: Type.Integer({ minimum: 0, description: "Calls whose status is 'error' (an exception)" }),
+  latency_p50_ms: Type.Union([Type.Number(), Type.Null()], { description: 'Exact median (nearest rank) of ended_at - started_at over the ended calls; null: none ended' }),
+  latency_p95_ms: Type.Union([Type.Number(), Type.Null()], { description: 'Exact 95th percentile (nearest rank), as latency_p50_ms' }),
+  tokens: Type.Number({ minimum: 0, description: 'Total tokens over the models in summary.usage (total_tokens, else input + output counts)' }),
+  cost_usd: Type.Number({ minimum: 0, description: 'Cost of the usage at the prices include_costs applies (USD-priced parts only)' }),
+});
+export type UiTimeseriesBucket = Static<typeof UiTimeseriesBucket>;
+
+export const UiTimeseriesTotals = Type.Object({
+  calls: Type.Integer({ minimum: 0 }),
+  errors: Type.Integer({ minimum: 0 }),
+  latency_p50_ms: NullableNumber,
+  latency_p95_ms: NullableNumber,
+  tokens: Type.Number({ minimum: 0 }),
+  cost_usd: Type.Number({ minimum: 0 }),
+}, { description: 'The same figures over the whole window (percentiles over all its ended calls)' });
+export type UiTimeseriesTotals = Static<typeof UiTimeseriesTotals>;
+
+export const UiTimeseriesRes = Type.Object({
+  bucket_seconds: Type.Integer({ minimum: 1 }),
+  from: Type.Union([DateTime, Type.Null()], { description: 'The window: calls started at or after; null when no call matches and none was given' }),
+  to: Type.Union([DateTime, Type.Null()], { description: 'The window: calls started before' }),
+  buckets: Type.Array(UiTimeseriesBucket, { description: 'Every bucket of the window in time order, empty ones included; buckets are aligned to multiples of bucket_seconds since the Unix epoch (UTC)' }),
+  totals: UiTimeseriesTotals,
+});
+export type UiTimeseriesRes = Static<typeof UiTimeseriesRes>;
+
 const tag = 'Web UI';
 export const uiRoutes = {
   projects: defineRoute({
@@ -54,5 +102,10 @@ export const uiRoutes = {
     access: 'read', id: 'ui_trace_tree', method: 'POST', path: `${UI_API_PREFIX}/trace_tree`, tag, baseOnly: true, reply: 'jsonl',
     summary: "A trace's calls without payloads (JSON Lines, by start time): the skeleton the trace view streams",
     body: UiTraceTreeReq, response: UiTraceNode,
+  }),
+  timeseries: defineRoute({
+    access: 'read', id: 'ui_calls_timeseries', method: 'POST', path: `${UI_API_PREFIX}/calls/timeseries`, tag, baseOnly: true, errors: [400],
+    summary: 'Calls, errors, latency percentiles, tokens and cost per time bucket over every call matching a calls filter',
+    body: UiTimeseriesReq, response: UiTimeseriesRes,
   }),
 } as const;

@@ -162,7 +162,24 @@ export interface CallStore {
    * chunks: what a tree of the trace needs, read far cheaper than query()'s full rows.
    */
   traceSkeleton(projectId: string, traceId: string): AsyncIterable<readonly TraceSkeletonRow[]>;
+  /**
+   * How many live calls match the query's project and `where` (sort, limit, offset and
+   * columns are ignored) with started_at in [from, to) (null: unbounded), and the started_at
+   * of the first and the last of them (null when none).
+   */
+  startedRange(q: CallsQuery, from: Micros | null, to: Micros | null): Promise<{ count: number; first: Micros | null; last: Micros | null }>;
+  /**
+   * The live calls matching as for startedRange with started_at in [from, to), in no
+   * particular order, as compact rows in chunks: what time series over calls aggregate.
+   */
+  metricRows(q: CallsQuery, from: Micros, to: Micros): AsyncIterable<readonly CallMetricRow[]>;
 }
+
+/**
+ * started_at, ended_at (null while running), error (1 when the status is 'error': the call
+ * has a non-empty exception; else 0), usage (JSON text of summary.usage; null when absent).
+ */
+export type CallMetricRow = readonly [startedAt: Micros, endedAt: Micros | null, error: 0 | 1, usage: string | null];
 
 /** id, parent_id, op_name, display_name, started_at, ended_at, exception, summary (stored JSON). */
 export type TraceSkeletonRow = readonly [

@@ -1,19 +1,37 @@
-// Every view is a URL under /ui/; its state lives in validated search params.
-import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+// Every view is a URL under /ui/; its state lives in validated search params. The projects
+// and calls views are in the first bundle; every other view is a chunk loaded on first use.
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { Shell } from './shell/Shell';
+import { NotFound } from './shell/NotFound';
 import { ProjectsPage } from './projects/ProjectsPage';
 import { CallsPage } from './calls/CallsPage';
 import { parseCallsSearch } from './calls/callsSearch';
-import { TracePage } from './trace/TracePage';
 import { parseTraceSearch } from './trace/traceSearch';
-import { NotFound } from './shell/NotFound';
+import { parseMonitorSearch } from './monitor/monitorSearch';
+import { parseObjectDiffSearch, parseObjectsSearch, parseObjectVersionSearch } from './objects/objectsSearch';
+import { parseEvaluationsCompareSearch } from './evaluations/evaluationsSearch';
+import { parseThreadsSearch } from './threads/threadsSearch';
+import { parseCompareSearch } from './compare/compareSearch';
 
 const root = createRootRoute({ component: Shell, notFoundComponent: NotFound });
-const projects = createRoute({ getParentRoute: () => root, path: '/', component: ProjectsPage });
-const calls = createRoute({ getParentRoute: () => root, path: '$entity/$project/calls', validateSearch: parseCallsSearch, component: CallsPage });
-const trace = createRoute({ getParentRoute: () => root, path: '$entity/$project/calls/$callId', validateSearch: parseTraceSearch, component: TracePage });
+const route = <P extends string>(path: P) => ({ getParentRoute: () => root, path });
 
-export const router = createRouter({ routeTree: root.addChildren([projects, calls, trace]), basepath: '/ui', defaultPreload: false });
+const routes = [
+  createRoute({ ...route('/'), component: ProjectsPage }),
+  createRoute({ ...route('$entity/$project/calls'), validateSearch: parseCallsSearch, component: CallsPage }),
+  createRoute({ ...route('$entity/$project/calls/$callId'), validateSearch: parseTraceSearch, component: lazyRouteComponent(() => import('./trace/TracePage'), 'TracePage') }),
+  createRoute({ ...route('$entity/$project/monitor'), validateSearch: parseMonitorSearch, component: lazyRouteComponent(() => import('./monitor/MonitorPage'), 'MonitorPage') }),
+  createRoute({ ...route('$entity/$project/objects'), validateSearch: parseObjectsSearch, component: lazyRouteComponent(() => import('./objects/ObjectsPage'), 'ObjectsPage') }),
+  createRoute({ ...route('$entity/$project/objects/$name'), component: lazyRouteComponent(() => import('./objects/ObjectVersionsPage'), 'ObjectVersionsPage') }),
+  createRoute({ ...route('$entity/$project/objects/$name/versions/$digest'), validateSearch: parseObjectVersionSearch, component: lazyRouteComponent(() => import('./objects/ObjectVersionPage'), 'ObjectVersionPage') }),
+  createRoute({ ...route('$entity/$project/objects/$name/diff'), validateSearch: parseObjectDiffSearch, component: lazyRouteComponent(() => import('./objects/ObjectDiffPage'), 'ObjectDiffPage') }),
+  createRoute({ ...route('$entity/$project/evaluations'), component: lazyRouteComponent(() => import('./evaluations/EvaluationsPage'), 'EvaluationsPage') }),
+  createRoute({ ...route('$entity/$project/evaluations/compare'), validateSearch: parseEvaluationsCompareSearch, component: lazyRouteComponent(() => import('./evaluations/EvaluationsComparePage'), 'EvaluationsComparePage') }),
+  createRoute({ ...route('$entity/$project/threads'), validateSearch: parseThreadsSearch, component: lazyRouteComponent(() => import('./threads/ThreadsPage'), 'ThreadsPage') }),
+  createRoute({ ...route('$entity/$project/compare'), validateSearch: parseCompareSearch, component: lazyRouteComponent(() => import('./compare/CompareCallsPage'), 'CompareCallsPage') }),
+] as const;
+
+export const router = createRouter({ routeTree: root.addChildren(routes), basepath: '/ui', defaultPreload: false });
 
 declare module '@tanstack/react-router' {
   interface Register {

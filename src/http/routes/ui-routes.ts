@@ -15,6 +15,8 @@ import { listUiProjects } from '../../service/ui-projects.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 import { traceTree } from '../../service/ui-trace-tree.js';
+import { callsTimeseries } from '../../service/ui-timeseries.js';
+import { untilClosed } from '../close-signal.js';
 
 /** On every answer below /ui: the UI loads nothing from elsewhere, runs no inline script, is never framed. */
 const SECURITY_HEADERS = {
@@ -120,6 +122,7 @@ function callRedirect(req: FastifyRequest<{ Params: { entity: string; project: s
 export async function registerUiRoutes(app: FastifyInstance, store: Store, uiDir: string | null): Promise<void> {
   bindRoute(app, uiRoutes.projects, (_body, ctx) => listUiProjects(store, ctx.access));
   bindRoute(app, uiRoutes.traceTree, (body) => traceTree(store, body));
+  bindRoute(app, uiRoutes.timeseries, (body, _ctx, _input, reply) => callsTimeseries(store, body, untilClosed(reply.raw)));
   // Only reply.sendFile: the routes are ours (fastify-static's own would answer 404s its way).
   await app.register(fastifyStatic, { serve: false });
   app.addHook('onSend', async (req, reply, payload) => {

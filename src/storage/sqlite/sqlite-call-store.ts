@@ -2,11 +2,12 @@
 // (sqlite-call-writes.ts; each batch acknowledged only after its commit); queries streamed in
 // chunks from the reader threads (sqlite-read-threads.ts), point reads on this thread. Expired
 // calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
-import type { CallEndPart, CallPart, CallProjectSummary, CallsQuery, CallStartPart, CallStore, StoredCall, ThreadTurns, TraceSkeletonRow } from '../call-store.js';
+import type { CallEndPart, CallMetricRow, CallPart, CallProjectSummary, CallsQuery, CallStartPart, CallStore, StoredCall, ThreadTurns, TraceSkeletonRow } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { nowMicros } from '../../time.js';
+import { nowMicros, type Micros } from '../../time.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
 import { buildThreadTurnsSelect } from './sqlite-threads-select.js';
+import { buildMetricRows, buildStartedRange } from './sqlite-calls-metrics.js';
 import { endBytes, endValues, startBytes, startValues, type CallRow } from './sqlite-call-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 import type { ReadThreads } from './sqlite-read-threads.js';
@@ -27,6 +28,9 @@ const TRACE_SKELETON = `SELECT id, parent_id, op_name, display_name, started_at,
   ORDER BY started_at, id`;
 /** Rows per chunk of a trace skeleton: small rows, read as arrays. */
 const SKELETON_ROWS_PER_CHUNK = 1000;
+
+/** Rows per chunk of metric rows: four small columns each; the service's pass over one takes ~10 ms. */
+const METRIC_ROWS_PER_CHUNK = 2000;
 
 /** Rows per chunk of a query's stream (one round trip to the reader thread each). */
 const ROWS_PER_CHUNK = 256;
@@ -104,6 +108,15 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
     },
     projectSummaries: () => reads.all<CallProjectSummary>(PROJECT_SUMMARIES, [nowMicros()]),
     traceSkeleton: (projectId, traceId) => reads.stream<TraceSkeletonRow>(TRACE_SKELETON, [projectId, traceId, nowMicros()], SKELETON_ROWS_PER_CHUNK, { raw: true }),
+    async startedRange(q, from, to) {
+      const { sql, params } = buildStartedRange(q, from, to, nowMicros());
+      const [row] = await reads.all<{ count: number; first: Micros | null; last: Micros | null }>(sql, params);
+      return row!;
+    },
+    metricRows(q, from, to) {
+      const { sql, params } = buildMetricRows(q, from, to, nowMicros());
+      return reads.stream<CallMetricRow>(sql, params, METRIC_ROWS_PER_CHUNK, { raw: true });
+    },
     async delete(projectId, callIds, at) {
       return callIds.length === 0 ? 0 : writer.run('calls.delete', [projectId, callIds, at]);
     },

@@ -46,6 +46,19 @@ export async function postJson<T>(path: string, body: unknown, signal?: AbortSig
   return (await res.json()) as T;
 }
 
+export async function putJson<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(path, { method: 'PUT', headers: headers(true), body: JSON.stringify(body) });
+  if (!res.ok) throw await failure(res);
+  return (await res.json()) as T;
+}
+
+/** POSTs JSON and reads the answer as text (a stored file's bytes as UTF-8). */
+export async function postText(path: string, body: unknown, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(path, { method: 'POST', headers: headers(true), body: JSON.stringify(body), signal });
+  if (!res.ok) throw await failure(res);
+  return res.text();
+}
+
 /**
  * POSTs and reads a JSON Lines answer as it arrives: `onRows` gets each network chunk's
  * complete lines, so the first rows can be shown before the last ones are sent.

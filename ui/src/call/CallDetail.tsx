@@ -11,9 +11,11 @@ import { JsonTree } from '../render/JsonTree';
 import { TABS, type Tab } from '../trace/traceSearch';
 import { callStatus, latencyMs, totalCost } from './callFacts';
 import { UsageTable } from './UsageTable';
+import { CallReactions } from './CallReactions';
+import { FeedbackPanel } from './FeedbackPanel';
 import styles from './CallDetail.module.css';
 
-const TAB_LABELS: Record<Tab, string> = { io: 'Inputs & output', attributes: 'Attributes', summary: 'Summary', raw: 'Raw' };
+const TAB_LABELS: Record<Tab, string> = { io: 'Inputs & output', feedback: 'Feedback', attributes: 'Attributes', summary: 'Summary', raw: 'Raw' };
 
 export function CallDetail({ projectId, callId, tab, onTab }: { projectId: string; callId: string; tab: Tab; onTab: (t: Tab) => void }) {
   const req: CallReadReq = { project_id: projectId, id: callId, include_costs: true };
@@ -39,6 +41,7 @@ export function CallDetail({ projectId, callId, tab, onTab }: { projectId: strin
         <span>trace <code>{call.trace_id}</code></span>
         {call.thread_id && <span>thread <code>{call.thread_id}</code></span>}
       </div>
+      <CallReactions projectId={projectId} callId={call.id} />
       <nav className={styles.tabs} role="tablist">
         {TABS.map((t) => (
           <button key={t} role="tab" aria-selected={t === tab} className={t === tab ? styles.activeTab : ''} onClick={() => onTab(t)} data-testid={`tab-${t}`}>
@@ -48,6 +51,7 @@ export function CallDetail({ projectId, callId, tab, onTab }: { projectId: strin
       </nav>
       <div className={styles.body} role="tabpanel">
         {tab === 'io' && <InputsOutput call={call} />}
+        {tab === 'feedback' && <FeedbackPanel projectId={projectId} callId={call.id} />}
         {tab === 'attributes' && <JsonTree value={call.attributes} />}
         {tab === 'summary' && (
           <>

@@ -5,6 +5,7 @@ export type CallStatus = 'success' | 'error' | 'running' | 'descendant_error';
 
 interface WeaveSummary {
   status?: string;
+  feedback?: { feedback_type?: string; payload?: { emoji?: string } }[];
   latency_ms?: number;
   costs?: Record<string, { prompt_tokens_total_cost?: number; completion_tokens_total_cost?: number }>;
 }
@@ -51,4 +52,15 @@ export function totalCost(call: Pick<Call, 'summary'>): number | null {
   let total = 0;
   for (const c of Object.values(costs)) total += (c.prompt_tokens_total_cost ?? 0) + (c.completion_tokens_total_cost ?? 0);
   return total;
+}
+
+/** Reactions (emoji -> count) and the number of other feedback rows (include_feedback). */
+export function feedbackCounts(call: Pick<Call, 'summary'>): { reactions: [string, number][]; other: number } {
+  const counts = new Map<string, number>();
+  let other = 0;
+  for (const f of weaveSummary(call).feedback ?? []) {
+    if (f.feedback_type === 'wandb.reaction.1' && typeof f.payload?.emoji === 'string') counts.set(f.payload.emoji, (counts.get(f.payload.emoji) ?? 0) + 1);
+    else other++;
+  }
+  return { reactions: [...counts], other };
 }

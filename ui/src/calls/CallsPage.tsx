@@ -5,6 +5,10 @@ import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
 import { formatCount } from '../format';
 import { CallsTable } from './CallsTable';
+import { CALL_COLUMNS, pathColumn } from './callColumns';
+import { ColumnPicker } from './ColumnPicker';
+import { DeleteCalls } from './DeleteCalls';
+import { ExportButton } from './ExportButton';
 import { FilterBar } from './FilterBar';
 import { callsFilterRequest, sortOf, type CallsSearch } from './callsSearch';
 import { ROW_COLUMNS, useCallWindows } from './useCallWindows';
@@ -18,8 +22,11 @@ export function CallsPage() {
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
   const sort = sortOf(search);
+  const cols = search.cols ?? [];
+  const columns = useMemo(() => [...CALL_COLUMNS, ...cols.map(pathColumn)], [cols.join('\n')]); // eslint-disable-line react-hooks/exhaustive-deps
+  const filterRequest = useMemo(() => callsFilterRequest(projectId, search), [projectId, JSON.stringify(search)]); // eslint-disable-line react-hooks/exhaustive-deps
   const request = useMemo(
-    () => ({ ...callsFilterRequest(projectId, search), sort_by: [sort], columns: ROW_COLUMNS, include_costs: true }),
+    () => ({ ...filterRequest, sort_by: [sort], columns: [...new Set([...ROW_COLUMNS, ...cols.map((c) => c.split('.')[0]!)])], include_costs: true, include_feedback: true }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [projectId, JSON.stringify(search)],
   );
@@ -28,7 +35,11 @@ export function CallsPage() {
   const data = useCallWindows(request, range[0], range[1]);
   const [selected, setSelected] = useState(-1);
   useEffect(() => setSelected(-1), [request]);
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const check = useCallback((c: { id: string }) => setChecked((s) => { const n = new Set(s); if (!n.delete(c.id)) n.add(c.id); return n; }), []);
 
+  // The first rows show as soon as they arrive; the count (which may scan more) follows.
+  const rowCount = data.total ?? data.firstWindow ?? 0;
   const setSearch = (next: CallsSearch) => void navigate({ search: next, replace: true });
   const open = useCallback(
     (callId: string) => void navigate({ to: '/$entity/$project/calls/$callId', params: { entity, project, callId }, search: {} }),
@@ -37,8 +48,8 @@ export function CallsPage() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey || data.total === null) return;
-      if (e.key === 'j' || e.key === 'ArrowDown') setSelected((s) => Math.min(s + 1, data.total! - 1));
+      if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey || rowCount === 0) return;
+      if (e.key === 'j' || e.key === 'ArrowDown') setSelected((s) => Math.min(s + 1, rowCount - 1));
       else if (e.key === 'k' || e.key === 'ArrowUp') setSelected((s) => Math.max(s - 1, 0));
       else if (e.key === 'Enter' && selected >= 0) {
         const c = data.row(selected);
@@ -48,19 +59,31 @@ export function CallsPage() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [data, selected, open]);
+  }, [data, selected, open, rowCount]);
 
   useEffect(() => {
-    if (data.total !== null && (data.total === 0 || data.row(0) !== undefined)) performance.mark('weft:view-ready');
+    if (data.total === 0 || data.row(0) !== undefined) performance.mark('weft:view-ready');
   }, [data]);
 
   return (
     <div className={styles.page}>
       <FilterBar search={search} onChange={setSearch} />
       <div className={styles.status}>
+        <ColumnPicker request={filterRequest} cols={cols} onChange={(next) => setSearch({ ...search, cols: next.length > 0 ? next : undefined })} />
         <span data-testid="calls-total">
           {data.total === null ? 'Counting…' : `${formatCount(data.total)} ${search.roots === false ? 'call' : 'trace'}${data.total === 1 ? '' : 's'}`}
         </span>
+        <ExportButton request={{ ...filterRequest, sort_by: [sort] }} cols={cols} total={data.total} />
+        {checked.size > 0 && (
+          <span className={styles.actions}>
+            <span data-testid="checked-count">{checked.size} selected</span>
+            <button disabled={checked.size < 2} onClick={() => void navigate({ to: '/$entity/$project/compare', params: { entity, project }, search: { ids: [...checked] } })} data-testid="compare-selected">
+              Compare
+            </button>
+            <DeleteCalls projectId={projectId} ids={[...checked]} onDone={() => setChecked(new Set())} />
+            <button onClick={() => setChecked(new Set())}>Clear</button>
+          </span>
+        )}
       </div>
       {data.totalError !== null && data.totalError !== undefined ? (
         <ErrorBanner error={data.totalError} onRetry={data.refetch} />
@@ -68,9 +91,12 @@ export function CallsPage() {
         <ErrorBanner error={data.error} onRetry={data.refetch} />
       ) : null}
       {data.total === 0 && <p className={styles.empty} data-testid="no-calls">No calls match.</p>}
-      {data.total !== null && data.total > 0 && (
+      {rowCount > 0 && (
         <CallsTable
-          total={data.total}
+          columns={columns}
+          checked={checked}
+          onCheck={check}
+          total={rowCount}
           row={data.row}
           sort={sort}
           onSort={(field) => setSearch({ ...search, sort: `${field}:${sort.field === field && sort.direction === 'desc' ? 'asc' : 'desc'}` })}

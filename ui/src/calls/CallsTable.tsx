@@ -1,15 +1,20 @@
 // The calls table: a header from TanStack Table over virtual rows, so a million calls cost
 // as much as the forty on screen. Rows not fetched yet show as placeholders.
 import { useEffect, useRef } from 'react';
-import { flexRender, getCoreRowModel, useReactTable, type Header } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Header } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Call } from '../api/types';
-import { CALL_COLUMNS, type ColumnMeta } from './callColumns';
+import type { ColumnMeta } from './callColumns';
 import styles from './CallsTable.module.css';
 
 const ROW_HEIGHT = 32;
+const CHECK_WIDTH = 30;
 
 export interface CallsTableProps {
+  columns: ColumnDef<Call>[];
+  /** Calls ticked for an action (compare, delete), by id. */
+  checked: ReadonlySet<string>;
+  onCheck: (call: Call) => void;
   total: number;
   row: (index: number) => Call | undefined;
   sort: { field: string; direction: 'asc' | 'desc' };
@@ -36,14 +41,15 @@ export function CallsTable(p: CallsTableProps) {
   }, [p.selected, virtual]);
 
   // The table model holds only the columns; rows are rendered per virtual item.
-  const table = useReactTable({ data: EMPTY, columns: CALL_COLUMNS, getCoreRowModel: getCoreRowModel(), columnResizeMode: 'onChange', enableColumnResizing: true });
+  const table = useReactTable({ data: EMPTY, columns: p.columns, getCoreRowModel: getCoreRowModel(), columnResizeMode: 'onChange', enableColumnResizing: true });
   const headers = table.getHeaderGroups()[0]!.headers;
-  const template = headers.map((h) => `${h.getSize()}px`).join(' ') + ' 1fr';
-  const width = headers.reduce((s, h) => s + h.getSize(), 0);
+  const template = `${CHECK_WIDTH}px ` + headers.map((h) => `${h.getSize()}px`).join(' ') + ' 1fr';
+  const width = CHECK_WIDTH + headers.reduce((s, h) => s + h.getSize(), 0);
 
   return (
     <div className={styles.scroller} ref={scroller} data-testid="calls-table" tabIndex={0}>
       <div className={styles.header} style={{ gridTemplateColumns: template, minWidth: width }} role="row">
+        <span />
         {headers.map((h) => (
           <HeaderCell key={h.id} header={h} sort={p.sort} onSort={p.onSort} />
         ))}
@@ -70,14 +76,18 @@ export function CallsTable(p: CallsTableProps) {
               {call === undefined ? (
                 <span className={styles.placeholder} />
               ) : (
-                headers.map((h) => {
+                [
+                  <span key="check" className={styles.check} onClick={(e) => e.stopPropagation()}>
+                    <input type="checkbox" checked={p.checked.has(call.id)} onChange={() => p.onCheck(call)} aria-label="Select this call" data-testid="row-check" />
+                  </span>,
+                ].concat(headers.map((h) => {
                   const meta = h.column.columnDef.meta as ColumnMeta;
                   return (
                     <span key={h.id} className={`${styles.cell} ${meta.align === 'right' ? styles.right : ''}`} data-col={h.id}>
                       {meta.render(call)}
                     </span>
                   );
-                })
+                }))
               )}
             </div>
           );

@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Call } from '../api/types';
-import { callStatus, latencyMs, totalCost, totalTokens } from '../call/callFacts';
+import { callStatus, feedbackCounts, latencyMs, totalCost, totalTokens } from '../call/callFacts';
 import { formatCost, formatDuration, formatTime, formatTokens, opShortName } from '../format';
 import { StatusDot } from '../shell/icons';
 
@@ -26,5 +26,38 @@ export const CALL_COLUMNS = [
   column('latency', 'Latency', 90, { sortField: 'summary.weave.latency_ms', align: 'right', render: (c) => formatDuration(latencyMs(c)) }),
   column('tokens', 'Tokens', 80, { align: 'right', render: (c) => formatTokens(totalTokens(c)) }),
   column('cost', 'Cost', 80, { align: 'right', render: (c) => formatCost(totalCost(c)) }),
+  column('feedback', 'Feedback', 110, { render: (c) => <FeedbackCell call={c} /> }),
   column('id', 'Call id', 300, { render: (c) => <span className="mono">{c.id}</span> }),
 ];
+
+function FeedbackCell({ call }: { call: Call }) {
+  const { reactions, other } = feedbackCounts(call);
+  return (
+    <span data-testid="feedback-cell">
+      {reactions.map(([e, n]) => `${e}${n > 1 ? n : ''}`).join(' ')}
+      {other > 0 ? ` +${other}` : ''}
+    </span>
+  );
+}
+
+/** The value at a dotted path of a call (`inputs.question`, `output`), or undefined. */
+export function valueAt(call: Call, path: string): unknown {
+  let v: unknown = call;
+  for (const key of path.split('.')) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** A cell shows at most this much of a value: never a whole payload. */
+const CELL_CHARS = 200;
+
+function cellText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > CELL_CHARS ? `${s.slice(0, CELL_CHARS)}…` : s;
+}
+
+/** A column of the user's choosing, at a path inside the call; sorted by the server. */
+export const pathColumn = (path: string) => column(`path:${path}`, path, 180, { sortField: path, render: (c) => cellText(valueAt(c, path)) });

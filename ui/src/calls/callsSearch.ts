@@ -22,7 +22,12 @@ export interface CallsSearch {
   errors?: boolean;
   /** Op name contains. */
   op?: string;
+  /** Extra columns: paths into inputs, output, attributes or summary. */
+  cols?: string[];
 }
+
+/** A column path the table may add: inside a call's JSON columns. */
+export const isColumnPath = (p: string) => /^(inputs|output|attributes|summary)(\.[^.]+)*$/.test(p) && p.length <= 200;
 
 export const SORTABLE: Record<string, string> = {
   started_at: 'Started',
@@ -43,16 +48,24 @@ export function parseCallsSearch(raw: Record<string, unknown>): CallsSearch {
     const f = raw.f.filter(isClause);
     if (f.length > 0) out.f = f;
   }
-  if (typeof raw.sort === 'string' && /^[\w.]+:(asc|desc)$/.test(raw.sort) && raw.sort.split(':')[0]! in SORTABLE) out.sort = raw.sort;
+  if (typeof raw.sort === 'string' && /^.+:(asc|desc)$/.test(raw.sort)) {
+    const field = raw.sort.slice(0, raw.sort.lastIndexOf(':'));
+    if (field in SORTABLE || isColumnPath(field)) out.sort = raw.sort;
+  }
   if (raw.roots === false || raw.roots === 0 || raw.roots === '0') out.roots = false;
   if (raw.errors === true || raw.errors === 1 || raw.errors === '1') out.errors = true;
   if (typeof raw.op === 'string' && raw.op !== '') out.op = raw.op;
+  if (Array.isArray(raw.cols)) {
+    const cols = [...new Set(raw.cols.filter((c): c is string => typeof c === 'string' && isColumnPath(c)))];
+    if (cols.length > 0) out.cols = cols;
+  }
   return out;
 }
 
 export function sortOf(search: CallsSearch): { field: string; direction: 'asc' | 'desc' } {
-  const [field, direction] = (search.sort ?? 'started_at:desc').split(':') as [string, 'asc' | 'desc'];
-  return { field, direction };
+  const sort = search.sort ?? 'started_at:desc';
+  const cut = sort.lastIndexOf(':');
+  return { field: sort.slice(0, cut), direction: sort.slice(cut + 1) as 'asc' | 'desc' };
 }
 
 const field = (name: string) => ({ $getField: name });

@@ -11,6 +11,8 @@ export const ROW_COLUMNS = ['id', 'op_name', 'display_name', 'trace_id', 'parent
 
 export interface CallWindows {
   total: number | null;
+  /** Rows of the first window, once fetched: what can be shown before the count arrives. */
+  firstWindow: number | null;
   totalError: unknown;
   row(index: number): Call | undefined;
   /** The first failed window's error, if any. */
@@ -37,6 +39,7 @@ export function useCallWindows(base: Omit<CallsQueryReq, 'limit' | 'offset'>, fi
   const byWindow = new Map(windows.map((w, i) => [w, results[i]]));
   return {
     total: stats.data?.count ?? null,
+    firstWindow: byWindow.get(0)?.data?.length ?? null,
     totalError: stats.error,
     row: (i) => byWindow.get(Math.floor(i / WINDOW))?.data?.[i % WINDOW],
     error: results.find((r) => r.error)?.error ?? null,

@@ -10,6 +10,15 @@ import { ShortcutsDialog } from './ShortcutsDialog';
 import { MoonIcon, SunIcon } from './icons';
 import styles from './Shell.module.css';
 
+/** The sections of a project, in the header. */
+const SECTIONS = [
+  ['/$entity/$project/calls', 'Calls'],
+  ['/$entity/$project/threads', 'Threads'],
+  ['/$entity/$project/evaluations', 'Evaluations'],
+  ['/$entity/$project/objects', 'Objects'],
+  ['/$entity/$project/monitor', 'Monitor'],
+] as const;
+
 /** True when a key press belongs to a text field, not to the page's shortcuts. */
 export function typingIn(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
@@ -36,7 +45,8 @@ export function Shell() {
       }
       if (Date.now() - pendingG.current < 1000) {
         if (e.key === 'p') void navigate({ to: '/' });
-        if (e.key === 'c' && params.entity && params.project) void navigate({ to: '/$entity/$project/calls', params: { entity: params.entity, project: params.project } });
+        const section = SECTIONS.find(([, label]) => label[0]!.toLowerCase() === e.key);
+        if (section && params.entity && params.project) void navigate({ to: section[0], params: { entity: params.entity, project: params.project } });
       }
       pendingG.current = 0;
     };
@@ -55,9 +65,11 @@ export function Shell() {
             <span className={styles.muted}>{params.entity}</span>
             <span className={styles.muted}>/</span>
             <strong data-testid="current-project">{params.project}</strong>
-            <Link to="/$entity/$project/calls" params={{ entity: params.entity, project: params.project }} className={styles.navLink} activeProps={{ className: styles.navActive }} activeOptions={{ exact: false, includeSearch: false }}>
-              Calls
-            </Link>
+            {SECTIONS.map(([to, label]) => (
+              <Link key={to} to={to} params={{ entity: params.entity!, project: params.project! }} className={styles.navLink} activeProps={{ className: `${styles.navLink} ${styles.navActive}` }} activeOptions={{ exact: false, includeSearch: false }} data-testid={`nav-${label.toLowerCase()}`}>
+                {label}
+              </Link>
+            ))}
           </nav>
         )}
         <span className={styles.spacer} />

@@ -4,10 +4,10 @@ import styles from './Shell.module.css';
 const SHORTCUTS: readonly [string, string][] = [
   ['?', 'Show this list'],
   ['g p', 'Go to projects'],
-  ['g c', 'Go to the calls of this project'],
+  ['g c / g t / g e / g o / g m', 'Go to the calls, threads, evaluations, objects or monitor of this project'],
   ['/', 'Focus the filter'],
-  ['j / ↓', 'Next call'],
-  ['k / ↑', 'Previous call'],
+  ['j / ↓', 'Next call (or dataset row)'],
+  ['k / ↑', 'Previous call (or dataset row)'],
   ['l / →', 'Expand (trace)'],
   ['h / ←', 'Collapse, or go to the parent (trace)'],
   ['[ / ]', 'Previous / next sibling (trace)'],

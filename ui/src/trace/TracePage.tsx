@@ -109,7 +109,7 @@ export function TracePage() {
         <div className={styles.traceHead}>
           <Link to="/$entity/$project/calls" params={{ entity, project }} search={{}}>← Calls</Link>
           <span data-testid="trace-stats">
-            {formatCount(index.size)} calls{stream.done ? '' : ' (loading…)'} · {totals.errors} {totals.errors === 1 ? 'error' : 'errors'}
+            {formatCount(index.size)} {index.size === 1 ? 'call' : 'calls'}{stream.done ? '' : ' (loading…)'} · {totals.errors} {totals.errors === 1 ? 'error' : 'errors'}
             {Number.isFinite(totals.start) ? ` · ${formatDuration(totals.end - totals.start)}` : ''}
             {totals.tokens > 0 ? ` · ${formatTokens(totals.tokens)} tokens` : ''}
           </span>

@@ -1,6 +1,6 @@
 // The trace view's state in the URL: the selected call, the detail tab, tree or timeline,
 // and the depth the tree opens to.
-export const TABS = ['io', 'attributes', 'summary', 'raw'] as const;
+export const TABS = ['io', 'feedback', 'attributes', 'summary', 'raw'] as const;
 export type Tab = (typeof TABS)[number];
 
 export interface TraceSearch {

@@ -1,0 +1,41 @@
+// The SQL behind the monitor's time series (CallStore.startedRange and CallStore.metricRows):
+// the same `where` as the calls queries (printed by printCallsField, values as parameters
+// only), over live calls, reading a few columns instead of whole rows.
+import type { CallsQuery } from '../call-store.js';
+import type { Micros } from '../../time.js';
+import { printCallsField } from './sqlite-calls-select.js';
+import { param, printSqliteExpr, sql, type SqlFragment } from './sqlite-dialect.js';
+
+/** Live calls of the query's project matching its `where` (sort, limit and columns are ignored). */
+function matching(q: CallsQuery, now: Micros): SqlFragment {
+  const where = q.where === null ? { sql: '', params: [] } : sql` AND ${printSqliteExpr(q.where, printCallsField)}`;
+  return sql`FROM calls WHERE calls.project_id = ${param(q.projectId)} AND calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND (calls.expire_at IS NULL OR calls.expire_at > ${param(now)})${where}`;
+}
+
+/** An optional bound on started_at: from inclusive, to exclusive. */
+function startedWithin(from: Micros | null, to: Micros | null): SqlFragment {
+  let out: SqlFragment = { sql: '', params: [] };
+  if (from !== null) out = sql`${out} AND calls.started_at >= ${param(from)}`;
+  if (to !== null) out = sql`${out} AND calls.started_at < ${param(to)}`;
+  return out;
+}
+
+/**
+ * One row {count, first, last}: how many calls match within the bounds and the started_at
+ * of the first and the last (NULL when none). Without a filter, calls_started covers it.
+ */
+export function buildStartedRange(q: CallsQuery, from: Micros | null, to: Micros | null, now: Micros): SqlFragment {
+  return sql`SELECT COUNT(*) AS count, MIN(calls.started_at) AS first, MAX(calls.started_at) AS last ${matching(q, now)}${startedWithin(from, to)}`;
+}
+
+/**
+ * The matching calls started in [from, to), in no particular order, as raw rows
+ * [started_at, ended_at, error, usage]: error is 1 when the call's status is 'error'
+ * (a non-empty exception, as summary.weave.status derives it), usage the JSON text of
+ * summary.usage (NULL when absent). The instr() test skips decoding the JSON of summaries
+ * that cannot hold a usage key, which most calls' summaries are.
+ */
+export function buildMetricRows(q: CallsQuery, from: Micros, to: Micros, now: Micros): SqlFragment {
+  const usage = `CASE WHEN instr(calls.summary, '"usage"') > 0 THEN calls.summary -> '$.usage' END`;
+  return sql`SELECT calls.started_at, calls.ended_at, COALESCE(calls.exception, '') <> '' AS error, ${{ sql: usage, params: [] }} AS usage ${matching(q, now)}${startedWithin(from, to)}`;
+}

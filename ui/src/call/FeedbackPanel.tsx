@@ -1,0 +1,89 @@
+// The Feedback tab: notes (add, and take back your own), scores and other feedback with
+// where they came from, and every reaction with who gave it.
+import { useState } from 'react';
+import { useViewer } from '../api/viewer';
+import { ErrorBanner } from '../shell/ErrorBanner';
+import { formatTime } from '../format';
+import { JsonTree } from '../render/JsonTree';
+import { NOTE, REACTION, useFeedback } from './useFeedback';
+import styles from './Feedback.module.css';
+
+export function FeedbackPanel({ projectId, callId }: { projectId: string; callId: string }) {
+  const { list, add, remove } = useFeedback(projectId, callId);
+  const viewer = useViewer();
+  const [note, setNote] = useState('');
+  if (list.isPending) return <p className={styles.muted}>Loading feedback…</p>;
+  if (list.isError) return <ErrorBanner error={list.error} onRetry={() => void list.refetch()} />;
+  const rows = list.data;
+  const notes = rows.filter((r) => r.feedback_type === NOTE);
+  const others = rows.filter((r) => r.feedback_type !== NOTE && r.feedback_type !== REACTION);
+  const reactions = rows.filter((r) => r.feedback_type === REACTION);
+  const who = (r: { creator: string | null; wb_user_id: string | null }) => r.creator ?? r.wb_user_id ?? 'someone';
+  return (
+    <div className={styles.panel} data-testid="feedback-panel">
+      <section>
+        <h3>Notes</h3>
+        {notes.length === 0 && <p className={styles.muted}>No notes yet.</p>}
+        {notes.map((n) => (
+          <div key={n.id} className={styles.note} data-testid="note">
+            <div className={styles.noteHead}>
+              <strong>{who(n)}</strong> <span className={styles.muted}>{formatTime(n.created_at)}</span>
+              {viewer !== null && n.wb_user_id === viewer.id && (
+                <button className={styles.linkButton} onClick={() => remove.mutate(n.id)} disabled={remove.isPending}>
+                  Delete
+                </button>
+              )}
+            </div>
+            <div className={styles.noteText}>{String(n.payload.note ?? '')}</div>
+          </div>
+        ))}
+        <form
+          className={styles.noteForm}
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (note.trim() === '') return;
+            add.mutate({ feedback_type: NOTE, payload: { note: note.trim() } }, { onSuccess: () => setNote('') });
+          }}
+        >
+          <textarea value={note} onChange={(e) => setNote(e.target.value)} maxLength={1024} rows={2} placeholder="Add a note…" aria-label="Note" data-testid="note-input" />
+          <button type="submit" disabled={add.isPending || note.trim() === ''} data-testid="note-add">
+            Add note
+          </button>
+        </form>
+        {(add.isError || remove.isError) && <ErrorBanner error={add.error ?? remove.error} />}
+      </section>
+      {others.length > 0 && (
+        <section>
+          <h3>Scores and other feedback</h3>
+          <table className={styles.table} data-testid="other-feedback">
+            <thead>
+              <tr><th>Type</th><th>Value</th><th>From</th><th>When</th></tr>
+            </thead>
+            <tbody>
+              {others.map((f) => (
+                <tr key={f.id}>
+                  <td><code>{f.feedback_type}</code></td>
+                  <td><JsonTree value={f.payload} /></td>
+                  <td>{f.runnable_ref ? <code title={f.runnable_ref}>{f.runnable_ref.split('/').pop()}</code> : who(f)}</td>
+                  <td className={styles.muted}>{formatTime(f.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {reactions.length > 0 && (
+        <section>
+          <h3>Reactions</h3>
+          <ul className={styles.reactionList}>
+            {reactions.map((r) => (
+              <li key={r.id}>
+                {String(r.payload.emoji ?? '')} <span className={styles.muted}>{who(r)} · {formatTime(r.created_at)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

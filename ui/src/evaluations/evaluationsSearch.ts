@@ -1,0 +1,28 @@
+// The evaluation views' URL state: which runs to compare, the baseline, and which examples.
+export type ExampleFilter = 'regressions' | 'improvements';
+
+export interface EvaluationsCompareSearch {
+  /** evaluate call ids, in column order */
+  ids?: string[];
+  /** one of ids; default the first */
+  baseline?: string;
+  /** examples where some run scores worse (regressions) or better than the baseline */
+  filter?: ExampleFilter;
+  /** the score the filter looks at; default any */
+  score?: string;
+  /** how a change reads: difference, percent, or ratio */
+  delta?: 'pct' | 'ratio';
+}
+
+export function parseEvaluationsCompareSearch(raw: Record<string, unknown>): EvaluationsCompareSearch {
+  const out: EvaluationsCompareSearch = {};
+  if (Array.isArray(raw.ids)) {
+    const ids = [...new Set(raw.ids.filter((x): x is string => typeof x === 'string' && x !== ''))];
+    if (ids.length > 0) out.ids = ids;
+  }
+  if (typeof raw.baseline === 'string' && out.ids?.includes(raw.baseline)) out.baseline = raw.baseline;
+  if (raw.filter === 'regressions' || raw.filter === 'improvements') out.filter = raw.filter;
+  if (typeof raw.score === 'string' && raw.score !== '') out.score = raw.score;
+  if (raw.delta === 'pct' || raw.delta === 'ratio') out.delta = raw.delta;
+  return out;
+}
