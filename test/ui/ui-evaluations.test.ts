@@ -90,3 +90,17 @@ test('the list shows both runs; comparing them shows each run\'s summary and the
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("an evaluation's refs link to what they name and expand in place", async () => {
+  const a = runs.get('modelA')!;
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/ui-team/evals/calls/${a}`);
+  const self = page.locator('[data-testid=inputs] [data-testid=ref]').filter({ hasText: 'object parity-eval:' });
+  await self.waitFor();
+  await self.getByRole('button', { name: 'Show the value' }).click();
+  await self.locator('[data-testid=ref-value]').filter({ hasText: 'scorers' }).waitFor();
+  await self.getByRole('link').first().click();
+  await page.waitForURL(/\/objects\/parity-eval\/versions\//);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -78,6 +78,11 @@ test('a call opens inside its trace: tree, statuses, detail with chat and except
   const selected = new URL(page.url()).searchParams.get('call');
   assert.ok(selected);
   await shot(page, 'trace-light');
+  // The op's code, from the op version the SDK saved.
+  await page.locator('[data-testid=tab-code]').click();
+  await page.locator('[data-testid=op-code]').waitFor();
+  assert.match(await page.locator('[data-testid=op-code]').innerText(), /lookup[\s\S]*no weather for/);
+  await page.locator('[data-testid=tab-io]').click();
   await page.reload();
   await page.locator(`[data-testid=tree-row][data-id="${selected}"][aria-selected=true]`).waitFor();
   await page.locator('[data-testid=exception]').waitFor();

@@ -121,6 +121,25 @@ test('open to depth 1 lists the root and its 50 steps; the timeline view is a UR
   await context.close();
 });
 
+test('the op search dims what does not match and n moves to the next match; it is in the URL', async () => {
+  const { page, context } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/ui-team/big/calls/${trace[0]!.id}?depth=3`);
+  await ready(page);
+  await page.locator('[data-testid=tree-search]').fill('^tool$');
+  await page.locator('[data-testid=tree-search]').press('Enter');
+  await page.waitForURL((u) => u.searchParams.get('q') === '^tool$');
+  await page.waitForFunction(() => /^500 matches/.test(document.querySelector('[data-testid=tree-matches]')?.textContent ?? ''));
+  await page.locator('[data-testid=trace-tree]').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('n');
+  const firstTool = order.find((id) => trace.find((c) => c.id === id)!.op.includes('/op/tool:'))!;
+  await page.locator(`[data-testid=tree-row][data-id="${firstTool}"][aria-selected=true]`).waitFor();
+  const dimmed = await page.locator('[data-testid=tree-row]').evaluateAll((els) => els.map((e) => [e.textContent?.startsWith('tool') ?? false, getComputedStyle(e).opacity]));
+  assert.ok(dimmed.every(([isTool, o]) => (isTool ? o === '1' : o !== '1')), JSON.stringify(dimmed.slice(0, 5)));
+  await page.keyboard.press('n');
+  await page.waitForFunction((id) => new URL(location.href).searchParams.get('call') !== id, firstTool);
+  await context.close();
+});
+
 test('golden calls: a chat with tool calls, an image, a megabyte string, an exception', async () => {
   const t = Date.UTC(2026, 10, 21, 9);
   const chatId = newId();
@@ -135,10 +154,10 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
     output: { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } }] },
     summary: { usage: { 'gpt-4o': { requests: 1, prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } } },
   };
-  const big: SeedCall = { id: chatId, trace_id: root.trace_id, parent_id: root.id, op: op(GOLD, 'summarise'), started: t + 10, ended: t + 900, inputs: { document: 'x'.repeat(1_000_000) }, output: 'short' };
+  const big: SeedCall = { id: chatId, trace_id: root.trace_id, parent_id: root.id, op: op(GOLD, 'summarise'), started: t + 10, ended: t + 900, inputs: { document: 'x'.repeat(1_000_000) }, output: '## Summary\n\n- **one** point\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![remote](http://example.com/x.png) [docs](http://example.com/docs)' };
   const failing: SeedCall = { id: newId(), trace_id: root.trace_id, parent_id: root.id, op: op(GOLD, 'get_weather'), started: t + 950, ended: t + 1000, inputs: { raw_png: PNG_1PX.repeat(1) }, exception: 'Traceback (most recent call last):\n  File "tools.py", line 3\nTimeoutError: weather service timed out' };
   await upsert(w.url, GOLD, [root, big, failing]);
-  const { page, context, errors } = await openPage(browser, w.url);
+  const { page, context, errors, external } = await openPage(browser, w.url);
   await page.goto(`${w.url}/ui/ui-team/golden/calls/${root.id}`);
   await page.locator(`[data-testid=call-detail][data-id="${root.id}"]`).waitFor();
   await page.locator('[data-testid=chat] [data-role=system]').waitFor();
@@ -160,6 +179,15 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
   });
   assert.ok(longest < 10_000, `a text node of ${longest} characters`);
   assert.match(await page.locator('[data-testid=gated-text]').innerText(), /1,000,000 characters/);
+  // A markdown answer renders as markdown (no raw HTML, no remote images), with a raw toggle.
+  const md = page.locator('[data-testid=output] [data-testid=markdown]');
+  await md.locator('h2').waitFor();
+  assert.equal(await md.locator('h2').innerText(), 'Summary');
+  assert.equal(await md.locator('table td').count(), 2);
+  assert.equal(await md.locator('img').count(), 0);
+  assert.equal(await md.locator('a').getAttribute('rel'), 'noopener noreferrer nofollow');
+  await page.locator('[data-testid=output] [data-testid=markdown-toggle]').click();
+  assert.match(await page.locator('[data-testid=output]').innerText(), /## Summary/);
 
   await page.goto(`${w.url}/ui/ui-team/golden/calls/${failing.id}`);
   await page.locator('[data-testid=exception]').waitFor();
@@ -167,5 +195,6 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
   // Raw base64 of a PNG shows as the image, not as text.
   await page.locator('[data-testid=inputs] img[data-testid=media-image]').waitFor();
   assert.deepEqual(errors, []);
+  assert.deepEqual(external, []);
   await context.close();
 });

@@ -13,9 +13,10 @@ import { callStatus, latencyMs, totalCost } from './callFacts';
 import { UsageTable } from './UsageTable';
 import { CallReactions } from './CallReactions';
 import { FeedbackPanel } from './FeedbackPanel';
+import { CallCode } from './CallCode';
 import styles from './CallDetail.module.css';
 
-const TAB_LABELS: Record<Tab, string> = { io: 'Inputs & output', feedback: 'Feedback', attributes: 'Attributes', summary: 'Summary', raw: 'Raw' };
+const TAB_LABELS: Record<Tab, string> = { io: 'Inputs & output', feedback: 'Feedback', code: 'Code', attributes: 'Attributes', summary: 'Summary', raw: 'Raw' };
 
 export function CallDetail({ projectId, callId, tab, onTab }: { projectId: string; callId: string; tab: Tab; onTab: (t: Tab) => void }) {
   const req: CallReadReq = { project_id: projectId, id: callId, include_costs: true };
@@ -52,6 +53,7 @@ export function CallDetail({ projectId, callId, tab, onTab }: { projectId: strin
       <div className={styles.body} role="tabpanel">
         {tab === 'io' && <InputsOutput call={call} />}
         {tab === 'feedback' && <FeedbackPanel projectId={projectId} callId={call.id} />}
+        {tab === 'code' && <CallCode projectId={projectId} opName={call.op_name} />}
         {tab === 'attributes' && <JsonTree value={call.attributes} />}
         {tab === 'summary' && (
           <>

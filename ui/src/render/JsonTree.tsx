@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { mediaOf } from './media';
 import { MediaView } from './MediaView';
 import { ChatView, chatMessages } from './ChatView';
+import { RefLink, parseRef } from './RefLink';
 import { TextView } from './TextView';
 import { Caret } from '../shell/icons';
 import styles from './render.module.css';
@@ -44,6 +45,7 @@ function Leaf({ value }: { value: unknown }) {
   if (typeof value === 'string') {
     const media = mediaOf(value);
     if (media) return <MediaView {...media} />;
+    if (value.startsWith('weave:///') && parseRef(value)) return <RefLink value={value} />;
     if (value.length > 200 || value.includes('\n')) return <TextView text={value} />;
     return <span className={styles.string}>{JSON.stringify(value)}</span>;
   }

@@ -1,6 +1,8 @@
-// A string value: shown whole up to GATE characters; past that, a preview with "show all"
+// A string value: markdown rendered as such (with a raw toggle), other text shown whole up to
+// GATE characters; past that, a preview with "show all"
 // and a download, so a megabyte string never lands in the DOM by accident.
 import { useState } from 'react';
+import { Markdown, looksLikeMarkdown } from './Markdown';
 import styles from './render.module.css';
 
 export const GATE = 100_000;
@@ -17,6 +19,15 @@ export function download(text: string, name: string): void {
 
 export function TextView({ text }: { text: string }) {
   const [all, setAll] = useState(false);
+  const [raw, setRaw] = useState(false);
+  if (text.length <= GATE && looksLikeMarkdown(text)) {
+    return (
+      <div className={styles.mdWrap}>
+        <button className={styles.mdToggle} onClick={() => setRaw(!raw)} data-testid="markdown-toggle">{raw ? 'Markdown' : 'Raw'}</button>
+        {raw ? <div className={styles.text}>{text}</div> : <Markdown text={text} />}
+      </div>
+    );
+  }
   if (text.length <= GATE || all) return <div className={styles.text}>{text}</div>;
   return (
     <div data-testid="gated-text">

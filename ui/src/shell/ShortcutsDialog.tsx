@@ -12,6 +12,7 @@ const SHORTCUTS: readonly [string, string][] = [
   ['h / ←', 'Collapse, or go to the parent (trace)'],
   ['[ / ]', 'Previous / next sibling (trace)'],
   ['p', 'Parent (trace)'],
+  ['n / N', 'Next / previous match of the op search (trace)'],
   ['Enter', 'Open the selected call (calls)'],
   ['Esc', 'Close a dialog'],
 ];

@@ -9,7 +9,8 @@ import type { Call } from '../api/types';
 import { CallDetail } from '../call/CallDetail';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
-import { formatCount, formatDuration, formatTokens } from '../format';
+import { formatCount, formatDuration, formatTokens, opShortName } from '../format';
+import { nameMatcher } from './traceSearch';
 import { TraceTree, type ScrollRequest } from './TraceTree';
 import { treeMove } from './traceKeys';
 import { useTraceStream } from './useTraceStream';
@@ -103,6 +104,31 @@ export function TracePage() {
 
   const setSearch = (patch: Record<string, unknown>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
 
+  // Name search: matching rows stay bright; n / N (or the buttons) go to the next / previous.
+  const matcher = useMemo(() => nameMatcher(search.q), [search.q]);
+  const matches = useMemo(
+    () => (matcher === null ? null : flat.ids.filter((id) => { const r = index.rows.get(id)!; return matcher(r.display_name ?? '') || matcher(opShortName(r.op_name)); })),
+    [matcher, flat, index],
+  );
+  const matchSet = useMemo(() => (matches === null ? null : new Set(matches)), [matches]);
+  const dimmed = useCallback((id: string) => matchSet !== null && !matchSet.has(id), [matchSet]);
+  const jumpMatch = useCallback((dir: 1 | -1) => {
+    if (!matches || matches.length === 0) return;
+    const at = flat.indexOf.get(selected) ?? -1;
+    const next = dir === 1 ? matches.find((id) => flat.indexOf.get(id)! > at) ?? matches[0]! : [...matches].reverse().find((id) => flat.indexOf.get(id)! < at) ?? matches[matches.length - 1]!;
+    select(next);
+    setScrollRequest({ id: next, align: 'center' });
+  }, [matches, flat, selected, select]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey) return;
+      if (e.key === 'n') jumpMatch(1);
+      else if (e.key === 'N') jumpMatch(-1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [jumpMatch]);
+
   return (
     <div className={styles.page}>
       <section className={styles.treePane}>
@@ -117,6 +143,24 @@ export function TracePage() {
         <div className={styles.treeTools}>
           <button aria-pressed={search.view !== 'timeline'} onClick={() => setSearch({ view: undefined })} data-testid="view-tree">Tree</button>
           <button aria-pressed={search.view === 'timeline'} onClick={() => setSearch({ view: 'timeline' })} data-testid="view-timeline">Timeline</button>
+          <input
+            className={styles.search}
+            placeholder="Find op…"
+            defaultValue={search.q ?? ''}
+            key={search.q ?? ''}
+            aria-label="Find calls by op or name (regular expression)"
+            data-testid="tree-search"
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') setSearch({ q: e.currentTarget.value.trim() || undefined });
+              if (e.key === 'Escape') setSearch({ q: undefined });
+            }}
+          />
+          {matches !== null && (
+            <span className={styles.matches} data-testid="tree-matches">
+              {formatCount(matches.length)} {matches.length === 1 ? 'match' : 'matches'}{' '}
+              <button onClick={() => jumpMatch(-1)} aria-label="Previous match">↑</button> <button onClick={() => jumpMatch(1)} aria-label="Next match">↓</button>
+            </span>
+          )}
           <label>
             Open to depth{' '}
             <select value={search.depth ?? ''} onChange={(e) => { setCollapsed(new Set()); setSearch({ depth: e.target.value === '' ? undefined : Number(e.target.value) }); }} data-testid="depth">
@@ -129,7 +173,7 @@ export function TracePage() {
         {head.data && head.data.length === 0 && <p className={styles.muted} data-testid="no-call">No call {callId} in {projectId}.</p>}
         {flat.ids.length === 0 && !Boolean(stream.error) && head.data?.length !== 0 && <p className={styles.muted} data-testid="loading">Loading trace…</p>}
         {flat.ids.length > 0 && (
-          <TraceTree index={index} flat={flat} selected={selected} scrollRequest={scrollRequest} timeline={search.view === 'timeline'} span={totals} isOpen={isOpen} onSelect={select} onToggle={toggle} />
+          <TraceTree index={index} flat={flat} selected={selected} scrollRequest={scrollRequest} timeline={search.view === 'timeline'} span={totals} isOpen={isOpen} dimmed={dimmed} onSelect={select} onToggle={toggle} />
         )}
       </section>
       <section className={styles.detailPane}>

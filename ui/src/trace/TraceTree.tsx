@@ -24,6 +24,8 @@ export interface TraceTreeProps {
   timeline: boolean;
   span: { start: number; end: number };
   isOpen: (id: string, depth: number) => boolean;
+  /** Rows that do not match the name search (none when there is no search). */
+  dimmed: (id: string) => boolean;
   onSelect: (id: string) => void;
   onToggle: (id: string, depth: number) => void;
 }
@@ -60,7 +62,7 @@ export function TraceTree(p: TraceTreeProps) {
           return (
             <div
               key={v.key}
-              className={`${styles.treeRow} ${id === p.selected ? styles.selected : ''}`}
+              className={`${styles.treeRow} ${id === p.selected ? styles.selected : ''} ${p.dimmed(id) ? styles.dimmed : ''}`}
               style={{ transform: `translateY(${v.start}px)` }}
               data-testid="tree-row"
               data-id={id}

@@ -1,6 +1,6 @@
 // The trace view's state in the URL: the selected call, the detail tab, tree or timeline,
 // and the depth the tree opens to.
-export const TABS = ['io', 'feedback', 'attributes', 'summary', 'raw'] as const;
+export const TABS = ['io', 'feedback', 'code', 'attributes', 'summary', 'raw'] as const;
 export type Tab = (typeof TABS)[number];
 
 export interface TraceSearch {
@@ -8,6 +8,8 @@ export interface TraceSearch {
   tab?: Tab;
   view?: 'timeline';
   depth?: number;
+  /** Op or display name search (a case-insensitive regular expression): others are dimmed. */
+  q?: string;
 }
 
 export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
@@ -17,5 +19,18 @@ export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
   if (raw.view === 'timeline') out.view = 'timeline';
   const depth = Number(raw.depth);
   if (raw.depth !== undefined && Number.isInteger(depth) && depth >= 1 && depth <= 50) out.depth = depth;
+  if (typeof raw.q === 'string' && raw.q !== '') out.q = raw.q;
   return out;
+}
+
+/** The search as a test on a row's names; an invalid expression is matched as plain text. */
+export function nameMatcher(q: string | undefined): ((name: string) => boolean) | null {
+  if (!q) return null;
+  try {
+    const re = new RegExp(q, 'i');
+    return (name) => re.test(name);
+  } catch {
+    const lower = q.toLowerCase();
+    return (name) => name.toLowerCase().includes(lower);
+  }
 }
