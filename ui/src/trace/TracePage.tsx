@@ -87,18 +87,10 @@ export function TracePage() {
   }, [index, flat, selected, isOpen, toggle, select]);
 
   const totals = useMemo(() => {
-    let errors = 0;
+    // Usage rolls up into each ancestor's summary: count it on the roots only.
     let tokens = 0;
-    let start = Infinity;
-    let end = -Infinity;
-    for (const r of index.rows.values()) {
-      if (r.status === 'error') errors++;
-      // Usage rolls up into each ancestor's summary: count it on the roots only.
-      if (index.parentOf(r.id) === null) tokens += r.tokens ?? 0;
-      start = Math.min(start, new Date(r.started_at).getTime());
-      end = Math.max(end, new Date(r.ended_at ?? r.started_at).getTime());
-    }
-    return { errors, tokens, start, end: Math.max(end, start) };
+    for (const id of index.roots()) tokens += index.rows.get(id)!.tokens ?? 0;
+    return { errors: index.errors, tokens, start: index.start, end: Math.max(index.end, index.start) };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [index, stream.version]);
 

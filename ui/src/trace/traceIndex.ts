@@ -16,12 +16,20 @@ export class TraceIndex {
   readonly rows = new Map<string, TraceRow>();
   private readonly order: string[] = [];
   private readonly children = new Map<string, string[]>();
+  /** Kept as rows arrive, so the header never rescans the trace. */
+  errors = 0;
+  start = Infinity;
+  end = -Infinity;
 
   add(rows: readonly TraceRow[]): void {
     for (const r of rows) {
       if (this.rows.has(r.id)) continue;
       this.rows.set(r.id, r);
       this.order.push(r.id);
+      if (r.status === 'error') this.errors++;
+      const started = Date.parse(r.started_at);
+      this.start = Math.min(this.start, started);
+      this.end = Math.max(this.end, r.ended_at ? Date.parse(r.ended_at) : started);
       const parent = r.parent_id ?? null;
       if (parent !== null) {
         const list = this.children.get(parent);
