@@ -173,6 +173,11 @@ test('two ticked calls open side by side, their differences marked; changes only
   await page.reload();
   await page.locator('[data-testid=diff-hidden]').first().waitFor();
   await shot(page, 'compare-calls-light');
+  const dark = await openPage(browser, w.url, { theme: 'dark' });
+  await dark.page.goto(page.url());
+  await dark.page.locator('[data-testid=diff-hidden]').first().waitFor();
+  await shot(dark.page, 'compare-calls-dark');
+  await dark.context.close();
   await context.close();
 });
 

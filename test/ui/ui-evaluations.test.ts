@@ -73,6 +73,11 @@ test('the list shows both runs; comparing them shows each run\'s summary and the
   // The examples show the dataset rows their refs name.
   assert.match(await page.locator('[data-testid=example-row]').first().innerText(), /"i":9\d/);
   await shot(page, 'evaluations-compare-light');
+  const dark = await openPage(browser, w.url, { theme: 'dark' });
+  await dark.page.goto(page.url());
+  await dark.page.locator('[data-testid=example-row]').first().waitFor();
+  await shot(dark.page, 'evaluations-compare-dark');
+  await dark.context.close();
 
   // Swapping the baseline flips the changes; all of it is in the URL.
   await page.locator('[data-testid=example-filter]').selectOption('regressions');

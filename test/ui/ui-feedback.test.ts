@@ -67,6 +67,11 @@ test('a note is added in the Feedback tab, listed with its author, and deleted b
   assert.deepEqual(stored.map((f) => [f.feedback_type, f.payload.note, f.wb_user_id]), [['wandb.note.1', 'The answer cites the wrong year.', LOCAL_USER]]);
   assert.equal(await page.locator('[data-testid=note-input]').inputValue(), '');
   await shot(page, 'feedback-light');
+  const dark = await openPage(browser, w.url, { theme: 'dark' });
+  await dark.page.goto(page.url());
+  await dark.page.locator('[data-testid=note]').waitFor();
+  await shot(dark.page, 'feedback-dark');
+  await dark.context.close();
   await page.locator('[data-testid=note]').getByRole('button', { name: 'Delete' }).click();
   await page.locator('[data-testid=note]').waitFor({ state: 'detached' });
   assert.deepEqual(await feedbackOf(target.id), []);

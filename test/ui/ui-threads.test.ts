@@ -47,6 +47,11 @@ test('threads newest first; a thread opens as its turns, in order, with their me
   assert.deepEqual(await page.locator('[data-testid=turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), turns);
   assert.match(await page.locator('[data-testid=turn]').first().innerText(), /question 1[\s\S]*answer 1/);
   await shot(page, 'threads-light');
+  const dark = await openPage(browser, w.url, { theme: 'dark' });
+  await dark.page.goto(page.url());
+  await dark.page.locator('[data-testid=turn]').nth(2).waitFor();
+  await shot(dark.page, 'threads-dark');
+  await dark.context.close();
   await page.reload();
   await page.locator('[data-testid=turn]').nth(2).waitFor();
   await page.locator('[data-testid=turn]').nth(1).getByRole('link', { name: 'trace →' }).click();
