@@ -152,6 +152,37 @@ test('a column picked from the sample shows truncated values, sorts on the serve
   await context.close();
 });
 
+test('the peek drawer shows a call beside the table, follows j/k, closes with Esc, and is in the URL', async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(BASE());
+  const ids4 = await firstIds(page, 4);
+  const peekIs = async (id: string) => {
+    await page.waitForURL((u) => u.searchParams.get('peek') === id);
+    await page.locator(`[data-testid=peek] [data-testid=call-detail][data-id="${id}"]`).waitFor();
+  };
+  for (let i = 0; i < 3; i++) await page.keyboard.press('j');
+  await page.keyboard.press(' ');
+  await peekIs(ids4[2]!);
+  assert.match(await page.locator('[data-testid=peek] [data-testid=output]').innerText(), /answer \d+/);
+  await page.keyboard.press('j');
+  await peekIs(ids4[3]!);
+  await page.keyboard.press('k');
+  await page.keyboard.press('k');
+  await peekIs(ids4[1]!);
+  await shot(page, 'calls-peek-light');
+  await page.keyboard.press('Escape');
+  await page.waitForURL((u) => u.searchParams.get('peek') === null);
+  await page.locator('[data-testid=peek]').waitFor({ state: 'detached' });
+  await page.locator(`[data-testid=call-row][data-id="${ids4[0]}"] [data-testid=row-peek]`).click();
+  await peekIs(ids4[0]!);
+  await page.reload();
+  await page.locator(`[data-testid=peek] [data-testid=call-detail][data-id="${ids4[0]}"]`).waitFor();
+  await page.locator('[data-testid=peek-open]').click();
+  await page.waitForURL(`${w.url}/ui/ui-team/table/calls/${ids4[0]}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('two ticked calls open side by side, their differences marked; changes only folds the rest', async () => {
   const { page, context } = await openPage(browser, w.url);
   await page.goto(BASE());

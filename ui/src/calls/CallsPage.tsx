@@ -1,5 +1,5 @@
 // /ui/{entity}/{project}/calls: the project's calls, filtered and sorted on the server.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
@@ -14,21 +14,26 @@ import { callsFilterRequest, sortOf, type CallsSearch } from './callsSearch';
 import { ROW_COLUMNS, useCallWindows } from './useCallWindows';
 import styles from './CallsPage.module.css';
 
+// The drawer carries the call detail's renderers: loaded when first opened.
+const PeekDrawer = lazy(() => import('./PeekDrawer').then((m) => ({ default: m.PeekDrawer })));
+
 const route = getRouteApi('/$entity/$project/calls');
 
 export function CallsPage() {
   const { entity, project } = route.useParams();
   const search = route.useSearch();
+  // The peek drawer is not part of what the table asks for.
+  const { peek, ...view } = search;
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
   const sort = sortOf(search);
   const cols = search.cols ?? [];
   const columns = useMemo(() => [...CALL_COLUMNS, ...cols.map(pathColumn)], [cols.join('\n')]); // eslint-disable-line react-hooks/exhaustive-deps
-  const filterRequest = useMemo(() => callsFilterRequest(projectId, search), [projectId, JSON.stringify(search)]); // eslint-disable-line react-hooks/exhaustive-deps
+  const filterRequest = useMemo(() => callsFilterRequest(projectId, view), [projectId, JSON.stringify(view)]); // eslint-disable-line react-hooks/exhaustive-deps
   const request = useMemo(
     () => ({ ...filterRequest, sort_by: [sort], columns: [...new Set([...ROW_COLUMNS, ...cols.map((c) => c.split('.')[0]!)])], include_costs: true, include_feedback: true }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [projectId, JSON.stringify(search)],
+    [projectId, JSON.stringify(view)],
   );
   const [range, setRange] = useState<[number, number]>([0, 50]);
   const onRange = useCallback((a: number, b: number) => setRange([a, b]), []);
@@ -54,12 +59,22 @@ export function CallsPage() {
       else if (e.key === 'Enter' && selected >= 0) {
         const c = data.row(selected);
         if (c) open(c.id);
-      } else return;
+      } else if (e.key === ' ' && selected >= 0) {
+        const c = data.row(selected);
+        if (c) setSearch({ ...search, peek: peek === c.id ? undefined : c.id });
+      } else if (e.key === 'Escape' && peek) setSearch({ ...search, peek: undefined });
+      else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [data, selected, open, rowCount]);
+  }, [data, selected, open, rowCount, peek, search]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // With the drawer open, it follows the selection.
+  useEffect(() => {
+    const c = selected >= 0 ? data.row(selected) : undefined;
+    if (peek && c && c.id !== peek) setSearch({ ...search, peek: c.id });
+  }, [selected]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     if (data.total === 0 || data.row(0) !== undefined) performance.mark('weft:view-ready');
@@ -92,10 +107,12 @@ export function CallsPage() {
       ) : null}
       {data.total === 0 && <p className={styles.empty} data-testid="no-calls">No calls match.</p>}
       {rowCount > 0 && (
+        <div className={styles.body}>
         <CallsTable
           columns={columns}
           checked={checked}
           onCheck={check}
+          onPeek={(i, c) => { setSelected(i); setSearch({ ...search, peek: c.id }); }}
           total={rowCount}
           row={data.row}
           sort={sort}
@@ -105,6 +122,12 @@ export function CallsPage() {
           onSelect={setSelected}
           onRange={onRange}
         />
+        {peek && (
+          <Suspense fallback={<aside className={styles.peek} />}>
+            <PeekDrawer entity={entity} project={project} callId={peek} onClose={() => setSearch({ ...search, peek: undefined })} />
+          </Suspense>
+        )}
+        </div>
       )}
     </div>
   );

@@ -5,16 +5,19 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Header
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Call } from '../api/types';
 import type { ColumnMeta } from './callColumns';
+import { EyeIcon } from '../shell/icons';
 import styles from './CallsTable.module.css';
 
 const ROW_HEIGHT = 32;
-const CHECK_WIDTH = 30;
+const CHECK_WIDTH = 56;
 
 export interface CallsTableProps {
   columns: ColumnDef<Call>[];
   /** Calls ticked for an action (compare, delete), by id. */
   checked: ReadonlySet<string>;
   onCheck: (call: Call) => void;
+  /** Shows the call in the peek drawer. */
+  onPeek: (index: number, call: Call) => void;
   total: number;
   row: (index: number) => Call | undefined;
   sort: { field: string; direction: 'asc' | 'desc' };
@@ -79,6 +82,9 @@ export function CallsTable(p: CallsTableProps) {
                 [
                   <span key="check" className={styles.check} onClick={(e) => e.stopPropagation()}>
                     <input type="checkbox" checked={p.checked.has(call.id)} onChange={() => p.onCheck(call)} aria-label="Select this call" data-testid="row-check" />
+                    <button className={styles.peekButton} onClick={() => p.onPeek(v.index, call)} aria-label="Peek at this call" title="Peek (Space)" data-testid="row-peek">
+                      <EyeIcon />
+                    </button>
                   </span>,
                 ].concat(headers.map((h) => {
                   const meta = h.column.columnDef.meta as ColumnMeta;

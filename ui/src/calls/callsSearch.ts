@@ -24,6 +24,8 @@ export interface CallsSearch {
   op?: string;
   /** Extra columns: paths into inputs, output, attributes or summary. */
   cols?: string[];
+  /** The call shown in the peek drawer. */
+  peek?: string;
 }
 
 /** A column path the table may add: inside a call's JSON columns. */
@@ -55,6 +57,7 @@ export function parseCallsSearch(raw: Record<string, unknown>): CallsSearch {
   if (raw.roots === false || raw.roots === 0 || raw.roots === '0') out.roots = false;
   if (raw.errors === true || raw.errors === 1 || raw.errors === '1') out.errors = true;
   if (typeof raw.op === 'string' && raw.op !== '') out.op = raw.op;
+  if (typeof raw.peek === 'string' && raw.peek !== '') out.peek = raw.peek;
   if (Array.isArray(raw.cols)) {
     const cols = [...new Set(raw.cols.filter((c): c is string => typeof c === 'string' && isColumnPath(c)))];
     if (cols.length > 0) out.cols = cols;

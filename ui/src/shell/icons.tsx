@@ -35,3 +35,12 @@ export function StatusDot({ status }: { status: 'success' | 'error' | 'running' 
     </svg>
   );
 }
+
+export function EyeIcon() {
+  return (
+    <svg {...base}>
+      <path d="M1 8s2.5-5 7-5 7 5 7 5-2.5 5-7 5-7-5-7-5z" />
+      <circle cx="8" cy="8" r="2" />
+    </svg>
+  );
+}
