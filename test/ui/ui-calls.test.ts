@@ -259,3 +259,32 @@ test('export writes every filtered call, as CSV with the table columns or as who
   assert.deepEqual(rows[0].inputs, calls[byId.get(rows[0].id)!]!.inputs);
   await context.close();
 });
+
+test('where the browser can write files (File System Access), the export streams into the file chunk by chunk', async () => {
+  const { page, context } = await openPage(browser, w.url);
+  // A stand-in for the save picker that records what the app writes. A string, not a function:
+  // tsx would wrap the function's inner functions in a helper the page does not have.
+  await context.addInitScript(`
+    window.__export = { chunks: [], closed: false, name: '' };
+    window.showSaveFilePicker = async (opts) => {
+      window.__export.name = opts.suggestedName;
+      return { createWritable: async () => ({ write: async (d) => { window.__export.chunks.push(d); }, close: async () => { window.__export.closed = true; } }) };
+    };
+  `);
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.goto(BASE());
+  await firstIds(page, 1);
+  const want = (await w.t.post('/calls/query_stats', { project_id: PROJECT, filter: { trace_roots_only: true } })).body.count;
+  await page.locator('[data-testid=export]').selectOption('jsonl');
+  await page.waitForFunction(() => (window as unknown as { __export: { closed: boolean } }).__export.closed, undefined, { timeout: 20_000 }).catch(async (e) => {
+    console.log('# export state', await page.evaluate(() => JSON.stringify({ ...(window as any).__export, chunks: (window as any).__export.chunks.length, own: typeof (window as any).showSaveFilePicker })), await page.locator('[data-testid=export-progress], [data-testid=error-banner]').allInnerTexts());
+    throw e;
+  });
+  const rec = await page.evaluate(() => (window as unknown as { __export: { chunks: string[]; name: string } }).__export);
+  assert.equal(rec.name, 'ui-team-table-calls.jsonl');
+  assert.ok(rec.chunks.length > 1, `${rec.chunks.length} writes`);
+  assert.equal(rec.chunks.join('').trimEnd().split('\n').length, want);
+  assert.equal(downloads, 0);
+  await context.close();
+});
