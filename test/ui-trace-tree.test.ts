@@ -45,13 +45,30 @@ test('the live calls of the trace by start time, without payloads, with status a
   ]);
 });
 
+test('by the id of any call of the trace: the same rows; an unknown, deleted or foreign call is 404', async () => {
+  const byTrace = await t.post('/ui/api/trace_tree', { project_id: PROJECT, trace_id: trace });
+  const byCall = await t.post('/ui/api/trace_tree', { project_id: PROJECT, call_id: tool.id });
+  assert.equal(byCall.status, 200, byCall.text);
+  assert.equal(byCall.text, byTrace.text);
+  for (const [project_id, call_id] of [[PROJECT, 'nope'], [PROJECT, gone.id], ['other/project', root.id]]) {
+    const r = await t.post('/ui/api/trace_tree', { project_id, call_id });
+    assert.equal(r.status, 404, r.text);
+    assert.equal(r.body.error_code, 'NOT_FOUND');
+    assert.match(r.body.reason ?? r.body.message ?? JSON.stringify(r.body), new RegExp(call_id!));
+  }
+});
+
 test('an unknown trace or another project is empty, not an error', async () => {
   assert.equal((await t.post('/ui/api/trace_tree', { project_id: PROJECT, trace_id: 'nope' })).text, '');
   assert.equal((await t.post('/ui/api/trace_tree', { project_id: 'other/project', trace_id: trace })).text, '');
 });
 
 test('malformed bodies are 422s naming the field', async () => {
-  for (const body of [{}, { project_id: PROJECT }, { project_id: PROJECT, trace_id: '' }, { project_id: PROJECT, trace_id: 5 }, { project_id: PROJECT, trace_id: trace, extra: 1 }]) {
+  const bodies = [
+    {}, { project_id: PROJECT }, { project_id: PROJECT, trace_id: '' }, { project_id: PROJECT, trace_id: 5 }, { project_id: PROJECT, trace_id: trace, extra: 1 },
+    { project_id: PROJECT, call_id: '' }, { project_id: PROJECT, trace_id: trace, call_id: root.id }, { call_id: root.id },
+  ];
+  for (const body of bodies) {
     const r = await t.post('/ui/api/trace_tree', body);
     assert.equal(r.status, 422, `${JSON.stringify(body)}: ${r.text}`);
     assert.ok(Array.isArray(r.body.detail));

@@ -29,7 +29,11 @@ export const UiProjectsRes = Type.Object({
 export type UiProjectsRes = Static<typeof UiProjectsRes>;
 
 
-export const UiTraceTreeReq = Strict({ project_id: ProjectId, trace_id: Type.String({ minLength: 1 }) });
+/** The trace by its id, or by the id of any of its calls (so a deep link needs no lookup first). */
+export const UiTraceTreeReq = Type.Union([
+  Strict({ project_id: ProjectId, trace_id: Type.String({ minLength: 1 }) }),
+  Strict({ project_id: ProjectId, call_id: Type.String({ minLength: 1, description: 'Any call of the trace; an unknown or deleted call is 404' }) }),
+]);
 export type UiTraceTreeReq = Static<typeof UiTraceTreeReq>;
 
 /** One call of a trace as the tree shows it: no payloads, status and tokens derived. */
@@ -101,7 +105,7 @@ export const uiRoutes = {
   traceTree: defineRoute({
     access: 'read', id: 'ui_trace_tree', method: 'POST', path: `${UI_API_PREFIX}/trace_tree`, tag, baseOnly: true, reply: 'jsonl',
     summary: "A trace's calls without payloads (JSON Lines, by start time): the skeleton the trace view streams",
-    body: UiTraceTreeReq, response: UiTraceNode,
+    body: UiTraceTreeReq, response: UiTraceNode, errors: [404],
   }),
   timeseries: defineRoute({
     access: 'read', id: 'ui_calls_timeseries', method: 'POST', path: `${UI_API_PREFIX}/calls/timeseries`, tag, baseOnly: true, errors: [400],

@@ -4,6 +4,7 @@
 // call); this answers ~250, so a 50,000-call trace reaches the browser whole in a fraction
 // of the time.
 import { Readable } from 'node:stream';
+import { NotFoundError } from '../api/errors.js';
 import type { UiTraceTreeReq } from '../api/ui.js';
 import type { TraceSkeletonRow } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
@@ -40,9 +41,18 @@ function node([id, parentId, opName, displayName, startedAt, endedAt, exception,
   });
 }
 
+async function traceIdOf(store: Store, req: UiTraceTreeReq): Promise<string> {
+  if ('trace_id' in req) return req.trace_id;
+  const call = await store.calls.get(req.project_id, req.call_id, { storageSize: false, totalStorageSize: false });
+  if (call === null) throw new NotFoundError(`No call ${req.call_id} in ${req.project_id}`);
+  return call.trace_id;
+}
+
 export async function traceTree(store: Store, req: UiTraceTreeReq): Promise<Readable> {
+  // Resolved before the stream starts, so an unknown call is a 404 rather than an empty 200.
+  const traceId = await traceIdOf(store, req);
   async function* lines() {
-    for await (const rows of store.calls.traceSkeleton(req.project_id, req.trace_id)) yield rows.map(node).join('\n') + '\n';
+    for await (const rows of store.calls.traceSkeleton(req.project_id, traceId)) yield rows.map(node).join('\n') + '\n';
   }
   return Readable.from(lines(), { objectMode: false });
 }

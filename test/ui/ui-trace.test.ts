@@ -198,3 +198,53 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
   assert.deepEqual(external, []);
   await context.close();
 });
+
+test('a large JSON value is a virtual tree: pages of 100, a small DOM, every line reachable by scrolling', async () => {
+  const t = Date.UTC(2026, 10, 21, 10);
+  const rows = Array.from({ length: 3_000 }, (_, i) => ({ i, label: `row ${i}` }));
+  const call: SeedCall = { id: newId(), trace_id: newId(), op: op(GOLD, 'load_rows'), started: t, ended: t + 50, inputs: { n: 3_000 }, output: { rows, source: 'db' } };
+  await upsert(w.url, GOLD, [call]);
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/ui-team/golden/calls/${call.id}`);
+  const tree = page.locator('[data-testid=output] [data-testid=json-tree]');
+  await tree.locator('[data-testid=json-line]').first().waitFor();
+  const lines = async () => Number(await tree.getAttribute('data-lines'));
+  // rows opens with its first page of 100 items (an open line, 2 fields and a close line each).
+  assert.equal(await lines(), 1 + 100 * 4 + 1 + 1 + 1);
+  const scroller = tree.locator('[data-testid=json-scroller]');
+  const scrollTo = (at: 'top' | 'bottom') => scroller.evaluate((el, a) => { el.scrollTop = a === 'top' ? 0 : el.scrollHeight; }, at);
+  for (let i = 0; i < 5; i++) {
+    const more = tree.locator('[data-testid=json-more]');
+    await scrollTo('bottom');
+    assert.match(await more.innerText(), new RegExp(`Show 100 more of ${(2_900 - i * 100).toLocaleString('en-US')}`));
+    await more.click();
+  }
+  assert.equal(await lines(), 1 + 600 * 4 + 1 + 1 + 1);
+  const inDom = await tree.locator('[data-testid=json-line]').count();
+  assert.ok(inDom < 150, `${inDom} lines in the DOM`);
+  // The end of the value is reachable: scroll the tree to its bottom.
+  await scrollTo('bottom');
+  await tree.getByText('"row 599"').waitFor();
+  await tree.getByText('"db"').waitFor();
+  await shot(page, 'detail-json-virtual-light');
+  // Collapsing rows leaves its summary line.
+  await scrollTo('top');
+  await tree.locator('[aria-label=Collapse]').first().click();
+  assert.equal(await lines(), 2);
+  assert.match(await tree.innerText(), /rows:\s*\[3,000 items\]/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a link to an unknown call says so (the stream answers 404), with no error banner', async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  const r = page.waitForResponse((res) => res.url().endsWith('/ui/api/trace_tree'));
+  await page.goto(`${w.url}/ui/ui-team/big/calls/no-such-call`);
+  assert.equal((await r).status(), 404);
+  await page.locator('[data-testid=no-call]').waitFor();
+  assert.match(await page.locator('[data-testid=no-call]').innerText(), /No call no-such-call in ui-team\/big/);
+  assert.equal(await page.locator('[data-testid=error-banner]').count(), 0);
+  // The browser logs the 404 response itself; nothing else goes wrong.
+  assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  await context.close();
+});

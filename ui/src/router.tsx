@@ -7,6 +7,7 @@ import { ProjectsPage } from './projects/ProjectsPage';
 import { CallsPage } from './calls/CallsPage';
 import { parseCallsSearch } from './calls/callsSearch';
 import { parseTraceSearch } from './trace/traceSearch';
+import { traceStream } from './trace/traceStreams';
 import { parseMonitorSearch } from './monitor/monitorSearch';
 import { parseObjectDiffSearch, parseObjectsSearch, parseObjectVersionSearch } from './objects/objectsSearch';
 import { parseEvaluationsCompareSearch } from './evaluations/evaluationsSearch';
@@ -19,7 +20,13 @@ const route = <P extends string>(path: P) => ({ getParentRoute: () => root, path
 const routes = [
   createRoute({ ...route('/'), component: ProjectsPage }),
   createRoute({ ...route('$entity/$project/calls'), validateSearch: parseCallsSearch, component: CallsPage }),
-  createRoute({ ...route('$entity/$project/calls/$callId'), validateSearch: parseTraceSearch, component: lazyRouteComponent(() => import('./trace/TracePage'), 'TracePage') }),
+  createRoute({
+    ...route('$entity/$project/calls/$callId'),
+    validateSearch: parseTraceSearch,
+    // The skeleton stream starts with the navigation, while the view's chunk loads.
+    loader: ({ params }) => void traceStream(`${params.entity}/${params.project}`, params.callId),
+    component: lazyRouteComponent(() => import('./trace/TracePage'), 'TracePage'),
+  }),
   createRoute({ ...route('$entity/$project/monitor'), validateSearch: parseMonitorSearch, component: lazyRouteComponent(() => import('./monitor/MonitorPage'), 'MonitorPage') }),
   createRoute({ ...route('$entity/$project/objects'), validateSearch: parseObjectsSearch, component: lazyRouteComponent(() => import('./objects/ObjectsPage'), 'ObjectsPage') }),
   createRoute({ ...route('$entity/$project/objects/$name'), component: lazyRouteComponent(() => import('./objects/ObjectVersionsPage'), 'ObjectVersionsPage') }),

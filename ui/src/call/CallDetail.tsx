@@ -1,5 +1,6 @@
 // The selected call's detail, loaded per selection (the tree never carries payloads):
 // inputs and output rendered by shape, attributes, summary with usage and costs, raw JSON.
+import { lazy, memo, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { postJson } from '../api/client';
 import type { Call, CallReadReq } from '../api/types';
@@ -13,12 +14,15 @@ import { callStatus, latencyMs, totalCost } from './callFacts';
 import { UsageTable } from './UsageTable';
 import { CallReactions } from './CallReactions';
 import { FeedbackPanel } from './FeedbackPanel';
-import { CallCode } from './CallCode';
 import styles from './CallDetail.module.css';
+
+// The code tab carries a syntax highlighter: loaded when first opened.
+const CallCode = lazy(() => import('./CallCode').then((m) => ({ default: m.CallCode })));
 
 const TAB_LABELS: Record<Tab, string> = { io: 'Inputs & output', feedback: 'Feedback', code: 'Code', attributes: 'Attributes', summary: 'Summary', raw: 'Raw' };
 
-export function CallDetail({ projectId, callId, tab, onTab }: { projectId: string; callId: string; tab: Tab; onTab: (t: Tab) => void }) {
+/** Memoised: the trace view redraws as its tree streams in, the detail only when its props change. */
+export const CallDetail = memo(function CallDetail({ projectId, callId, tab, onTab }: { projectId: string; callId: string; tab: Tab; onTab: (t: Tab) => void }) {
   const req: CallReadReq = { project_id: projectId, id: callId, include_costs: true };
   const q = useQuery({
     queryKey: ['call', projectId, callId],
@@ -53,7 +57,11 @@ export function CallDetail({ projectId, callId, tab, onTab }: { projectId: strin
       <div className={styles.body} role="tabpanel">
         {tab === 'io' && <InputsOutput call={call} />}
         {tab === 'feedback' && <FeedbackPanel projectId={projectId} callId={call.id} />}
-        {tab === 'code' && <CallCode projectId={projectId} opName={call.op_name} />}
+        {tab === 'code' && (
+          <Suspense fallback={<p className={styles.muted}>Loading code…</p>}>
+            <CallCode projectId={projectId} opName={call.op_name} />
+          </Suspense>
+        )}
         {tab === 'attributes' && <JsonTree value={call.attributes} />}
         {tab === 'summary' && (
           <>
@@ -65,7 +73,7 @@ export function CallDetail({ projectId, callId, tab, onTab }: { projectId: strin
       </div>
     </div>
   );
-}
+});
 
 function InputsOutput({ call }: { call: Call }) {
   return (

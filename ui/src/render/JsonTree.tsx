@@ -1,19 +1,22 @@
-// A JSON value as an expandable tree. Children are built only when their node is open, a
-// node lists its children in pages of PAGE, and a value with more than NODE_GATE nodes opens
-// collapsed, so a large payload costs what is on screen. Strings that are media or long
-// text render as such.
-import { useMemo, useState } from 'react';
+// A JSON value as an expandable tree under a virtual list: only the lines on screen exist in
+// the DOM, only open nodes are laid out, each lists its children a page at a time, and a
+// value with more than NODE_GATE nodes opens one level deep, so a large payload costs what
+// is on screen. Lines vary in height (media, chats, long text) and are measured as they show.
+import { useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { mediaOf } from './media';
 import { MediaView } from './MediaView';
-import { ChatView, chatMessages } from './ChatView';
+import { ChatView } from './ChatView';
 import { RefLink, parseRef } from './RefLink';
 import { TextView } from './TextView';
+import { jsonLines, PAGE, type JsonLine } from './jsonLines';
 import { Caret } from '../shell/icons';
 import styles from './render.module.css';
 
-const PAGE = 100;
 const NODE_GATE = 50_000;
 const OPEN_DEPTH = 3;
+const LINE_HEIGHT = 20;
+const INDENT = 14;
 
 function countNodes(v: unknown, limit: number): number {
   let n = 0;
@@ -24,21 +27,6 @@ function countNodes(v: unknown, limit: number): number {
     if (typeof x === 'object' && x !== null) for (const c of Object.values(x)) stack.push(c);
   }
   return n;
-}
-
-export function JsonTree({ value }: { value: unknown }) {
-  const big = useMemo(() => countNodes(value, NODE_GATE) > NODE_GATE, [value]);
-  return (
-    <div className={styles.json} data-testid="json-tree">
-      {big && <div className={styles.gate}>Large value (over {NODE_GATE.toLocaleString('en-US')} nodes): opened one level at a time.</div>}
-      {typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0 ? (
-        // A top-level object lists its keys without an enclosing brace.
-        Object.entries(value).map(([k, v]) => <JsonNode key={k} name={k} value={v} depth={0} openDepth={big ? 1 : OPEN_DEPTH} />)
-      ) : (
-        <JsonNode name={null} value={value} depth={0} openDepth={big ? 1 : OPEN_DEPTH} />
-      )}
-    </div>
-  );
 }
 
 function Leaf({ value }: { value: unknown }) {
@@ -52,65 +40,70 @@ function Leaf({ value }: { value: unknown }) {
   return <span className={styles.scalar}>{value === undefined ? 'undefined' : JSON.stringify(value)}</span>;
 }
 
-function JsonNode({ name, value, depth, openDepth }: { name: string | null; value: unknown; depth: number; openDepth: number }) {
-  const isObject = typeof value === 'object' && value !== null;
-  const [open, setOpen] = useState(depth < openDepth);
-  const [shown, setShown] = useState(PAGE);
-  const label = name !== null && <span className={styles.key}>{name}: </span>;
-  if (!isObject) {
-    return (
-      <div className={styles.node} style={{ paddingLeft: depth * 14 }}>
-        {label}
-        <Leaf value={value} />
-      </div>
-    );
-  }
-  // Chat messages anywhere in a value (e.g. an op's `messages` argument) read as a chat.
-  const chat = isObject ? chatMessages(value) : null;
-  if (chat && open) {
-    return (
-      <div style={{ paddingLeft: depth * 14 }}>
-        <div className={styles.node}>
-          <button className={styles.toggle} onClick={() => setOpen(false)} aria-label="Collapse" aria-expanded>
-            <Caret open />
-          </button>
+function Line({ line, onToggle, onMore }: { line: JsonLine; onToggle: (path: string) => void; onMore: (path: string, shown: number) => void }) {
+  const label = 'name' in line && line.name !== null && <span className={styles.key}>{line.name}: </span>;
+  const pad = { paddingLeft: line.depth * INDENT };
+  switch (line.kind) {
+    case 'leaf':
+      return <div className={styles.node} style={pad}>{label}<Leaf value={line.value} /></div>;
+    case 'chat':
+      return (
+        <div style={pad}>
+          <div className={styles.node}>
+            <button className={styles.toggle} onClick={() => onToggle(line.path)} aria-label="Collapse" aria-expanded><Caret open /></button>
+            {label}
+          </div>
+          <div className={styles.nested}><ChatView messages={line.messages} /></div>
+        </div>
+      );
+    case 'node': {
+      const [open, close] = line.array ? ['[', ']'] : ['{', '}'];
+      return (
+        <div className={styles.node} style={pad}>
+          <button className={styles.toggle} onClick={() => onToggle(line.path)} aria-label={line.open ? 'Collapse' : 'Expand'} aria-expanded={line.open}><Caret open={line.open} /></button>
           {label}
+          <span className={styles.punct}>
+            {open}
+            {!line.open && `${line.count.toLocaleString('en-US')} ${line.array ? 'items' : 'keys'}${close}`}
+            {line.open && line.count === 0 && close}
+          </span>
         </div>
-        <div className={styles.nested}>
-          <ChatView messages={chat} />
-        </div>
-      </div>
-    );
-  }
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-  const brackets = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-  return (
-    <div>
-      <div className={styles.node} style={{ paddingLeft: depth * 14 }}>
-        <button className={styles.toggle} onClick={() => setOpen(!open)} aria-label={open ? 'Collapse' : 'Expand'} aria-expanded={open}>
-          <Caret open={open} />
-        </button>
-        {label}
-        <span className={styles.punct}>
-          {brackets[0]}
-          {!open && `${entries.length} ${Array.isArray(value) ? 'items' : 'keys'}${brackets[1]}`}
-          {open && entries.length === 0 && brackets[1]}
-        </span>
-      </div>
-      {open &&
-        entries.slice(0, shown).map(([k, v]) => <JsonNode key={k} name={k} value={v} depth={depth + 1} openDepth={openDepth} />)}
-      {open && entries.length > shown && (
-        <div className={styles.node} style={{ paddingLeft: (depth + 1) * 14 }}>
-          <button onClick={() => setShown(shown + PAGE)}>
-            Show {Math.min(PAGE, entries.length - shown)} more of {(entries.length - shown).toLocaleString('en-US')}
+      );
+    }
+    case 'more':
+      return (
+        <div className={styles.node} style={pad}>
+          <button onClick={() => onMore(line.path, line.shown + PAGE)} data-testid="json-more">
+            Show {Math.min(PAGE, line.left)} more of {line.left.toLocaleString('en-US')}
           </button>
         </div>
-      )}
-      {open && entries.length > 0 && (
-        <div className={`${styles.node} ${styles.punct}`} style={{ paddingLeft: depth * 14 + 18 }}>
-          {brackets[1]}
+      );
+    case 'close':
+      return <div className={`${styles.node} ${styles.punct}`} style={{ paddingLeft: line.depth * INDENT + 18 }}>{line.array ? ']' : '}'}</div>;
+  }
+}
+
+export function JsonTree({ value }: { value: unknown }) {
+  const big = useMemo(() => countNodes(value, NODE_GATE) > NODE_GATE, [value]);
+  const [flipped, setFlipped] = useState<ReadonlySet<string>>(new Set());
+  const [shown, setShown] = useState<ReadonlyMap<string, number>>(new Map());
+  const lines = useMemo(() => jsonLines(value, { openDepth: big ? 1 : OPEN_DEPTH, flipped, shown }), [value, big, flipped, shown]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: lines.length, getScrollElement: () => scroller.current, estimateSize: () => LINE_HEIGHT, overscan: 20, getItemKey: (i) => `${lines[i]!.kind}:${lines[i]!.path}` });
+  const onToggle = (path: string) => setFlipped((f) => { const n = new Set(f); if (!n.delete(path)) n.add(path); return n; });
+  const onMore = (path: string, count: number) => setShown((s) => new Map(s).set(path, count));
+  return (
+    <div className={styles.json} data-testid="json-tree" data-lines={lines.length}>
+      {big && <div className={styles.gate}>Large value (over {NODE_GATE.toLocaleString('en-US')} nodes): opened one level at a time.</div>}
+      <div className={styles.jsonScroller} ref={scroller} data-testid="json-scroller">
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {virtual.getVirtualItems().map((v) => (
+            <div key={v.key} ref={virtual.measureElement} data-index={v.index} data-testid="json-line" className={styles.jsonLine} style={{ transform: `translateY(${v.start}px)` }}>
+              <Line line={lines[v.index]!} onToggle={onToggle} onMore={onMore} />
+            </div>
+          ))}
         </div>
-      )}
+      </div>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // Renders any value by its shape: chat messages, images and audio, text, or a JSON tree.
-import { ChatView, chatMessages } from './ChatView';
+import { ChatView } from './ChatView';
+import { chatMessages } from './chatMessages';
 import { JsonTree } from './JsonTree';
 import { mediaOf } from './media';
 import { MediaView } from './MediaView';

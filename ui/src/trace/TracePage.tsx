@@ -3,14 +3,12 @@
 // detail on its own.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
-import { postJsonl } from '../api/client';
-import type { Call } from '../api/types';
+import { ApiError } from '../api/client';
 import { CallDetail } from '../call/CallDetail';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
 import { formatCount, formatDuration, formatTokens, opShortName } from '../format';
-import { nameMatcher } from './traceSearch';
+import { nameMatcher, type Tab } from './traceSearch';
 import { TraceTree, type ScrollRequest } from './TraceTree';
 import { treeMove } from './traceKeys';
 import { useTraceStream } from './useTraceStream';
@@ -26,13 +24,9 @@ export function TracePage() {
   const selected = search.call ?? callId;
   const [attempt, setAttempt] = useState(0);
 
-  const head = useQuery({
-    queryKey: ['trace-of', projectId, callId],
-    queryFn: ({ signal }) => postJsonl<Pick<Call, 'id' | 'trace_id'>>('/calls/stream_query', { project_id: projectId, filter: { call_ids: [callId] }, columns: ['id', 'trace_id'] }, signal),
-  });
-  const traceId = head.data?.[0]?.trace_id ?? null;
-  const stream = useTraceStream(projectId, traceId, attempt);
+  const stream = useTraceStream(projectId, callId, attempt);
   const { index } = stream;
+  const missing = stream.error instanceof ApiError && stream.error.status === 404;
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const maxDepth = search.depth ?? null;
@@ -95,6 +89,8 @@ export function TracePage() {
   }, [index, stream.version]);
 
   const setSearch = (patch: Record<string, unknown>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
+  // Stable, so the (memoised) detail is not redrawn each time more of the tree streams in.
+  const onTab = useCallback((tab: Tab) => void navigate({ search: (s) => ({ ...s, tab: tab === 'io' ? undefined : tab }), replace: true }), [navigate]);
 
   // Name search: matching rows stay bright; n / N (or the buttons) go to the next / previous.
   const matcher = useMemo(() => nameMatcher(search.q), [search.q]);
@@ -161,15 +157,18 @@ export function TracePage() {
             </select>
           </label>
         </div>
-        {(head.isError || Boolean(stream.error)) && <ErrorBanner error={head.error ?? stream.error} onRetry={() => { void head.refetch(); setAttempt((a) => a + 1); }} />}
-        {head.data && head.data.length === 0 && <p className={styles.muted} data-testid="no-call">No call {callId} in {projectId}.</p>}
-        {flat.ids.length === 0 && !Boolean(stream.error) && head.data?.length !== 0 && <p className={styles.muted} data-testid="loading">Loading trace…</p>}
+        {missing ? (
+          <p className={styles.muted} data-testid="no-call">No call {callId} in {projectId}.</p>
+        ) : (
+          Boolean(stream.error) && <ErrorBanner error={stream.error} onRetry={() => setAttempt((a) => a + 1)} />
+        )}
+        {flat.ids.length === 0 && !Boolean(stream.error) && <p className={styles.muted} data-testid="loading">Loading trace…</p>}
         {flat.ids.length > 0 && (
           <TraceTree index={index} flat={flat} selected={selected} scrollRequest={scrollRequest} timeline={search.view === 'timeline'} span={totals} isOpen={isOpen} dimmed={dimmed} onSelect={select} onToggle={toggle} />
         )}
       </section>
       <section className={styles.detailPane}>
-        <CallDetail projectId={projectId} callId={selected} tab={search.tab ?? 'io'} onTab={(tab) => setSearch({ tab: tab === 'io' ? undefined : tab })} />
+        <CallDetail projectId={projectId} callId={selected} tab={search.tab ?? 'io'} onTab={onTab} />
       </section>
     </div>
   );

@@ -41,8 +41,15 @@ export function TraceTree(p: TraceTreeProps) {
     const r = p.scrollRequest;
     if (r === null || done.current === r || r.id !== p.selected || selectedIndex < 0) return;
     done.current = r;
-    virtual.scrollToIndex(selectedIndex, { align: r.align });
-  }, [p.scrollRequest, p.selected, selectedIndex, virtual]);
+    // Rows have one fixed height, so the offset is known: set it directly (the virtualizer
+    // follows the scroll event) rather than through its measured, frame-by-frame scrolling.
+    const el = scroller.current;
+    if (el === null) return;
+    const top = selectedIndex * ROW_HEIGHT;
+    if (r.align === 'center') el.scrollTop = top - (el.clientHeight - ROW_HEIGHT) / 2;
+    else if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+  }, [p.scrollRequest, p.selected, selectedIndex]);
   const total = Math.max(p.span.end - p.span.start, 1);
 
   return (

@@ -14,23 +14,38 @@ export interface FlatTree {
 
 export class TraceIndex {
   readonly rows = new Map<string, TraceRow>();
-  private readonly order: string[] = [];
+  /** Calls, in arrival order, whose parent had not arrived with them. */
+  private readonly orphans: string[] = [];
   private readonly children = new Map<string, string[]>();
   /** Kept as rows arrive, so the header never rescans the trace. */
   errors = 0;
-  start = Infinity;
-  end = -Infinity;
+  // The earliest start and latest end as ISO strings, compared as strings (no date parsing
+  // per row): exact to the millisecond, which is all the header and the timeline show.
+  private first = '';
+  private last = '';
+
+  /** Start of the earliest call, ms since the epoch (Infinity: none yet). */
+  get start(): number {
+    return this.first === '' ? Infinity : Date.parse(this.first);
+  }
+
+  /** Latest end (or start, for a running call), ms since the epoch (-Infinity: none yet). */
+  get end(): number {
+    return this.last === '' ? -Infinity : Date.parse(this.last);
+  }
 
   add(rows: readonly TraceRow[]): void {
     for (const r of rows) {
       if (this.rows.has(r.id)) continue;
       this.rows.set(r.id, r);
-      this.order.push(r.id);
       if (r.status === 'error') this.errors++;
-      const started = Date.parse(r.started_at);
-      this.start = Math.min(this.start, started);
-      this.end = Math.max(this.end, r.ended_at ? Date.parse(r.ended_at) : started);
+      if (this.first === '' || r.started_at < this.first) this.first = r.started_at;
+      const last = r.ended_at ?? r.started_at;
+      if (last > this.last) this.last = last;
       const parent = r.parent_id ?? null;
+      // Parents nearly always arrive first (rows come by start time): only the calls whose
+      // parent was absent on arrival can be roots, so roots() need not scan the trace.
+      if (parent === null || !this.rows.has(parent)) this.orphans.push(r.id);
       if (parent !== null) {
         const list = this.children.get(parent);
         if (list) list.push(r.id);
@@ -54,7 +69,7 @@ export class TraceIndex {
 
   /** Calls whose parent is not in the trace (the root, and orphans of a partial trace). */
   roots(): string[] {
-    return this.order.filter((id) => this.parentOf(id) === null);
+    return this.orphans.filter((id) => this.parentOf(id) === null);
   }
 
   ancestors(id: string): string[] {
@@ -71,16 +86,18 @@ export class TraceIndex {
   flatten(collapsed: ReadonlySet<string>, maxDepth: number | null): FlatTree {
     const ids: string[] = [];
     const depths: number[] = [];
+    const indexOf = new Map<string, number>();
     const stack: [string, number][] = this.roots().reverse().map((id) => [id, 0]);
     while (stack.length > 0) {
       const [id, depth] = stack.pop()!;
+      indexOf.set(id, ids.length);
       ids.push(id);
       depths.push(depth);
       if (collapsed.has(id) || (maxDepth !== null && depth >= maxDepth && !collapsed.has(`+${id}`))) continue;
       const kids = this.children.get(id);
       if (kids) for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, depth + 1]);
     }
-    return { ids, depths, indexOf: new Map(ids.map((id, i) => [id, i])) };
+    return { ids, depths, indexOf };
   }
 
   /** Whether a node shows its children, under the same rules as flatten. */
