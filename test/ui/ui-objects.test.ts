@@ -105,6 +105,13 @@ test('the objects page lists every object grouped by kind, with a name filter in
   await page.goto(`${BASE()}/objects?kind=ops`);
   await page.locator('[data-testid=object-row]').first().waitFor();
   assert.deepEqual(await page.$$eval('[data-testid=object-row]', (els) => els.map((e) => e.getAttribute('data-group'))), ['ops', 'ops']);
+  // .../datasets and .../ops are the objects view on that kind.
+  for (const kind of ['datasets', 'ops']) {
+    await page.goto(`${BASE()}/${kind}`);
+    await page.waitForURL(`${BASE()}/objects?kind=${kind}`);
+    await page.locator('[data-testid=object-row]').first().waitFor();
+    assert.deepEqual([...new Set(await page.$$eval('[data-testid=object-row]', (els) => els.map((e) => e.getAttribute('data-group'))))], [kind]);
+  }
   await context.close();
 });
 

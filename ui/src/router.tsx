@@ -1,6 +1,6 @@
 // Every view is a URL under /ui/; its state lives in validated search params. The projects
 // and calls views are in the first bundle; every other view is a chunk loaded on first use.
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { Shell } from './shell/Shell';
 import { NotFound } from './shell/NotFound';
 import { ProjectsPage } from './projects/ProjectsPage';
@@ -28,6 +28,9 @@ const routes = [
     component: lazyRouteComponent(() => import('./trace/TracePage'), 'TracePage'),
   }),
   createRoute({ ...route('$entity/$project/monitor'), validateSearch: parseMonitorSearch, component: lazyRouteComponent(() => import('./monitor/MonitorPage'), 'MonitorPage') }),
+  // Datasets and ops are kinds of object: their short URLs open the objects view on that kind.
+  createRoute({ ...route('$entity/$project/datasets'), beforeLoad: ({ params }) => { throw redirect({ to: '/$entity/$project/objects', params, search: { kind: 'datasets' }, replace: true }); } }),
+  createRoute({ ...route('$entity/$project/ops'), beforeLoad: ({ params }) => { throw redirect({ to: '/$entity/$project/objects', params, search: { kind: 'ops' }, replace: true }); } }),
   createRoute({ ...route('$entity/$project/objects'), validateSearch: parseObjectsSearch, component: lazyRouteComponent(() => import('./objects/ObjectsPage'), 'ObjectsPage') }),
   createRoute({ ...route('$entity/$project/objects/$name'), component: lazyRouteComponent(() => import('./objects/ObjectVersionsPage'), 'ObjectVersionsPage') }),
   createRoute({ ...route('$entity/$project/objects/$name/versions/$digest'), validateSearch: parseObjectVersionSearch, component: lazyRouteComponent(() => import('./objects/ObjectVersionPage'), 'ObjectVersionPage') }),
