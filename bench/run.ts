@@ -20,6 +20,7 @@ import * as startup from './startup.js';
 import * as del from './delete.js';
 import * as mixed from './mixed.js';
 import * as ui from './ui.js';
+import * as costs from './costs.js';
 
 type Bench = (opts: BenchOptions) => Promise<BenchResult>;
 /** In run order; the aliases are what the command line accepts. */
@@ -32,6 +33,7 @@ const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; 
   { name: 'objects', aliases: ['objects', 'objs'], run: objects.run, seeded: true },
   { name: 'delete', aliases: ['delete'], run: del.run, seeded: true },
   { name: 'startup', aliases: ['startup'], run: startup.run, seeded: true },
+  { name: 'costs', aliases: ['costs'], run: costs.run, seeded: true },
   { name: 'ui', aliases: ['ui'], run: ui.run, seeded: true },
 ];
 

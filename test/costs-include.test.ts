@@ -1,5 +1,5 @@
 // include_costs on /call/read, /calls/stream_query and /calls/query: summary.weave.costs
-// (weave-api.md §3.8), priced from the default list and from project prices.
+// (weave-api.md §3.8), priced from the default catalogue and from project prices.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, PROJECT, LOCAL_USER, type TestApp } from './helpers/test-app.js';
@@ -7,6 +7,8 @@ import { start, end, startItem, endItem, jsonl } from './helpers/calls.js';
 
 const OTHER = 'test-entity/other-project';
 const COST_KEYS = [
+  'cache_creation_input_token_cost', 'cache_creation_input_tokens', 'cache_creation_input_tokens_total_cost',
+  'cache_read_input_token_cost', 'cache_read_input_tokens', 'cache_read_input_tokens_total_cost',
   'completion_token_cost', 'completion_token_cost_unit', 'completion_tokens', 'completion_tokens_total_cost', 'created_at', 'created_by',
   'effective_date', 'pricing_level', 'pricing_level_id', 'prompt_token_cost', 'prompt_token_cost_unit', 'prompt_tokens',
   'prompt_tokens_total_cost', 'provider_id', 'requests', 'total_tokens',
@@ -42,7 +44,7 @@ const setPrice = async (llmId: string, prompt: number, completion: number, effec
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${a} != ${b}`);
 
-test('a default price is applied, with every documented key', async () => {
+test("a default price is applied, with every key of the newest Weave's cost block", async () => {
   const id = await logCall({ 'gpt-4o-mini-2024-07-18': { prompt_tokens: 1000, completion_tokens: 500, requests: 2, total_tokens: 1500 } });
   const c = (await costsOf(id))!['gpt-4o-mini-2024-07-18'];
   assert.deepEqual(Object.keys(c).sort(), COST_KEYS);
@@ -50,9 +52,11 @@ test('a default price is applied, with every documented key', async () => {
   assert.deepEqual([c.prompt_token_cost, c.completion_token_cost], [1.5e-7, 6e-7]);
   close(c.prompt_tokens_total_cost, 1000 * 1.5e-7);
   close(c.completion_tokens_total_cost, 500 * 6e-7);
-  assert.deepEqual([c.pricing_level, c.pricing_level_id, c.provider_id, c.created_by], ['default', 'default', 'openai', 'system']);
-  assert.deepEqual([c.prompt_token_cost_unit, c.completion_token_cost_unit, c.effective_date], ['USD', 'USD', '2024-07-18T00:00:00.000Z']);
-  assert.match(c.created_at, /^\d{4}-\d{2}-\d{2}T.*Z$/);
+  assert.deepEqual([c.pricing_level, c.pricing_level_id, c.provider_id], ['default', 'default', 'openai']);
+  assert.match(c.created_by, /^@pydantic\/genai-prices /);
+  // The catalogue dates a price only where it changed: no effective date or creation time here.
+  assert.deepEqual([c.prompt_token_cost_unit, c.completion_token_cost_unit, c.effective_date, c.created_at], ['USD', 'USD', null, null]);
+  assert.deepEqual([c.cache_read_input_tokens, c.cache_creation_input_tokens, c.cache_read_input_tokens_total_cost, c.cache_creation_input_tokens_total_cost], [0, 0, 0, 0]);
 });
 
 test('a project price overrides the default price; other projects keep the default', async () => {
@@ -74,14 +78,13 @@ test('a price that takes effect after the call started is not used when an earli
   assert.equal(await at('2026-11-21T05:03:29.057Z'), 3, 'the newest price in force');
   assert.equal(await at('2025-01-01T00:00:00Z'), 1, 'the only price in force then');
   assert.equal(await at('2027-01-01T00:00:00Z'), 2);
-  // The default list itself: gpt-4o cost $5/$15 per million until 2024-10-02, $2.50/$10 after.
-  const gpt4o = async (startedAt: string) => (await costsOf(await logCall({ 'gpt-4o': { prompt_tokens: 1 } }, startedAt)))!['gpt-4o'].prompt_token_cost;
-  assert.equal(await gpt4o('2024-06-01T00:00:00Z'), 5e-6);
-  assert.equal(await gpt4o('2025-06-01T00:00:00Z'), 2.5e-6);
+  // The catalogue's own price changes: o3 cost $10/$40 per million until 2025-06-10, $2/$8 after.
+  const o3 = async (startedAt: string) => (await costsOf(await logCall({ o3: { prompt_tokens: 1 } }, startedAt)))!.o3;
+  assert.deepEqual([(await o3('2025-05-01T00:00:00Z')).prompt_token_cost, (await o3('2025-05-01T00:00:00Z')).effective_date], [1e-5, null]);
+  assert.deepEqual([(await o3('2025-07-01T00:00:00Z')).prompt_token_cost, (await o3('2025-07-01T00:00:00Z')).effective_date], [2e-6, '2025-06-10T00:00:00.000Z']);
 });
 
-test('a project price in force beats a newer default price only when both are in force', async () => {
-  // Default claude-sonnet-4-5 starts 2025-09-29; a project price from 2025-01-01 is in force earlier and later.
+test('a project price in force beats the default; a project price not yet in force does not', async () => {
   await setPrice('claude-sonnet-4-5-20250929', 9, 9, '2025-01-01T00:00:00Z');
   const usage = { 'claude-sonnet-4-5-20250929': { input_tokens: 1 } };
   assert.equal((await costsOf(await logCall(usage)))!['claude-sonnet-4-5-20250929'].pricing_level, 'project');
@@ -90,7 +93,7 @@ test('a project price in force beats a newer default price only when both are in
   assert.deepEqual([later.pricing_level, later.prompt_token_cost], ['default', 1e-6], 'a future project price loses to a default in force');
 });
 
-test('input_tokens and output_tokens are folded into prompt and completion tokens', async () => {
+test('input_tokens and output_tokens are folded into prompt and completion tokens, as Weave does', async () => {
   const id = await logCall({
     'claude-3-5-haiku-20241022': { input_tokens: 100, output_tokens: 50, requests: 1 },
     'gpt-4o-mini': { prompt_tokens: 10, input_tokens: 5, completion_tokens: 3, output_tokens: 2, total_tokens: 20 },
@@ -133,9 +136,9 @@ test('prices are looked up once per chunk of calls, not per call', async () => {
   const ids = [];
   for (let i = 0; i < 120; i++) ids.push(await logCall({ [i % 2 ? 'o3-mini' : 'gpt-5']: { prompt_tokens: i, completion_tokens: 1 } }));
   const costs = t.store.costs;
-  const lookup = costs.findApplicablePrices.bind(costs);
+  const lookup = costs.findProjectPrices.bind(costs);
   let lookups = 0;
-  costs.findApplicablePrices = (projectId, llmIds) => {
+  costs.findProjectPrices = (projectId, llmIds) => {
     lookups += 1;
     return lookup(projectId, llmIds);
   };
@@ -146,7 +149,7 @@ test('prices are looked up once per chunk of calls, not per call', async () => {
     assert.ok(calls.every((c) => Object.keys(c.summary.weave.costs).length === 1));
     assert.equal(lookups, 2, 'the stream renders calls in chunks of 100');
   } finally {
-    costs.findApplicablePrices = lookup;
+    costs.findProjectPrices = lookup;
   }
 });
 

@@ -6,7 +6,6 @@ import { DEFAULTS, type Config } from '../config.js';
 import type { Store } from '../storage/store.js';
 import { isTimestamp } from '../time.js';
 import { registerErrorHandler } from './error-handler.js';
-import { withDefaultPrices } from '../service/cost-defaults.js';
 import { registerRequestContext } from './request-context.js';
 import { registerMetaRoutes } from './routes/meta-routes.js';
 import { registerCallRoutes } from './routes/call-routes.js';
@@ -71,8 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   registerErrorHandler(app, (err) => deps.store.storageFault(err));
-  // Reads of prices wait for the shipped price list; startup does not.
-  const store = withDefaultPrices(deps.store, (err) => app.log.error({ err }, 'loading the default price list failed'));
+  const store = deps.store;
   const specOf = routeSpecs();
   // A route declares its access in its spec, or (outside the route table) in its Fastify config;
   // one declaring none is admin-only (fail closed). No route at all (a 404): undefined.

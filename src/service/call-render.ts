@@ -1,7 +1,7 @@
 // Renders a stored call as one CallSchema JSON document. The big JSON columns
 // (attributes, inputs, output) are spliced in as stored text, not re-encoded.
 import type { StoredCall } from '../storage/call-store.js';
-import { renderSummary, type SummaryExtras } from './call-summary.js';
+import { renderSummary, withCosts, type SummaryExtras } from './call-summary.js';
 import { formatTimestamp } from '../time.js';
 
 export interface RenderOptions {
@@ -19,10 +19,8 @@ const time = (v: number | null) => (v === null ? 'null' : `"${formatTimestamp(v)
  * include_costs / include_feedback asked for, under `weave` (as Weave answers).
  */
 function extrasOnly(extras: SummaryExtras): string {
-  const weave: Record<string, unknown> = {};
-  if (extras.costs && Object.keys(extras.costs).length > 0) weave.costs = extras.costs;
-  if (extras.feedback) weave.feedback = extras.feedback;
-  return Object.keys(weave).length === 0 ? '{}' : JSON.stringify({ weave });
+  if (!extras.costs && !extras.feedback) return '{}';
+  return `{"weave":${withCosts(extras.feedback ? JSON.stringify({ feedback: extras.feedback }) : '{}', extras.costs)}}`;
 }
 
 export function renderCall(c: StoredCall, opts: RenderOptions, extras: SummaryExtras = {}, replaced: Partial<Record<'inputs' | 'output' | 'attributes', string>> = {}): string {

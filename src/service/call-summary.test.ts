@@ -21,7 +21,7 @@ test('renderSummary equals JSON.stringify(deriveSummary(...)) in every shape', (
     { display_name: 'Shown' },
   ];
   for (const c of cases) {
-    for (const extras of [{}, { feedback: [] }, { costs: { m: { prompt_tokens: 1 } } }]) {
+    for (const extras of [{}, { feedback: [] }, { costs: '{"m":{"prompt_tokens":1}}' }, { feedback: [], costs: '{"m":{}}' }]) {
       const s = call(c);
       assert.deepEqual(JSON.parse(renderSummary(s, extras)), JSON.parse(JSON.stringify(deriveSummary(s, extras))), JSON.stringify(c));
     }

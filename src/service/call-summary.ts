@@ -34,15 +34,24 @@ export function callStatus(c: Pick<StoredCall, 'exception' | 'ended_at'>, summar
 }
 
 export interface SummaryExtras {
-  costs?: Record<string, unknown> | null;
+  /** summary.weave.costs as JSON text (rendered once, spliced in; see cost-summary.ts). */
+  costs?: string | null;
   feedback?: unknown[] | null;
+}
+
+/** A `weave` block's JSON text with the costs JSON added as its last key. */
+export function withCosts(weaveJson: string, costs: string | null | undefined): string {
+  if (!costs) return weaveJson;
+  return weaveJson === '{}' ? `{"costs":${costs}}` : `${weaveJson.slice(0, -1)},"costs":${costs}}`;
 }
 
 /** Stored summary (client keys kept) plus the derived `weave` block; `summaryJson` null = `{}`. */
 export function deriveSummary(c: StoredCall, extras: SummaryExtras = {}): Record<string, unknown> {
   const summary: Record<string, unknown> = c.summary ? (JSON.parse(c.summary) as Record<string, unknown>) : {};
   const prior = summary.weave && typeof summary.weave === 'object' ? (summary.weave as Record<string, unknown>) : {};
-  summary.weave = weaveBlock(c, summary, prior, extras);
+  const weave = weaveBlock(c, summary, prior, extras);
+  if (extras.costs) weave.costs = JSON.parse(extras.costs) as unknown;
+  summary.weave = weave;
   return summary;
 }
 
@@ -53,11 +62,11 @@ export function deriveSummary(c: StoredCall, extras: SummaryExtras = {}): Record
  */
 export function renderSummary(c: StoredCall, extras: SummaryExtras = {}): string {
   const text = c.summary;
-  if (!text || text === '{}') return `{"weave":${JSON.stringify(weaveBlock(c, {}, {}, extras))}}`;
+  if (!text || text === '{}') return `{"weave":${withCosts(JSON.stringify(weaveBlock(c, {}, {}, extras)), extras.costs)}}`;
   if (text.includes('"weave"') || text[0] !== '{') return JSON.stringify(deriveSummary(c, extras));
   // Only status needs the summary's content (status_counts.error); small and cheap to read.
   const errorsOnly = text.includes('"status_counts"') ? (JSON.parse(text) as Record<string, unknown>) : {};
-  return `${text.slice(0, -1)},"weave":${JSON.stringify(weaveBlock(c, errorsOnly, {}, extras))}}`;
+  return `${text.slice(0, -1)},"weave":${withCosts(JSON.stringify(weaveBlock(c, errorsOnly, {}, extras)), extras.costs)}}`;
 }
 
 function weaveBlock(c: StoredCall, summary: Record<string, unknown>, prior: Record<string, unknown>, extras: SummaryExtras): Record<string, unknown> {
@@ -65,7 +74,6 @@ function weaveBlock(c: StoredCall, summary: Record<string, unknown>, prior: Reco
   if (c.ended_at !== null) weave.latency_ms = Math.floor((c.ended_at - c.started_at) / 1000);
   if (c.display_name) weave.display_name = c.display_name;
   else weave.trace_name = opNameOf(c.op_name);
-  if (extras.costs && Object.keys(extras.costs).length > 0) weave.costs = extras.costs;
   if (extras.feedback) weave.feedback = extras.feedback;
   return weave;
 }

@@ -20,8 +20,9 @@ export function usageTokens(summary: Record<string, unknown>): number | null {
   for (const u of Object.values(usage as Record<string, unknown>)) {
     if (typeof u !== 'object' || u === null) continue;
     const m = u as Record<string, unknown>;
-    if (typeof m.total_tokens === 'number') total += m.total_tokens;
-    else for (const k of ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens']) if (typeof m[k] === 'number') total += m[k] as number;
+    const reported = m.total_tokens ?? m.total_token_count;
+    if (typeof reported === 'number') total += reported;
+    else for (const k of ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens', 'prompt_token_count', 'candidates_token_count']) if (typeof m[k] === 'number') total += m[k] as number;
   }
   return total;
 }

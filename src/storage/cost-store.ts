@@ -12,7 +12,7 @@ export const DEFAULT_PRICING_LEVEL_ID = 'default';
 /** One price of one LLM, per token, from `effective_date` on. */
 export interface PriceRow {
   readonly id: string;
-  /** 'default' (the shipped list, pricing_level_id "default") or 'project' (pricing_level_id = the project). */
+  /** 'project' (pricing_level_id = the project). Default prices are not stored: they come from the catalogue. */
   readonly pricing_level: PricingLevel;
   readonly pricing_level_id: string;
   readonly provider_id: string;
@@ -43,15 +43,6 @@ export interface CostStore {
   query(q: PriceQuery): Promise<PriceRow[]>;
   /** Hard-deletes the project-level prices of the project with these ids; returns how many existed. */
   purgeProjectPrices(projectId: string, ids: readonly string[]): Promise<number>;
-  /**
-   * Every price of these llm_ids that applies to the project: its project-level prices and
-   * the default prices (no other project's), in any order. One call per chunk of calls.
-   */
-  findApplicablePrices(projectId: string, llmIds: readonly string[]): Promise<PriceRow[]>;
-  /**
-   * Atomically makes the default-level prices equal `rows`: a row whose id exists is
-   * updated (its created_at and created_by are kept), a new id is inserted, and default
-   * rows whose id is not among `rows` are deleted. Project prices are never touched.
-   */
-  syncDefaultPrices(rows: readonly PriceRow[]): Promise<void>;
+  /** The project-level prices of these llm_ids in the project, in any order. One call per chunk of calls. */
+  findProjectPrices(projectId: string, llmIds: readonly string[]): Promise<PriceRow[]>;
 }

@@ -4,7 +4,7 @@
 // column allow-list.
 import type { FieldRef } from '../../query/plan.js';
 import { COST_COLUMN_TYPES, isCostColumn } from '../../query/cost-fields.js';
-import { DEFAULT_PRICING_LEVEL_ID, type CostStore, type PriceRow } from '../cost-store.js';
+import type { CostStore, PriceRow } from '../cost-store.js';
 import { printSqliteExpr, printSqliteOrderBy, sqlIdentifier, type FieldSql, type SqlValueType } from './sqlite-dialect.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { COST_COLUMN_LIST as COLUMN_LIST } from './sqlite-cost-writes.js';
@@ -27,8 +27,8 @@ function printField(field: FieldRef): FieldSql {
 }
 
 export function createSqliteCostStore(db: SqliteDb, writer: SqliteWriter): CostStore {
-  const applicableStmt = db.prepare(`SELECT ${COLUMN_LIST} FROM llm_token_prices
-    WHERE llm_id ${IN_LIST} AND ((pricing_level = 'project' AND pricing_level_id = ?) OR (pricing_level = 'default' AND pricing_level_id = ?))`);
+  const projectStmt = db.prepare(`SELECT ${COLUMN_LIST} FROM llm_token_prices
+    WHERE llm_id ${IN_LIST} AND pricing_level = 'project' AND pricing_level_id = ?`);
 
   return {
     async insert(rows) {
@@ -58,11 +58,9 @@ export function createSqliteCostStore(db: SqliteDb, writer: SqliteWriter): CostS
       return ids.length === 0 ? 0 : writer.run('costs.purge', [projectId, ids]);
     },
 
-    async findApplicablePrices(projectId, llmIds) {
+    async findProjectPrices(projectId, llmIds) {
       if (llmIds.length === 0) return [];
-      return applicableStmt.all(JSON.stringify(llmIds), projectId, DEFAULT_PRICING_LEVEL_ID) as PriceRow[];
+      return projectStmt.all(JSON.stringify(llmIds), projectId) as PriceRow[];
     },
-
-    syncDefaultPrices: (rows) => writer.run('costs.syncDefaults', [rows]),
   };
 }

@@ -5,7 +5,7 @@ import { FEEDBACK_SCHEMA_V1 } from './sqlite-feedback-schema.js';
 import { OBJECTS_SCHEMA_V1 } from './sqlite-objects-schema.js';
 import { TABLES_SCHEMA_V2 } from './sqlite-tables-schema.js';
 import { FILES_SCHEMA_V2 } from './sqlite-files-schema.js';
-import { COSTS_SCHEMA_V2 } from './sqlite-costs-schema.js';
+import { COSTS_DROP_DEFAULTS_V7, COSTS_SCHEMA_V2 } from './sqlite-costs-schema.js';
 import { AUTH_SCHEMA_V3 } from './sqlite-auth-schema.js';
 import { RETENTION_SCHEMA_V4 } from './sqlite-retention-schema.js';
 import { CALLS_LIVE_INDEXES_V5 } from './sqlite-calls-live-indexes.js';
@@ -18,4 +18,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: RETENTION_SCHEMA_V4 },
   { version: 5, sql: CALLS_LIVE_INDEXES_V5 },
   { version: 6, sql: FEEDBACK_SCHEMA_V6 },
+  { version: 7, sql: COSTS_DROP_DEFAULTS_V7 },
 ];

@@ -7,7 +7,23 @@ interface WeaveSummary {
   status?: string;
   feedback?: { feedback_type?: string; payload?: { emoji?: string } }[];
   latency_ms?: number;
-  costs?: Record<string, { prompt_tokens_total_cost?: number; completion_tokens_total_cost?: number }>;
+  costs?: Record<string, CostBlock>;
+}
+
+/** One model's entry of summary.weave.costs (the fields the views read). */
+export interface CostBlock {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  cache_read_input_tokens?: number;
+  prompt_tokens_total_cost?: number;
+  completion_tokens_total_cost?: number;
+  cache_read_input_tokens_total_cost?: number;
+  cache_creation_input_tokens_total_cost?: number;
+}
+
+/** What the tokens of one cost block are billed: uncached input, cache reads and writes, output. */
+export function blockCost(c: CostBlock): number {
+  return (c.prompt_tokens_total_cost ?? 0) + (c.completion_tokens_total_cost ?? 0) + (c.cache_read_input_tokens_total_cost ?? 0) + (c.cache_creation_input_tokens_total_cost ?? 0);
 }
 
 function weaveSummary(call: Pick<Call, 'summary'>): WeaveSummary {
@@ -36,10 +52,10 @@ export function totalTokens(call: Pick<Call, 'summary'>): number | null {
   let total = 0;
   for (const u of Object.values(usage as Record<string, Record<string, unknown>>)) {
     if (typeof u !== 'object' || u === null) continue;
-    const t = u.total_tokens;
+    const t = u.total_tokens ?? u.total_token_count;
     if (typeof t === 'number') total += t;
     else {
-      for (const k of ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens']) if (typeof u[k] === 'number') total += u[k] as number;
+      for (const k of ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens', 'prompt_token_count', 'candidates_token_count']) if (typeof u[k] === 'number') total += u[k] as number;
     }
   }
   return total;
@@ -50,7 +66,7 @@ export function totalCost(call: Pick<Call, 'summary'>): number | null {
   const costs = weaveSummary(call).costs;
   if (!costs) return null;
   let total = 0;
-  for (const c of Object.values(costs)) total += (c.prompt_tokens_total_cost ?? 0) + (c.completion_tokens_total_cost ?? 0);
+  for (const c of Object.values(costs)) total += blockCost(c);
   return total;
 }
 
