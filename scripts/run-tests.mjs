@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureChdb } from './ensure-chdb.mjs';
 
 function find(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -24,5 +25,6 @@ if (files.length === 0) {
   process.exit(1);
 }
 if (files.some((f) => f.includes('/ui/'))) ensureChromium();
+if (files.some((f) => f.includes('clickhouse'))) ensureChdb();
 const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(res.status ?? 1);

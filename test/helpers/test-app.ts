@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../../src/storage/store.js';
+import { testEngine, withClickHouse } from './clickhouse-engine.js';
 import { DEFAULTS } from '../../src/config.js';
 import { OPEN_ACCESS } from '../../src/service/auth-access.js';
 import { createKey, type CreateKeyInput, type CreatedKey } from '../../src/service/auth-keys.js';
@@ -63,9 +64,11 @@ export interface TestAppOptions {
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
 export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 
+/** A test app on the engine of WEFT_TEST_ENGINE (default SQLite; see clickhouse-engine.ts). */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
-  const store = createSqliteStore(dataDir);
+  const sqlite = createSqliteStore(dataDir);
+  const store = testEngine() === 'clickhouse' ? await withClickHouse(sqlite) : sqlite;
   const app = await buildApp({
     store,
     config: {

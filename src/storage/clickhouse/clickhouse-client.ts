@@ -1,0 +1,41 @@
+// The ClickHouse connection of the engine: the official @clickhouse/client over HTTP, or (in
+// tests) the same client on an in-process chdb connection, so one code path runs in both.
+// Settings every statement needs are set once here: 64-bit integers come back as JSON
+// strings (a real server's default; chdb's is numbers), inserts wait until stored.
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+
+/** The client's connection hook (a chdb connection in tests). */
+export type ClickHouseConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>;
+
+export interface ClickHouseOptions {
+  readonly url: string;
+  readonly user?: string;
+  readonly password?: string;
+  /** Weft's database (created if missing). */
+  readonly database: string;
+  /** Replaces the HTTP connection (tests: chdb/connection). */
+  readonly connection?: ClickHouseConnection;
+}
+
+export function connectClickHouse(opts: ClickHouseOptions): ClickHouseClient {
+  return createClient({
+    url: opts.url,
+    ...(opts.user !== undefined ? { username: opts.user } : {}),
+    ...(opts.password !== undefined ? { password: opts.password } : {}),
+    ...(opts.connection ? { connection: opts.connection } : {}),
+    clickhouse_settings: {
+      output_format_json_quote_64bit_integers: 1,
+      // An insert is acknowledged once it is stored, never before.
+      async_insert: 0,
+      // Lightweight deletes and mutations finish before the statement returns.
+      mutations_sync: '2',
+      lightweight_deletes_sync: '2',
+    },
+  });
+}
+
+/** Rows of a SELECT, as JSON objects (64-bit integers as strings). */
+export async function selectRows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const r = await client.query({ query, query_params: params, format: 'JSONEachRow' });
+  return r.json<T>();
+}

@@ -1,0 +1,145 @@
+// Prints query plan nodes (src/query/plan.ts) as ClickHouse SQL with typed server-side
+// parameters ({p0:String}). Contracts, as in the SQLite dialect: values only travel as
+// parameters (collected in one ChParams per statement); identifiers come from the caller's
+// field printer (an allow-list) or are checked here.
+//
+// Where the engines differ, the plan's semantics win:
+//  - NULLs sort last in both directions: every key says NULLS LAST (ClickHouse's default for
+//    DESC would put them first).
+//  - Text compares by bytes, as SQLite's BINARY collation does.
+//  - $convert follows ClickHouse's *OrNull parsers, which the SQLite dialect imitates.
+//  - $not keeps SQL's three-valued logic (NOT of an unknown comparison stays unknown).
+import { assertNever, type ConvertTarget, type Expr, type FieldRef, type SortTerm } from '../../query/plan.js';
+
+/** ClickHouse type of a parameter or a value, when known statically. */
+export type ChType = 'String' | 'Int64' | 'Float64' | 'UInt8';
+
+/** The parameters of one statement; each value gets the next name (p0, p1, ...). */
+export class ChParams {
+  readonly values: Record<string, unknown> = {};
+  private next = 0;
+
+  /** A placeholder bound to `value` as `type` (null binds as Nullable). */
+  add(value: unknown, type: ChType): string {
+    const name = `p${this.next++}`;
+    this.values[name] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    return value === null ? `{${name}:Nullable(${type})}` : `{${name}:${type}}`;
+  }
+}
+
+/** How one field prints: SQL text (its values already bound in the statement's params). */
+export interface ChField {
+  readonly sql: string;
+  readonly type: ChType | null;
+  /** True when the value is never NULL. */
+  readonly notNull?: boolean;
+}
+
+export type ChFieldPrinter = (field: FieldRef, params: ChParams) => ChField;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/** A (qualified) identifier; anything else is a programming error, never printed. */
+export function chIdentifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`not a safe ClickHouse identifier: ${JSON.stringify(name)}`);
+  return name;
+}
+
+interface Printed {
+  readonly sql: string;
+  readonly type: ChType | null;
+}
+
+const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const bool = (sql: string): Printed => ({ sql, type: 'UInt8' });
+
+export function printChExpr(expr: Expr, printField: ChFieldPrinter, params: ChParams): string {
+  return new Printer(printField, params).print(expr).sql;
+}
+
+/** ORDER BY for the terms ('' when none); NULLs last in both directions. */
+export function printChOrderBy(sort: readonly SortTerm[], printField: ChFieldPrinter, params: ChParams): string {
+  const keys = sort.map((t) => {
+    const f = printField(t.field, params);
+    const dir = t.direction === 'asc' ? 'ASC' : 'DESC';
+    return f.notNull ? `${f.sql} ${dir}` : `${f.sql} ${dir} NULLS LAST`;
+  });
+  return keys.length === 0 ? '' : `ORDER BY ${keys.join(', ')}`;
+}
+
+class Printer {
+  constructor(private readonly printField: ChFieldPrinter, private readonly params: ChParams) {}
+
+  print(e: Expr): Printed {
+    switch (e.kind) {
+      case 'literal': {
+        const v = e.value;
+        if (v === null) return { sql: 'NULL', type: null };
+        const type: ChType = typeof v === 'string' ? 'String' : typeof v === 'boolean' ? 'UInt8' : Number.isInteger(v) ? 'Int64' : 'Float64';
+        return { sql: this.params.add(v, type), type };
+      }
+      case 'field': {
+        const f = this.printField(e.field, this.params);
+        return { sql: f.sql, type: f.type };
+      }
+      case 'convert':
+        return this.cast(this.print(e.input), e.to);
+      case 'and':
+      case 'or': {
+        if (e.items.length === 0) return bool(e.kind === 'and' ? '1' : '0');
+        return bool(`(${e.items.map((i) => this.print(i).sql).join(e.kind === 'and' ? ' AND ' : ' OR ')})`);
+      }
+      case 'not':
+        return bool(`(NOT ${this.print(e.item).sql})`);
+      case 'compare':
+        return bool(`(${this.print(e.left).sql} ${COMPARE[e.op]} ${this.print(e.right).sql})`);
+      case 'in':
+        if (e.items.length === 0) return bool('0');
+        return bool(`(${this.print(e.left).sql} IN (${e.items.map((i) => this.print(i).sql).join(', ')}))`);
+      case 'contains': {
+        const input = this.print(e.input).sql;
+        const substr = this.print(e.substr).sql;
+        return bool(e.caseInsensitive ? `(positionCaseInsensitiveUTF8(${input}, ${substr}) > 0)` : `(position(${input}, ${substr}) > 0)`);
+      }
+      case 'isNull':
+        return bool(`(${this.print(e.input).sql} IS NULL)`);
+      case 'startsWith':
+        return bool(`startsWith(${this.print(e.input).sql}, ${this.params.add(e.prefix, 'String')})`);
+      case 'arrayHasAny': {
+        if (e.values.length + e.prefixes.length === 0) return bool('0');
+        const column = this.printField({ kind: 'column', name: e.column, type: 'string' }, this.params).sql;
+        const tests: string[] = [];
+        if (e.values.length > 0) tests.push(`x IN (${e.values.map((v) => this.params.add(v, 'String')).join(', ')})`);
+        for (const prefix of e.prefixes) tests.push(`startsWith(x, ${this.params.add(prefix, 'String')})`);
+        return bool(`arrayExists(x -> ${tests.join(' OR ')}, JSONExtract(${column}, 'Array(String)'))`);
+      }
+      default:
+        return assertNever(e);
+    }
+  }
+
+  /** $convert with ClickHouse's own conversions: unparsable text gives NULL. */
+  cast(input: Printed, to: ConvertTarget): Printed {
+    const x = input.sql;
+    switch (to) {
+      case 'int':
+        if (input.type === 'Int64' || input.type === 'UInt8') return { sql: `toInt64(${x})`, type: 'Int64' };
+        if (input.type === 'Float64') return { sql: `toInt64OrNull(toString(trunc(${x})))`, type: 'Int64' };
+        return { sql: `toInt64OrNull(toString(${x}))`, type: 'Int64' };
+      case 'double':
+        if (input.type === 'Int64' || input.type === 'Float64' || input.type === 'UInt8') return { sql: `toFloat64(${x})`, type: 'Float64' };
+        return { sql: `toFloat64OrNull(toString(${x}))`, type: 'Float64' };
+      case 'bool':
+        if (input.type === 'UInt8') return input;
+        return bool(`multiIf(toString(${x}) IN ('true', '1'), 1, toString(${x}) IN ('false', '0'), 0, NULL)`);
+      case 'string':
+        if (input.type === 'String') return input;
+        if (input.type === 'UInt8') return { sql: `if(${x} = 1, 'true', 'false')`, type: 'String' };
+        return { sql: `toString(${x})`, type: 'String' };
+      case 'exists':
+        return bool(`(${x} IS NOT NULL)`);
+      default:
+        return assertNever(to);
+    }
+  }
+}

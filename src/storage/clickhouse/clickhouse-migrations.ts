@@ -1,0 +1,48 @@
+// The ordered migrations of the ClickHouse engine, recorded in weft_migrations (one row per
+// applied version). Never edit a released migration: add one. Statements run one at a time
+// (ClickHouse takes one per request); `{db}` stands for Weft's database, an identifier.
+import type { ClickHouseClient } from '@clickhouse/client';
+import { chIdentifier } from './clickhouse-dialect.js';
+import { selectRows } from './clickhouse-client.js';
+
+export interface ChMigration {
+  readonly version: number;
+  readonly statements: readonly string[];
+}
+
+export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
+  {
+    version: 1,
+    statements: [
+      // LLM prices set per project (/cost/create); default prices come from a catalogue.
+      // Times are integer microseconds (UTC), as the plan's datetime literals; prices per token.
+      // seq orders rows as they were inserted (/cost/query without sort_by).
+      `CREATE TABLE IF NOT EXISTS {db}.llm_token_prices (
+        id String, pricing_level LowCardinality(String), pricing_level_id String, provider_id String, llm_id String,
+        effective_date Int64, prompt_token_cost Float64, completion_token_cost Float64,
+        prompt_token_cost_unit LowCardinality(String), completion_token_cost_unit LowCardinality(String),
+        created_by String, created_at Int64, seq UInt64
+      ) ENGINE = MergeTree ORDER BY (pricing_level_id, llm_id, id)`,
+      // One row per change of a project's settings; the newest (by updated_at) wins.
+      `CREATE TABLE IF NOT EXISTS {db}.project_settings (
+        project_id String, retention_days Nullable(Int32), updated_at Int64, updated_by Nullable(String)
+      ) ENGINE = MergeTree ORDER BY (project_id, updated_at)`,
+    ],
+  },
+];
+
+/** Creates the database if needed and applies the migrations it has not recorded yet. */
+export async function migrateClickHouse(client: ClickHouseClient, database: string, migrations: readonly ChMigration[] = CLICKHOUSE_MIGRATIONS): Promise<void> {
+  const db = chIdentifier(database);
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+  await client.command({ query: `CREATE TABLE IF NOT EXISTS ${db}.weft_migrations (version UInt32, applied_at DateTime64(6, 'UTC') DEFAULT now64(6)) ENGINE = MergeTree ORDER BY version` });
+  const done = new Set((await selectRows<{ version: number }>(client, `SELECT version FROM ${db}.weft_migrations`)).map((r) => Number(r.version)));
+  const newest = Math.max(0, ...done);
+  const known = Math.max(0, ...migrations.map((m) => m.version));
+  if (newest > known) throw new Error(`the ClickHouse database ${database} was written by a newer Weft (schema ${newest}; this Weft knows ${known}); upgrade Weft`);
+  for (const m of migrations) {
+    if (done.has(m.version)) continue;
+    for (const s of m.statements) await client.command({ query: s.replaceAll('{db}', db) });
+    await client.insert({ table: `${db}.weft_migrations`, values: [{ version: m.version }], format: 'JSONEachRow' });
+  }
+}

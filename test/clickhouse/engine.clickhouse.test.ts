@@ -1,0 +1,53 @@
+// The ClickHouse engine's own plumbing, on chdb in process: the contract tests above really
+// reach ClickHouse, migrations are recorded once and a newer schema is refused, values
+// travel as typed parameters (never in the SQL text), and the dialect keeps the plan's
+// semantics where the engines differ.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, PROJECT } from '../helpers/test-app.js';
+import { chdbClient } from '../helpers/clickhouse-engine.js';
+import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
+import { selectRows } from '../../src/storage/clickhouse/clickhouse-client.js';
+import { ChParams, printChExpr, printChOrderBy } from '../../src/storage/clickhouse/clickhouse-dialect.js';
+
+// Read when a test app starts: this file's apps run on ClickHouse.
+process.env.WEFT_TEST_ENGINE = 'clickhouse';
+const t = await startTestApp();
+after(() => t.close());
+
+test('a price created through HTTP is a row in ClickHouse, and /cost/query reads it back from there', async () => {
+  const hostile = "x'); DROP TABLE llm_token_prices; --";
+  const r = await t.post('/cost/create', { project_id: PROJECT, costs: { [hostile]: { prompt_token_cost: 1, completion_token_cost: 2 } } });
+  assert.equal(r.status, 200, r.text);
+  const rows = await selectRows<{ db: string; llm_id: string }>(chdbClient(), "SELECT _database AS db, llm_id FROM merge(REGEXP('^weft_test_'), '^llm_token_prices$') WHERE llm_id = {l:String}", { l: hostile });
+  assert.equal(rows.length, 1);
+  assert.match(rows[0]!.db, new RegExp(`^weft_test_${process.pid}_`));
+  const q = await t.post('/cost/query', { project_id: PROJECT, query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: hostile }] } } });
+  assert.deepEqual(q.body.results.map((x: { llm_id: string }) => x.llm_id), [hostile]);
+});
+
+test('migrations are recorded once; a database of a newer schema is refused', async () => {
+  const c = chdbClient();
+  const db = `weft_test_${process.pid}_mig`;
+  await migrateClickHouse(c, db);
+  await migrateClickHouse(c, db);
+  assert.deepEqual(await selectRows(c, `SELECT toUInt32(version) AS v FROM ${db}.weft_migrations`), [{ v: 1 }]);
+  await c.insert({ table: `${db}.weft_migrations`, values: [{ version: 99 }], format: 'JSONEachRow' });
+  await assert.rejects(migrateClickHouse(c, db), /newer Weft \(schema 99/);
+  await c.command({ query: `DROP DATABASE ${db}` });
+});
+
+test('the dialect binds every value as a typed parameter and sorts NULLs last both ways', async () => {
+  const params = new ChParams();
+  const field = { kind: 'field', field: { kind: 'column', name: 'v', type: 'string' } } as const;
+  const where = printChExpr({ kind: 'or', items: [
+    { kind: 'compare', op: 'eq', left: field, right: { kind: 'literal', value: "it's" } },
+    { kind: 'contains', input: field, substr: { kind: 'literal', value: 'B' }, caseInsensitive: true },
+    { kind: 'in', left: { kind: 'convert', input: field, to: 'int' }, items: [{ kind: 'literal', value: 2 }] },
+  ] }, (f) => ({ sql: (f as { name: string }).name, type: 'String' }), params);
+  assert.doesNotMatch(where, /it's|'B'/);
+  const order = printChOrderBy([{ field: { kind: 'column', name: 'v', type: 'string' }, direction: 'desc' }], (f) => ({ sql: (f as { name: string }).name, type: 'String' }), params);
+  const rows = await selectRows<{ v: string | null }>(chdbClient(),
+    `SELECT v FROM values('v Nullable(String)', ('it''s'), ('abc'), (NULL), ('2'), ('zzz')) WHERE ${where} OR v IS NULL ${order}`, params.values);
+  assert.deepEqual(rows.map((r) => r.v), ["it's", 'abc', '2', null]);
+});

@@ -1,0 +1,58 @@
+// The ClickHouse engine under test: the real engine in process (chdb, installed by
+// scripts/ensure-chdb.mjs) behind the same @clickhouse/client code that talks HTTP in
+// production. chdb holds one data directory per process, so every test app of a process
+// shares one connection and client, each with a database of its own.
+//
+// The engine is being built resource by resource: until it has them all, a test store takes
+// the resources ClickHouse implements from it (today: costs, project settings) and the rest
+// from SQLite, so the HTTP contract tests of those resources run against ClickHouse now.
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-client.js';
+import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhouse-cost-store.js';
+import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
+import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
+import type { Store } from '../../src/storage/store.js';
+
+const CHDB = join(import.meta.dirname, '..', '..', '.cache', 'chdb', 'node_modules', 'chdb');
+
+/** The engine the contract tests of this process run on (WEFT_TEST_ENGINE, default sqlite). */
+export const testEngine = (): 'sqlite' | 'clickhouse' => (process.env.WEFT_TEST_ENGINE === 'clickhouse' ? 'clickhouse' : 'sqlite');
+
+let client: ClickHouseClient | null = null;
+let databases = 0;
+
+/** The process's client on chdb (never closed: closing it would close chdb for every app). */
+export function chdbClient(): ClickHouseClient {
+  if (client === null) {
+    const require = createRequire(join(CHDB, 'package.json'));
+    let connection: ClickHouseConnection;
+    try {
+      const { createChdbConnection } = require('chdb/connection') as { createChdbConnection: (o: { path: string }) => ClickHouseConnection };
+      connection = createChdbConnection({ path: mkdtempSync(join(tmpdir(), 'weft-chdb-')) });
+    } catch (err) {
+      throw new Error(`chdb is not installed (node scripts/ensure-chdb.mjs installs it): ${String(err)}`);
+    }
+    client = connectClickHouse({ url: 'http://chdb.invalid', database: 'unused', connection });
+  }
+  return client;
+}
+
+/** `base` with the resources the ClickHouse engine has, on a new database of the process's chdb. */
+export async function withClickHouse(base: Store): Promise<Store> {
+  const c = chdbClient();
+  const database = `weft_test_${process.pid}_${databases++}`;
+  await migrateClickHouse(c, database);
+  return {
+    ...base,
+    costs: createClickHouseCostStore(c, database),
+    projects: createClickHouseProjectSettingsStore(c, database),
+    async close() {
+      await base.close();
+      await c.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+    },
+  };
+}
