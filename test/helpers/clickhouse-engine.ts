@@ -4,7 +4,7 @@
 // shares one connection and client, each with a database of its own.
 //
 // The engine is being built resource by resource: until it has them all, a test store takes
-// the resources ClickHouse implements from it (today: costs, project settings) and the rest
+// the resources ClickHouse implements from it (today: costs, feedback, project settings) and the rest
 // from SQLite, so the HTTP contract tests of those resources run against ClickHouse now.
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-client.js';
 import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhouse-cost-store.js';
+import { createClickHouseFeedbackStore } from '../../src/storage/clickhouse/clickhouse-feedback-store.js';
 import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
 import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
 import type { Store } from '../../src/storage/store.js';
@@ -49,6 +50,7 @@ export async function withClickHouse(base: Store): Promise<Store> {
   return {
     ...base,
     costs: createClickHouseCostStore(c, database),
+    feedback: createClickHouseFeedbackStore(c, database),
     projects: createClickHouseProjectSettingsStore(c, database),
     async close() {
       await base.close();

@@ -33,6 +33,13 @@ export interface ChField {
   readonly type: ChType | null;
   /** True when the value is never NULL. */
   readonly notNull?: boolean;
+  /**
+   * Present exactly for dynamic (JSON) fields, whose value is JSON_VALUE text ('' when
+   * missing): SQL that is true when the path is present and not JSON null. As in the SQLite
+   * dialect, such fields test `exists` with it, read "is null" as "absent", and sort by
+   * three keys (present first, then as a number, then as text).
+   */
+  readonly exists?: string;
 }
 
 export type ChFieldPrinter = (field: FieldRef, params: ChParams) => ChField;
@@ -48,6 +55,25 @@ export function chIdentifier(name: string): string {
 interface Printed {
   readonly sql: string;
   readonly type: ChType | null;
+  /** The field behind the value, when it is a bare field (for exists / is null). */
+  readonly field?: ChField;
+}
+
+/** ClickHouse JSONPath of plan path parts: digit-only parts index arrays, others are quoted keys. */
+export function chJsonPath(path: readonly string[]): string {
+  return '$' + path.map((p) => (/^\d{1,9}$/.test(p) ? `[${Number(p)}]` : `[${JSON.stringify(p)}]`)).join('');
+}
+
+/**
+ * A path inside a JSON text column, with JSON_VALUE's semantics as Weave's filters see them
+ * (missing or JSON null -> '', strings unquoted, objects and arrays as JSON text; the
+ * statement needs function_json_value_return_type_allow_complex = 1, which the engine sets).
+ */
+export function chJsonField(column: string, path: readonly string[], params: ChParams): ChField {
+  const c = chIdentifier(column);
+  const p = params.add(chJsonPath(path), 'String');
+  const exists = `(JSON_QUERY(${c}, ${p}) NOT IN ('', '[null]'))`;
+  return { sql: `if(${exists}, JSON_VALUE(${c}, ${p}), '')`, type: 'String', notNull: true, exists };
 }
 
 const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -59,10 +85,11 @@ export function printChExpr(expr: Expr, printField: ChFieldPrinter, params: ChPa
 
 /** ORDER BY for the terms ('' when none); NULLs last in both directions. */
 export function printChOrderBy(sort: readonly SortTerm[], printField: ChFieldPrinter, params: ChParams): string {
-  const keys = sort.map((t) => {
+  const keys = sort.flatMap((t) => {
     const f = printField(t.field, params);
     const dir = t.direction === 'asc' ? 'ASC' : 'DESC';
-    return f.notNull ? `${f.sql} ${dir}` : `${f.sql} ${dir} NULLS LAST`;
+    const own = f.notNull ? `${f.sql} ${dir}` : `${f.sql} ${dir} NULLS LAST`;
+    return f.exists ? [`${f.exists} DESC`, `toFloat64OrNull(${f.sql}) ${dir} NULLS LAST`, own] : [own];
   });
   return keys.length === 0 ? '' : `ORDER BY ${keys.join(', ')}`;
 }
@@ -80,7 +107,7 @@ class Printer {
       }
       case 'field': {
         const f = this.printField(e.field, this.params);
-        return { sql: f.sql, type: f.type };
+        return { sql: f.sql, type: f.type, field: f };
       }
       case 'convert':
         return this.cast(this.print(e.input), e.to);
@@ -101,8 +128,11 @@ class Printer {
         const substr = this.print(e.substr).sql;
         return bool(e.caseInsensitive ? `(positionCaseInsensitiveUTF8(${input}, ${substr}) > 0)` : `(position(${input}, ${substr}) > 0)`);
       }
-      case 'isNull':
-        return bool(`(${this.print(e.input).sql} IS NULL)`);
+      case 'isNull': {
+        const input = this.print(e.input);
+        if (input.field?.exists) return bool(`(NOT ${input.field.exists})`);
+        return bool(`(${input.sql} IS NULL)`);
+      }
       case 'startsWith':
         return bool(`startsWith(${this.print(e.input).sql}, ${this.params.add(e.prefix, 'String')})`);
       case 'arrayHasAny': {
@@ -137,6 +167,7 @@ class Printer {
         if (input.type === 'UInt8') return { sql: `if(${x} = 1, 'true', 'false')`, type: 'String' };
         return { sql: `toString(${x})`, type: 'String' };
       case 'exists':
+        if (input.field?.exists) return bool(input.field.exists);
         return bool(`(${x} IS NOT NULL)`);
       default:
         return assertNever(to);

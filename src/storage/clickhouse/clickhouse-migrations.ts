@@ -24,6 +24,18 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
         created_by String, created_at Int64, seq UInt64
       ) ENGINE = MergeTree ORDER BY (pricing_level_id, llm_id, id)`,
       // One row per change of a project's settings; the newest (by updated_at) wins.
+      // Feedback: one row per feedback; JSON columns hold JSON text (as in SQLite); times in
+      // microseconds; seq orders rows as inserted and tells a re-sent row from the one it replaces.
+      `CREATE TABLE IF NOT EXISTS {db}.feedback (
+        project_id String, id String, weave_ref String, wb_user_id String, creator Nullable(String), created_at Int64,
+        feedback_type String, payload String, annotation_ref Nullable(String), runnable_ref Nullable(String),
+        call_ref Nullable(String), trigger_ref Nullable(String), queue_id Nullable(String),
+        scorer_tags String, scorer_tag_reasons String, scorer_tag_confidences String, scorer_ratings String,
+        scorer_rating_reasons String, scorer_rating_confidences String,
+        span_agent_name String, span_agent_version String, span_status_code String,
+        scorer_trace_id String, span_trace_id String, span_conversation_id String, seq UInt64,
+        INDEX by_ref weave_ref TYPE bloom_filter GRANULARITY 4
+      ) ENGINE = MergeTree ORDER BY (project_id, id)`,
       `CREATE TABLE IF NOT EXISTS {db}.project_settings (
         project_id String, retention_days Nullable(Int32), updated_at Int64, updated_by Nullable(String)
       ) ENGINE = MergeTree ORDER BY (project_id, updated_at)`,

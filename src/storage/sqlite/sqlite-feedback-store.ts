@@ -8,6 +8,7 @@ import { printSqliteExpr, printSqliteOrderBy, sqliteJsonField, sqlIdentifier, ty
 import type { SqliteDb } from './sqlite-database.js';
 import { FEEDBACK_COLUMN_LIST as COLUMN_LIST } from './sqlite-feedback-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
+import { selectedValues } from '../feedback-selection.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -74,14 +75,7 @@ export function createSqliteFeedbackStore(db: SqliteDb, writer: SqliteWriter): F
         params.push(q.limit ?? -1, q.offset ?? 0);
       }
       const rows = db.prepare(sql).all(...params) as DbRow[];
-      return rows.map((r) => {
-        const out: Record<string, unknown> = {};
-        q.select.forEach((s, i) => {
-          const v = r[`s${i}`];
-          out[s.key] = s.field.kind === 'column' ? decodeColumn(s.field.name, v) : v;
-        });
-        return out;
-      });
+      return rows.map((r) => selectedValues(q.select, r, decodeColumn));
     },
 
     async count(projectId, where) {
