@@ -53,7 +53,7 @@ const postJson = async (path: string, body: unknown) => {
   return { status: res.status, body: await res.json() as any };
 };
 /** Rows of the files tables, read from the database file itself. */
-const tableCounts = () => fileTableCounts(t.dataDir);
+const tableCounts = () => fileTableCounts(t);
 
 /** The 1x1 grey+alpha PNG the SDK scenario used, built from its parts (filter byte 1, one transparent pixel). */
 function tinyPng(): Buffer {
@@ -114,7 +114,7 @@ test('files spanning several 1 MiB chunks round-trip exactly, whatever the bound
     const r = await content(digest);
     assert.ok(r.bytes.equals(bytes), `round trip of ${size} bytes`);
   }
-  assert.equal(tableCounts().staged, 0);
+  assert.equal((await tableCounts()).staged, 0);
 });
 
 test('re-uploading identical bytes stores nothing new (the SDK re-uploads on every use)', async () => {
@@ -122,13 +122,13 @@ test('re-uploading identical bytes stores nothing new (the SDK re-uploads on eve
   const large = Buffer.alloc(3 * 1024 * 1024 + 7, 0x5a);
   await upload(small);
   await upload(large);
-  const first = tableCounts();
+  const first = await tableCounts();
   const stats = (await postJson('/files/stats', { project_id: P })).body.total_size_bytes;
   for (let i = 0; i < 3; i++) {
     assert.equal(await upload(small, i % 2 ? '/files/create' : '/file/create'), sdkDigest(small));
     assert.equal(await upload(large), sdkDigest(large));
   }
-  assert.deepEqual(tableCounts(), first);
+  assert.deepEqual(await tableCounts(), first);
   assert.equal((await postJson('/files/stats', { project_id: P })).body.total_size_bytes, stats);
   assert.ok((await content(sdkDigest(large))).bytes.equals(large));
 });
@@ -155,7 +155,7 @@ test('expected_digest: a match is stored, a mismatch is a 409 that stores nothin
   assert.equal(ok.body.digest, sdkDigest(bytes));
 
   const other = Buffer.alloc(2 * 1024 * 1024 + 5, 7); // staged in chunks before the mismatch is seen
-  const before = tableCounts();
+  const before = await tableCounts();
   // expected_digest after the file part: it is checked once every part has been read.
   const bad = await postForm('/files/create', [...sdkForm(other), ['expected_digest', sdkDigest(bytes)]]);
   assert.equal(bad.status, 409);
@@ -163,7 +163,7 @@ test('expected_digest: a match is stored, a mismatch is a 409 that stores nothin
   assert.equal(bad.body.error_code, 'DIGEST_MISMATCH');
   assert.match(bad.body.reason, new RegExp(`expected ${sdkDigest(bytes)}, computed ${sdkDigest(other)}`));
   assert.equal((await content(sdkDigest(other))).status, 404);
-  assert.deepEqual(tableCounts(), before);
+  assert.deepEqual(await tableCounts(), before);
 });
 
 test('file content of an unknown digest is a 404 JSON error naming the file', async () => {
@@ -194,7 +194,7 @@ test('a form without project_id or without the file part is a FastAPI-shaped 422
   const emptyProject = await postForm('/file/create', [['project_id', ''], ['file', new Blob(['x']), 'blob']]);
   assert.equal(emptyProject.status, 422);
   assert.deepEqual(emptyProject.body.detail[0].loc, ['body', 'project_id']);
-  assert.deepEqual(tableCounts().staged, 0);
+  assert.deepEqual((await tableCounts()).staged, 0);
 });
 
 test('parts in any order: project_id after the file, extra fields and extra uploads are ignored', async () => {
@@ -222,7 +222,7 @@ test('a request that is not multipart, or is malformed multipart, is a 4xx JSON 
     const json = await res.json() as any;
     assert.ok(typeof json.reason === 'string' || Array.isArray(json.detail), `${type}: ${JSON.stringify(json)}`);
   }
-  assert.equal(tableCounts().staged, 0);
+  assert.equal((await tableCounts()).staged, 0);
 });
 
 test('the TS SDK\'s recorded /file/create requests: same form shape, same digests (capture 11)', async () => {

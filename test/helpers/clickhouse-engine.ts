@@ -4,7 +4,7 @@
 // shares one connection and client, each with a database of its own.
 //
 // The engine is being built resource by resource: until it has them all, a test store takes
-// the resources ClickHouse implements from it (today: costs, feedback, project settings) and the rest
+// the resources ClickHouse implements from it (today: costs, feedback, files, project settings) and the rest
 // from SQLite, so the HTTP contract tests of those resources run against ClickHouse now.
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +14,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-client.js';
 import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhouse-cost-store.js';
 import { createClickHouseFeedbackStore } from '../../src/storage/clickhouse/clickhouse-feedback-store.js';
+import { createClickHouseFileStore } from '../../src/storage/clickhouse/clickhouse-file-store.js';
 import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
 import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
 import type { Store } from '../../src/storage/store.js';
@@ -25,6 +26,10 @@ export const testEngine = (): 'sqlite' | 'clickhouse' => (process.env.WEFT_TEST_
 
 let client: ClickHouseClient | null = null;
 let databases = 0;
+const databaseOf = new WeakMap<Store, string>();
+
+/** The ClickHouse database behind a test store (null: a SQLite store). */
+export const clickhouseDatabase = (store: Store): string | null => databaseOf.get(store) ?? null;
 
 /** The process's client on chdb (never closed: closing it would close chdb for every app). */
 export function chdbClient(): ClickHouseClient {
@@ -47,14 +52,17 @@ export async function withClickHouse(base: Store): Promise<Store> {
   const c = chdbClient();
   const database = `weft_test_${process.pid}_${databases++}`;
   await migrateClickHouse(c, database);
-  return {
+  const store: Store = {
     ...base,
     costs: createClickHouseCostStore(c, database),
     feedback: createClickHouseFeedbackStore(c, database),
+    files: createClickHouseFileStore(c, database),
     projects: createClickHouseProjectSettingsStore(c, database),
     async close() {
       await base.close();
       await c.command({ query: `DROP DATABASE IF EXISTS ${database}` });
     },
   };
+  databaseOf.set(store, database);
+  return store;
 }

@@ -36,6 +36,12 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
         scorer_trace_id String, span_trace_id String, span_conversation_id String, seq UInt64,
         INDEX by_ref weave_ref TYPE bloom_filter GRANULARITY 4
       ) ENGINE = MergeTree ORDER BY (project_id, id)`,
+      // Files: content in chunks (base64 text: a String column fed by JSON inserts) under a blob
+      // id; a files row publishes a blob as (project, digest). The earliest row of a digest wins.
+      `CREATE TABLE IF NOT EXISTS {db}.file_chunks (blob_id String, seq UInt32, data String) ENGINE = MergeTree ORDER BY (blob_id, seq)`,
+      `CREATE TABLE IF NOT EXISTS {db}.files (
+        project_id String, digest String, blob_id String, size_bytes UInt64, n_chunks UInt32, created_at Int64
+      ) ENGINE = MergeTree ORDER BY (project_id, digest, created_at)`,
       `CREATE TABLE IF NOT EXISTS {db}.project_settings (
         project_id String, retention_days Nullable(Int32), updated_at Int64, updated_by Nullable(String)
       ) ENGINE = MergeTree ORDER BY (project_id, updated_at)`,

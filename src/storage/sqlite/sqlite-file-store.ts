@@ -7,6 +7,7 @@
 // re-upload writes nothing at all. Each staged chunk is its own short write (through the
 // writer, sqlite-file-writes.ts), so a large upload never holds the write lock across
 // network waits, and the next chunk is filled only once the previous one is stored.
+import { ChunkBuffer } from '../chunk-buffer.js';
 import type { FileContent, FileStore, FileUpload } from '../file-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import type { StagedBlob } from './sqlite-file-writes.js';
@@ -21,57 +22,36 @@ export function createSqliteFileStore(db: SqliteDb, writer: SqliteWriter, chunkB
   const sumSizes = db.prepare('SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE project_id = ?').pluck();
 
   function beginUpload(): FileUpload {
-    // One buffer per upload, grown by doubling up to a chunk and then reused for every
-    // chunk (better-sqlite3 copies bound blobs): a large upload makes no garbage of its own.
-    let buf = Buffer.alloc(0);
-    let filled = 0;
+    const chunks = new ChunkBuffer(chunkBytes);
     let staged: StagedBlob = { blobId: null, seq: 0, size: 0 };
     let done = false;
-
-    const reserve = (bytes: number) => {
-      if (buf.length >= bytes) return;
-      let size = Math.max(buf.length, 16 * 1024);
-      while (size < bytes) size *= 2;
-      const grown = Buffer.allocUnsafe(Math.min(size, chunkBytes));
-      buf.copy(grown, 0, 0, filled);
-      buf = grown;
-    };
 
     return {
       async write(piece) {
         if (done) throw new Error('write after the upload ended');
-        let at = 0;
-        while (at < piece.length) {
-          const take = Math.min(piece.length - at, chunkBytes - filled);
-          reserve(filled + take);
-          buf.set(piece.subarray(at, at + take), filled);
-          filled += take;
-          at += take;
-          if (filled === chunkBytes) {
-            // The writer copies the chunk when it sends it: refill only after it is stored.
-            const blobId = await writer.run('files.stage', [staged.blobId, staged.seq, buf]);
-            staged = { blobId, seq: staged.seq + 1, size: staged.size + chunkBytes };
-            filled = 0;
-          }
-        }
+        await chunks.append(piece, async (chunk) => {
+          // The writer copies the chunk when it sends it: refilling waits until it is stored.
+          const blobId = await writer.run('files.stage', [staged.blobId, staged.seq, chunk]);
+          staged = { blobId, seq: staged.seq + 1, size: staged.size + chunkBytes };
+        });
       },
       async commit(projectId, digest) {
         if (done) throw new Error('commit after the upload ended');
         done = true;
         try {
-          const tail = buf.subarray(0, filled);
-          return { created: await writer.run('files.publish', [projectId, digest, { ...staged, size: staged.size + filled }, tail]) };
+          const tail = chunks.tail();
+          return { created: await writer.run('files.publish', [projectId, digest, { ...staged, size: staged.size + tail.length }, tail]) };
         } catch (err) {
           if (staged.blobId !== null) await writer.run('files.discard', [staged.blobId]).catch(() => undefined);
           throw err;
         } finally {
-          buf = Buffer.alloc(0);
+          chunks.release();
         }
       },
       async abort() {
         if (done) return;
         done = true;
-        buf = Buffer.alloc(0);
+        chunks.release();
         if (staged.blobId !== null) await writer.run('files.discard', [staged.blobId]);
       },
     };
