@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { chdbClient, clickhouseDatabase } from './helpers/clickhouse-engine.js';
+import { selectRows } from '../src/storage/clickhouse/clickhouse-client.js';
 import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js';
 import { valDigest } from '../src/service/digest.js';
 
@@ -23,8 +25,13 @@ async function create(rows: unknown[], extra: Record<string, unknown> = {}, proj
   return r.body as { digest: string; row_digests: string[] };
 }
 const count = async (digest: string, project = P) => (await t.post('/table/query_stats', { project_id: project, digest })).body.count as number;
-/** Reads the SQLite file directly: how many rows / tables are stored. */
-function stored(): { rows: number; tables: number; entries: number } {
+/** How many rows / tables / entries the engine stores, read straight from its tables. */
+async function stored(): Promise<{ rows: number; tables: number; entries: number }> {
+  const ch = clickhouseDatabase(t.store);
+  if (ch !== null) {
+    const n = async (table: string) => Number((await selectRows<{ n: string }>(chdbClient(), `SELECT count() AS n FROM ${ch}.${table}`))[0]!.n);
+    return { rows: await n('table_rows'), tables: await n('tables'), entries: await n('table_entries') };
+  }
   const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
   try {
     const n = (sql: string) => db.prepare(sql).pluck().get() as number;
@@ -51,18 +58,18 @@ test('create: the empty table has the digest of SHA-256("")', async () => {
 });
 
 test('create: idempotent; identical rows are stored once per project; duplicates keep their positions', async () => {
-  const before = stored();
+  const before = await stored();
   const rows = [{ q: 'dup' }, { q: 'other' }, { q: 'dup' }];
   const a = await create(rows);
   assert.equal(a.row_digests[0], a.row_digests[2]);
-  const after1 = stored();
+  const after1 = await stored();
   assert.deepEqual([after1.rows - before.rows, after1.tables - before.tables, after1.entries - before.entries], [2, 1, 3]);
   const b = await create([{ q: 'dup' }, { q: 'other' }, { q: 'dup' }]);
   assert.deepEqual(b, a);
-  assert.deepEqual(stored(), after1, 'a retried create writes nothing');
+  assert.deepEqual(await stored(), after1, 'a retried create writes nothing');
   // Another table sharing rows stores only its new row.
   await create([{ q: 'other' }, { q: 'new' }]);
-  assert.equal(stored().rows, after1.rows + 1);
+  assert.equal((await stored()).rows, after1.rows + 1);
   assert.equal(await count(a.digest), 3);
 });
 
@@ -70,22 +77,22 @@ test('create: key order does not change a digest; the same rows in another proje
   const a = await create([{ x: 1, y: 2 }]);
   const b = await create([{ y: 2, x: 1 }]);
   assert.deepEqual(b, a);
-  const before = stored();
+  const before = await stored();
   const other = await create([{ x: 1, y: 2 }], {}, 'other/project');
   assert.equal(other.digest, a.digest);
-  assert.equal(stored().rows, before.rows + 1, 'rows are content-addressed per project');
+  assert.equal((await stored()).rows, before.rows + 1, 'rows are content-addressed per project');
   assert.equal(await count(a.digest, 'third/project'), 0);
 });
 
 test('create: expected_digest must match (409, nothing written); a matching or null one is accepted', async () => {
   const rows = [{ expected: 'check' }];
   const digest = hex(valDigest(rows[0]));
-  const before = stored();
+  const before = await stored();
   const bad = await t.post('/table/create', { table: { project_id: P, rows, expected_digest: 'f'.repeat(64) } });
   assert.equal(bad.status, 409, bad.text);
   assert.equal(bad.body.error_code, 'DIGEST_MISMATCH');
   assert.match(bad.body.reason, new RegExp(digest));
-  assert.deepEqual(stored(), before);
+  assert.deepEqual(await stored(), before);
   assert.equal((await create(rows, { expected_digest: digest })).digest, digest);
   assert.equal((await create(rows, { expected_digest: null })).digest, digest);
 });
@@ -139,13 +146,13 @@ test('create_from_digests: a table of rows the project already has; same digest 
 test('create_from_digests: unknown rows are a 400 naming them (never a 404: clients read that as no endpoint), nothing written', async () => {
   const made = await create([{ g: 1 }]);
   const missing = 'M'.repeat(43);
-  const before = stored();
+  const before = await stored();
   const r = await t.post('/table/create_from_digests', { project_id: P, row_digests: [made.row_digests[0], missing, missing] });
   assert.equal(r.status, 400, r.text);
   assert.equal(r.body.error_code, 'INVALID_REQUEST');
   assert.match(r.body.reason, new RegExp(`1 row digest\\(s\\) are not rows of project ${P}: ${missing}`));
   assert.deepEqual(r.body.missing_row_digests, [missing]);
-  assert.deepEqual(stored(), before);
+  assert.deepEqual(await stored(), before);
   // A row of another project is not a row of this one.
   const elsewhere = await t.post('/table/create_from_digests', { project_id: 'other/proj2', row_digests: made.row_digests });
   assert.equal(elsewhere.status, 400);

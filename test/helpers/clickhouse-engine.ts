@@ -4,7 +4,7 @@
 // shares one connection and client, each with a database of its own.
 //
 // The engine is being built resource by resource: until it has them all, a test store takes
-// the resources ClickHouse implements from it (today: costs, feedback, files, project settings) and the rest
+// the resources ClickHouse implements from it (today: costs, feedback, files, tables, project settings) and the rest
 // from SQLite, so the HTTP contract tests of those resources run against ClickHouse now.
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +15,7 @@ import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/
 import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhouse-cost-store.js';
 import { createClickHouseFeedbackStore } from '../../src/storage/clickhouse/clickhouse-feedback-store.js';
 import { createClickHouseFileStore } from '../../src/storage/clickhouse/clickhouse-file-store.js';
+import { createClickHouseTableStore } from '../../src/storage/clickhouse/clickhouse-table-store.js';
 import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
 import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
 import type { Store } from '../../src/storage/store.js';
@@ -57,6 +58,7 @@ export async function withClickHouse(base: Store): Promise<Store> {
     costs: createClickHouseCostStore(c, database),
     feedback: createClickHouseFeedbackStore(c, database),
     files: createClickHouseFileStore(c, database),
+    tables: createClickHouseTableStore(c, database),
     projects: createClickHouseProjectSettingsStore(c, database),
     async close() {
       await base.close();

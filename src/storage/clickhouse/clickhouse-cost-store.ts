@@ -43,7 +43,7 @@ export function createClickHouseCostStore(client: ClickHouseClient, database: st
 
     async purgeProjectPrices(projectId, ids) {
       if (ids.length === 0) return 0;
-      const where = `pricing_level = 'project' AND pricing_level_id = {project:String} AND id IN {ids:Array(String)}`;
+      const where = `pricing_level = 'project' AND pricing_level_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))`;
       const params = { project: projectId, ids };
       const [{ n }] = await selectRows<{ n: string }>(client, `SELECT count() AS n FROM ${table} WHERE ${where}`, params) as [{ n: string }];
       if (Number(n) > 0) await client.command({ query: `DELETE FROM ${table} WHERE ${where}`, query_params: params });
@@ -52,7 +52,7 @@ export function createClickHouseCostStore(client: ClickHouseClient, database: st
 
     async findProjectPrices(projectId, llmIds) {
       if (llmIds.length === 0) return [];
-      const sql = `SELECT ${columns} FROM ${table} WHERE pricing_level = 'project' AND pricing_level_id = {project:String} AND llm_id IN {llms:Array(String)}`;
+      const sql = `SELECT ${columns} FROM ${table} WHERE pricing_level = 'project' AND pricing_level_id = {project:String} AND llm_id IN (SELECT arrayJoin({llms:Array(String)}))`;
       return (await selectRows<Stored>(client, sql, { project: projectId, llms: llmIds })).map(toRow);
     },
   };

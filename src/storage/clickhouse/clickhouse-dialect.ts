@@ -9,10 +9,14 @@
 //  - Text compares by bytes, as SQLite's BINARY collation does.
 //  - $convert follows ClickHouse's *OrNull parsers, which the SQLite dialect imitates.
 //  - $not keeps SQL's three-valued logic (NOT of an unknown comparison stays unknown).
+// A list parameter is always read as `IN (SELECT arrayJoin({p:Array(String)}))`, never
+// `IN {p:Array(String)}`: the latter tests each row against the array one element at a time
+// (measured: 72-79 s for 100,000 rows against 100,000 digests, against 0.9 s for the subquery,
+// which builds a hash set).
 import { assertNever, type ConvertTarget, type Expr, type FieldRef, type SortTerm } from '../../query/plan.js';
 
 /** ClickHouse type of a parameter or a value, when known statically. */
-export type ChType = 'String' | 'Int64' | 'Float64' | 'UInt8';
+export type ChType = 'String' | 'Int64' | 'Float64' | 'UInt8' | 'Array(String)';
 
 /** The parameters of one statement; each value gets the next name (p0, p1, ...). */
 export class ChParams {

@@ -39,7 +39,7 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
   /** Deletes the rows of these ids written before `seq` (older copies of re-sent rows). */
   async function dropOlder(projectId: string, ids: readonly string[], seq: number) {
     const params = { project: projectId, ids, seq };
-    const where = 'project_id = {project:String} AND id IN {ids:Array(String)} AND seq < {seq:UInt64}';
+    const where = 'project_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)})) AND seq < {seq:UInt64}';
     const [{ n }] = (await selectRows<{ n: string }>(client, `SELECT count() AS n FROM ${table} WHERE ${where}`, params)) as [{ n: string }];
     if (Number(n) > 0) await client.command({ query: `DELETE FROM ${table} WHERE ${where}`, query_params: params });
   }
@@ -71,7 +71,7 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
     async purge(projectId, ids) {
       if (ids.length === 0) return 0;
       const params = { project: projectId, ids };
-      const w = 'project_id = {project:String} AND id IN {ids:Array(String)}';
+      const w = 'project_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))';
       const [{ n }] = (await selectRows<{ n: string }>(client, `SELECT uniqExact(id) AS n FROM ${table} WHERE ${w}`, params)) as [{ n: string }];
       if (Number(n) > 0) await client.command({ query: `DELETE FROM ${table} WHERE ${w}`, query_params: params });
       return Number(n);
@@ -99,7 +99,7 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
       const refs = [...new Set(weaveRefs)];
       if (refs.length === 0) return [];
       const rows = await selectRows<DbRow>(client,
-        `SELECT ${columns} FROM ${table} WHERE project_id = {project:String} AND weave_ref IN {refs:Array(String)} ORDER BY seq`, { project: projectId, refs });
+        `SELECT ${columns} FROM ${table} WHERE project_id = {project:String} AND weave_ref IN (SELECT arrayJoin({refs:Array(String)})) ORDER BY seq`, { project: projectId, refs });
       return rows.map((r) => {
         const out: Record<string, unknown> = {};
         for (const c of FEEDBACK_COLUMNS) out[c] = decodeColumn(c, r[c]);

@@ -42,6 +42,12 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
       `CREATE TABLE IF NOT EXISTS {db}.files (
         project_id String, digest String, blob_id String, size_bytes UInt64, n_chunks UInt32, created_at Int64
       ) ENGINE = MergeTree ORDER BY (project_id, digest, created_at)`,
+      // Tables: rows content-addressed per project (the same digest always holds the same
+      // text, so duplicates written by racing replicas are equal and read once); a table's
+      // entries (position -> row digest), then its tables row, written last, publishes it.
+      `CREATE TABLE IF NOT EXISTS {db}.table_rows (project_id String, digest String, val String, size_bytes UInt64) ENGINE = MergeTree ORDER BY (project_id, digest)`,
+      `CREATE TABLE IF NOT EXISTS {db}.table_entries (project_id String, table_digest String, position UInt64, row_digest String) ENGINE = MergeTree ORDER BY (project_id, table_digest, position)`,
+      `CREATE TABLE IF NOT EXISTS {db}.tables (project_id String, digest String, row_count UInt64, created_at Int64) ENGINE = MergeTree ORDER BY (project_id, digest)`,
       `CREATE TABLE IF NOT EXISTS {db}.project_settings (
         project_id String, retention_days Nullable(Int32), updated_at Int64, updated_by Nullable(String)
       ) ENGINE = MergeTree ORDER BY (project_id, updated_at)`,
