@@ -4,7 +4,7 @@
 // shares one connection and client, each with a database of its own.
 //
 // The engine is being built resource by resource: until it has them all, a test store takes
-// the resources ClickHouse implements from it (today: costs, feedback, files, tables, project settings) and the rest
+// the resources ClickHouse implements from it (today: keys and users, costs, feedback, files, tables, project settings) and the rest
 // from SQLite, so the HTTP contract tests of those resources run against ClickHouse now.
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-client.js';
+import { createClickHouseAuthStore } from '../../src/storage/clickhouse/clickhouse-auth-store.js';
 import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhouse-cost-store.js';
 import { createClickHouseFeedbackStore } from '../../src/storage/clickhouse/clickhouse-feedback-store.js';
 import { createClickHouseFileStore } from '../../src/storage/clickhouse/clickhouse-file-store.js';
@@ -55,6 +56,7 @@ export async function withClickHouse(base: Store): Promise<Store> {
   await migrateClickHouse(c, database);
   const store: Store = {
     ...base,
+    auth: createClickHouseAuthStore(c, database),
     costs: createClickHouseCostStore(c, database),
     feedback: createClickHouseFeedbackStore(c, database),
     files: createClickHouseFileStore(c, database),

@@ -48,6 +48,12 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
       `CREATE TABLE IF NOT EXISTS {db}.table_rows (project_id String, digest String, val String, size_bytes UInt64) ENGINE = MergeTree ORDER BY (project_id, digest)`,
       `CREATE TABLE IF NOT EXISTS {db}.table_entries (project_id String, table_digest String, position UInt64, row_digest String) ENGINE = MergeTree ORDER BY (project_id, table_digest, position)`,
       `CREATE TABLE IF NOT EXISTS {db}.tables (project_id String, digest String, row_count UInt64, created_at Int64) ENGINE = MergeTree ORDER BY (project_id, digest)`,
+      // Users, roles and API keys (hashes only), append-only: a role row per change (the
+      // newest per user, entity and project wins), a revocation row per revoked key.
+      `CREATE TABLE IF NOT EXISTS {db}.users (id String, name String, created_at String) ENGINE = MergeTree ORDER BY (name, id)`,
+      `CREATE TABLE IF NOT EXISTS {db}.user_roles (user_id String, entity String, project String, role LowCardinality(String), seq UInt64) ENGINE = MergeTree ORDER BY (user_id, entity, project, seq)`,
+      `CREATE TABLE IF NOT EXISTS {db}.api_keys (id String, user_id String, key_hash String, prefix String, created_at String) ENGINE = MergeTree ORDER BY (key_hash, id)`,
+      `CREATE TABLE IF NOT EXISTS {db}.api_key_revocations (id String, revoked_at String) ENGINE = MergeTree ORDER BY id`,
       `CREATE TABLE IF NOT EXISTS {db}.project_settings (
         project_id String, retention_days Nullable(Int32), updated_at Int64, updated_by Nullable(String)
       ) ENGINE = MergeTree ORDER BY (project_id, updated_at)`,

@@ -1,0 +1,94 @@
+// Users, roles and API keys on ClickHouse, append-only (clickhouse-migrations.ts): a role
+// change is a new row (the newest wins), a revocation is a row of its own. Without
+// transactions, createKey's scope check and writes are not one atomic step: two admins
+// racing on the same user could both pass the check (Weft's SQLite engine serialises
+// them). Users are found by name, the earliest row winning if two replicas created one.
+import type { ClickHouseClient } from '@clickhouse/client';
+import { grantsWithin, type AuthStore, type Grant, type Role, type StoredUser } from '../auth-store.js';
+import { selectRows } from './clickhouse-client.js';
+import { chIdentifier } from './clickhouse-dialect.js';
+
+/** While no key exists, how long "no keys" is believed before asking again (another replica may create one). */
+const NO_KEYS_RECHECK_MS = 1000;
+
+interface RoleRow { user_id: string; entity: string; project: string; role: Role }
+const toGrant = (r: RoleRow): Grant => ({ entity: r.entity, project: r.project === '' ? null : r.project, role: r.role });
+
+export function createClickHouseAuthStore(client: ClickHouseClient, database: string): AuthStore {
+  const db = chIdentifier(database);
+  const live = `id NOT IN (SELECT id FROM ${db}.api_key_revocations)`;
+  let seq = 0;
+  const nextSeq = () => (seq = Math.max(seq + 1, Date.now() * 1000));
+
+  async function grantsOf(userIds: readonly string[]): Promise<Map<string, Grant[]>> {
+    const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
+    if (userIds.length === 0) return out;
+    const rows = await selectRows<RoleRow>(client, `SELECT user_id, entity, project, argMax(role, seq) AS role FROM ${db}.user_roles
+      WHERE user_id IN (SELECT arrayJoin({ids:Array(String)})) GROUP BY user_id, entity, project ORDER BY user_id, entity, project`, { ids: [...new Set(userIds)] });
+    for (const r of rows) out.get(r.user_id)?.push(toGrant(r));
+    return out;
+  }
+
+  const userByName = async (name: string): Promise<StoredUser | null> =>
+    (await selectRows<StoredUser>(client, `SELECT id, name FROM ${db}.users WHERE name = {n:String} ORDER BY created_at, id LIMIT 1`, { n: name }))[0] ?? null;
+
+  let keyed = false;
+  let checkedAt = -Infinity;
+  async function hasKeys(): Promise<boolean> {
+    if (keyed || Date.now() - checkedAt < NO_KEYS_RECHECK_MS) return keyed;
+    keyed = (await selectRows(client, `SELECT 1 FROM ${db}.api_keys LIMIT 1`)).length > 0;
+    checkedAt = Date.now();
+    return keyed;
+  }
+
+  return {
+    hasKeys,
+
+    async findKey(hash) {
+      const [row] = await selectRows<{ key_id: string; user_id: string; user_name: string }>(client,
+        `SELECT k.id AS key_id, k.user_id AS user_id, u.name AS user_name FROM ${db}.api_keys AS k
+         INNER JOIN (SELECT id, any(name) AS name FROM ${db}.users GROUP BY id) AS u ON u.id = k.user_id
+         WHERE k.key_hash = {h:String} AND k.${live} LIMIT 1`, { h: hash });
+      if (row === undefined) return null;
+      return { keyId: row.key_id, user: { id: row.user_id, name: row.user_name }, grants: (await grantsOf([row.user_id])).get(row.user_id) ?? [] };
+    },
+
+    async createKey(userName, newUserId, grant, key, scope) {
+      let user = await userByName(userName);
+      if (user !== null && !grantsWithin((await grantsOf([user.id])).get(user.id) ?? [], scope)) return { refused: 'foreign-user' };
+      if (user === null) {
+        await client.insert({ table: `${db}.users`, values: [{ id: newUserId, name: userName, created_at: key.createdAt }], format: 'JSONEachRow' });
+        user = (await userByName(userName))!;
+      }
+      await client.insert({ table: `${db}.user_roles`, values: [{ user_id: user.id, entity: grant.entity, project: grant.project ?? '', role: grant.role, seq: nextSeq() }], format: 'JSONEachRow' });
+      await client.insert({ table: `${db}.api_keys`, values: [{ id: key.id, user_id: user.id, key_hash: key.hash, prefix: key.prefix, created_at: key.createdAt }], format: 'JSONEachRow' });
+      keyed = true;
+      return { created: { id: user.id, name: user.name } };
+    },
+
+    async listKeys() {
+      const rows = await selectRows<{ id: string; user_id: string; user_name: string; prefix: string; created_at: string; revoked_at: string }>(client,
+        `SELECT k.id AS id, k.user_id AS user_id, u.name AS user_name, k.prefix AS prefix, k.created_at AS created_at, r.revoked_at AS revoked_at
+         FROM ${db}.api_keys AS k
+         INNER JOIN (SELECT id, any(name) AS name FROM ${db}.users GROUP BY id) AS u ON u.id = k.user_id
+         LEFT JOIN (SELECT id, min(revoked_at) AS revoked_at FROM ${db}.api_key_revocations GROUP BY id) AS r ON r.id = k.id
+         ORDER BY k.created_at, k.id SETTINGS join_use_nulls = 1`);
+      return rows.map((r) => ({ id: r.id, user: { id: r.user_id, name: r.user_name }, prefix: r.prefix, createdAt: r.created_at, revokedAt: r.revoked_at ?? null }));
+    },
+
+    grantsOf,
+
+    async revokeKey(id, at, scope) {
+      const [k] = await selectRows<{ user_id: string }>(client, `SELECT user_id FROM ${db}.api_keys WHERE id = {id:String} AND ${live} LIMIT 1`, { id });
+      if (k === undefined || !grantsWithin((await grantsOf([k.user_id])).get(k.user_id) ?? [], scope)) return 'missing';
+      await client.insert({ table: `${db}.api_key_revocations`, values: [{ id, revoked_at: at }], format: 'JSONEachRow' });
+      return 'revoked';
+    },
+
+    async usernames(ids) {
+      if (ids.length === 0 || !(await hasKeys())) return new Map();
+      const rows = await selectRows<StoredUser>(client, `SELECT id, any(name) AS name FROM ${db}.users WHERE id IN (SELECT arrayJoin({ids:Array(String)})) GROUP BY id`, { ids: [...new Set(ids)] });
+      return new Map(rows.map((u) => [u.id, u.name]));
+    },
+  };
+}
