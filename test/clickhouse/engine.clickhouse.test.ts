@@ -51,3 +51,16 @@ test('the dialect binds every value as a typed parameter and sorts NULLs last bo
     `SELECT v FROM values('v Nullable(String)', ('it''s'), ('abc'), (NULL), ('2'), ('zzz')) WHERE ${where} OR v IS NULL ${order}`, params.values);
   assert.deepEqual(rows.map((r) => r.v), ["it's", 'abc', '2', null]);
 });
+
+test('an object version and its re-assertion are rows in ClickHouse: the value once, a state row, latest pointers', async () => {
+  const body = { obj: { project_id: PROJECT, object_id: 'ch-probe', val: { x: 1 } } };
+  const first = await t.post('/obj/create', body);
+  assert.equal(first.status, 200, first.text);
+  await t.post('/obj/create', { obj: { ...body.obj, val: { x: 2 } } });
+  assert.equal((await t.post('/obj/create', body)).body.digest, first.body.digest);
+  const count = async (table: string) => Number((await selectRows<{ n: string }>(chdbClient(),
+    `SELECT count() AS n FROM merge(REGEXP('^weft_test_${process.pid}_'), '^${table}$') WHERE object_id = 'ch-probe'`))[0]!.n);
+  assert.deepEqual([await count('object_values'), await count('object_versions'), await count('object_latest')], [2, 2, 3]);
+  const read = await t.post('/obj/read', { project_id: PROJECT, object_id: 'ch-probe', digest: 'latest' });
+  assert.deepEqual(read.body.obj.val, { x: 1 });
+});

@@ -4,7 +4,7 @@
 // shares one connection and client, each with a database of its own.
 //
 // The engine is being built resource by resource: until it has them all, a test store takes
-// the resources ClickHouse implements from it (today: keys and users, costs, feedback, files, tables, project settings) and the rest
+// the resources ClickHouse implements from it (today: every resource but calls) and the rest
 // from SQLite, so the HTTP contract tests of those resources run against ClickHouse now.
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,6 +17,7 @@ import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhou
 import { createClickHouseFeedbackStore } from '../../src/storage/clickhouse/clickhouse-feedback-store.js';
 import { createClickHouseFileStore } from '../../src/storage/clickhouse/clickhouse-file-store.js';
 import { createClickHouseTableStore } from '../../src/storage/clickhouse/clickhouse-table-store.js';
+import { createClickHouseObjectStore } from '../../src/storage/clickhouse/clickhouse-object-store.js';
 import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
 import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
 import type { Store } from '../../src/storage/store.js';
@@ -61,6 +62,7 @@ export async function withClickHouse(base: Store): Promise<Store> {
     feedback: createClickHouseFeedbackStore(c, database),
     files: createClickHouseFileStore(c, database),
     tables: createClickHouseTableStore(c, database),
+    objects: createClickHouseObjectStore(c, database),
     projects: createClickHouseProjectSettingsStore(c, database),
     async close() {
       await base.close();

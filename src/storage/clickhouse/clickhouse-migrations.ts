@@ -54,6 +54,19 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
       `CREATE TABLE IF NOT EXISTS {db}.user_roles (user_id String, entity String, project String, role LowCardinality(String), seq UInt64) ENGINE = MergeTree ORDER BY (user_id, entity, project, seq)`,
       `CREATE TABLE IF NOT EXISTS {db}.api_keys (id String, user_id String, key_hash String, prefix String, created_at String) ENGINE = MergeTree ORDER BY (key_hash, id)`,
       `CREATE TABLE IF NOT EXISTS {db}.api_key_revocations (id String, revoked_at String) ENGINE = MergeTree ORDER BY id`,
+      // Objects: a version's value once (object_values), its state as rows (object_versions:
+      // the newest row per version wins, so a delete or a resurrection is a new row), the
+      // latest version per object as pointer rows (digest '' = none), tags and aliases as rows
+      // (the newest per tag / alias wins; present = 0 or digest '' = removed).
+      `CREATE TABLE IF NOT EXISTS {db}.object_values (project_id String, object_id String, digest String, val String, size_bytes UInt64) ENGINE = MergeTree ORDER BY (project_id, object_id, digest)`,
+      `CREATE TABLE IF NOT EXISTS {db}.object_versions (
+        project_id String, object_id String, digest String, version_index UInt32, kind LowCardinality(String),
+        base_object_class Nullable(String), leaf_object_class Nullable(String), wb_user_id Nullable(String),
+        created_at Int64, deleted_at Nullable(Int64), seq UInt64
+      ) ENGINE = MergeTree ORDER BY (project_id, object_id, digest, seq)`,
+      `CREATE TABLE IF NOT EXISTS {db}.object_latest (project_id String, object_id String, digest String, seq UInt64) ENGINE = MergeTree ORDER BY (project_id, object_id, seq)`,
+      `CREATE TABLE IF NOT EXISTS {db}.object_tags (project_id String, object_id String, digest String, tag String, present UInt8, seq UInt64) ENGINE = MergeTree ORDER BY (project_id, object_id, digest, tag, seq)`,
+      `CREATE TABLE IF NOT EXISTS {db}.object_aliases (project_id String, object_id String, alias String, digest String, seq UInt64) ENGINE = MergeTree ORDER BY (project_id, object_id, alias, seq)`,
       `CREATE TABLE IF NOT EXISTS {db}.project_settings (
         project_id String, retention_days Nullable(Int32), updated_at Int64, updated_by Nullable(String)
       ) ENGINE = MergeTree ORDER BY (project_id, updated_at)`,
