@@ -30,6 +30,9 @@ export function connectClickHouse(opts: ClickHouseOptions): ClickHouseClient {
       // Lightweight deletes and mutations finish before the statement returns.
       mutations_sync: '2',
       lightweight_deletes_sync: '2',
+      // Through a Distributed table (sharded clusters) an insert returns once every shard has
+      // its rows, not when they are queued.
+      distributed_foreground_insert: 1,
       // JSON_VALUE answers objects and arrays as JSON text, as the plan's dynamic fields read.
       function_json_value_return_type_allow_complex: 1,
     },

@@ -1,0 +1,38 @@
+// The DDL of every deployment mode, compared with golden files (no cluster runs here; the
+// single-server DDL also runs on chdb in every ClickHouse test). After an intended change:
+// WEFT_UPDATE_GOLDEN=1 node --import tsx --test src/storage/clickhouse/clickhouse-ddl.test.ts
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { migrationDdl } from './clickhouse-migrations.js';
+import { tableDdl, type ChDdlMode } from './clickhouse-ddl.js';
+
+const DIR = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'clickhouse-ddl');
+const MODES: Record<string, ChDdlMode> = {
+  single: { cluster: null, sharded: false },
+  replicated: { cluster: 'weft_cluster', sharded: false },
+  sharded: { cluster: 'weft_cluster', sharded: true },
+};
+
+for (const [name, mode] of Object.entries(MODES)) {
+  test(`the ${name} DDL is the golden file's`, () => {
+    const text = migrationDdl('weft', mode).join(';\n\n') + ';\n';
+    const file = join(DIR, `${name}.sql`);
+    if (process.env.WEFT_UPDATE_GOLDEN === '1') writeFileSync(file, text);
+    assert.equal(text, readFileSync(file, 'utf8'));
+  });
+}
+
+test('modes differ where they must: ON CLUSTER, Replicated engines, Distributed tables over _local ones', () => {
+  const spec = { name: 'feedback', columns: 'project_id String', orderBy: '(project_id)', shardBy: 'cityHash64(project_id)' };
+  assert.deepEqual(tableDdl('weft', spec, MODES.single!), ['CREATE TABLE IF NOT EXISTS weft.feedback (project_id String) ENGINE = MergeTree ORDER BY (project_id)']);
+  const [replicated] = tableDdl('weft', spec, MODES.replicated!);
+  assert.match(replicated!, /weft\.feedback ON CLUSTER `weft_cluster` .* ReplicatedMergeTree\('\/clickhouse\/tables\/\{shard\}\/weft\/feedback', '\{replica\}'\)/);
+  const sharded = tableDdl('weft', spec, MODES.sharded!);
+  assert.equal(sharded.length, 2);
+  assert.match(sharded[0]!, /weft\.feedback_local ON CLUSTER/);
+  assert.equal(sharded[1], "CREATE TABLE IF NOT EXISTS weft.feedback ON CLUSTER `weft_cluster` AS weft.feedback_local ENGINE = Distributed('weft_cluster', 'weft', 'feedback_local', cityHash64(project_id))");
+  assert.throws(() => tableDdl('weft', spec, { cluster: 'bad name;', sharded: false }), /cluster name/);
+  assert.throws(() => tableDdl('we ft', spec, MODES.single!), /identifier/);
+});
