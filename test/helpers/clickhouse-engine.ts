@@ -19,6 +19,7 @@ import { createClickHouseFileStore } from '../../src/storage/clickhouse/clickhou
 import { createClickHouseTableStore } from '../../src/storage/clickhouse/clickhouse-table-store.js';
 import { createClickHouseObjectStore } from '../../src/storage/clickhouse/clickhouse-object-store.js';
 import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
+import { clickHouseFault } from '../../src/storage/clickhouse/clickhouse-faults.js';
 import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
 import type { Store } from '../../src/storage/store.js';
 
@@ -63,6 +64,7 @@ export async function withClickHouse(base: Store): Promise<Store> {
     files: createClickHouseFileStore(c, database),
     tables: createClickHouseTableStore(c, database),
     objects: createClickHouseObjectStore(c, database),
+    storageFault: (err) => clickHouseFault(err, 'chdb in process') ?? base.storageFault(err),
     projects: createClickHouseProjectSettingsStore(c, database),
     async close() {
       await base.close();

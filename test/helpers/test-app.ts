@@ -59,6 +59,8 @@ export interface TestAppOptions {
   defaultEntity?: string;
   /** The built web UI's directory (default: the package's dist/ui; null: none). */
   uiDir?: string | null;
+  /** Replaces parts of the store before the app is built (e.g. a resource on a failing engine). */
+  wrapStore?: (store: Store) => Store;
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -68,7 +70,8 @@ export const bearer = (key: string): Record<string, string> => ({ authorization:
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
   const sqlite = createSqliteStore(dataDir);
-  const store = testEngine() === 'clickhouse' ? await withClickHouse(sqlite) : sqlite;
+  const engineStore = testEngine() === 'clickhouse' ? await withClickHouse(sqlite) : sqlite;
+  const store = opts.wrapStore ? opts.wrapStore(engineStore) : engineStore;
   const app = await buildApp({
     store,
     config: {
