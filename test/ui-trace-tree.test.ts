@@ -97,3 +97,11 @@ test("a browser script's 401 carries no Basic challenge; an SDK's and a navigati
     assert.equal(ui.body.error_code, 'UNAUTHORIZED');
   }
 });
+
+test('tokens count cached prompt tokens, as the bill does (Anthropic reports them beside input_tokens)', async () => {
+  const c = start({ trace_id: newId(), op: opRef('cached'), started_at: '2026-11-20T11:00:00.000Z' });
+  const usage = { usage: { 'claude-opus-4-6': { requests: 1, input_tokens: 10, output_tokens: 2, cache_read_input_tokens: 100, cache_creation_input_tokens: 5 } } };
+  await t.post('/call/upsert_batch', { batch: [startItem(c), endItem(end(c.id, { ended_at: '2026-11-20T11:00:01.000Z', summary: usage }))] });
+  const r = await t.post('/ui/api/trace_tree', { project_id: PROJECT, call_id: c.id });
+  assert.equal(jsonl(r.text)[0].tokens, 117);
+});

@@ -68,3 +68,20 @@ export function usageOf(summaryJson: string | null): Map<string, LlmUsage> {
   for (const [llmId, u] of Object.entries(usage)) if (isDict(u)) out.set(llmId, llmUsage(u));
   return out;
 }
+
+/**
+ * Total tokens over summary.usage's models: each model's reported total (total_tokens or
+ * Gemini's total_token_count), else every input token (cached ones included) plus output,
+ * as llmUsage counts them. Null when there is no usage object.
+ */
+export function usageTokens(summary: Record<string, unknown>): number | null {
+  const usage = summary.usage;
+  if (!isDict(usage)) return null;
+  let total = 0;
+  for (const u of Object.values(usage)) {
+    if (!isDict(u)) continue;
+    const c = llmUsage(u);
+    total += c.total_tokens > 0 ? c.total_tokens : c.prompt_tokens + c.completion_tokens;
+  }
+  return total;
+}

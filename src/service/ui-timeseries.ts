@@ -17,7 +17,7 @@ import type { CallMetricRow, CallsQuery } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
 import { formatTimestamp, parseTimestamp, type Micros } from '../time.js';
 import { createUsageCostMeter, type UsageCostMeter } from './usage-cost-meter.js';
-import { usageTokens } from './ui-trace-tree.js';
+import { usageTokens } from './llm-usage.js';
 
 /** Round bucket widths, in seconds, from which the default is picked. */
 export const BUCKET_STEPS: readonly number[] = [

@@ -10,22 +10,7 @@ import type { TraceSkeletonRow } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
 import { formatTimestamp } from '../time.js';
 import { callStatus } from './call-summary.js';
-
-
-/** Total tokens over summary.usage's models (total_tokens, else the input and output counts). */
-export function usageTokens(summary: Record<string, unknown>): number | null {
-  const usage = summary.usage;
-  if (typeof usage !== 'object' || usage === null) return null;
-  let total = 0;
-  for (const u of Object.values(usage as Record<string, unknown>)) {
-    if (typeof u !== 'object' || u === null) continue;
-    const m = u as Record<string, unknown>;
-    const reported = m.total_tokens ?? m.total_token_count;
-    if (typeof reported === 'number') total += reported;
-    else for (const k of ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens', 'prompt_token_count', 'candidates_token_count']) if (typeof m[k] === 'number') total += m[k] as number;
-  }
-  return total;
-}
+import { usageTokens } from './llm-usage.js';
 
 function node([id, parentId, opName, displayName, startedAt, endedAt, exception, summaryText]: TraceSkeletonRow): string {
   // Only summaries that may hold usage or error counts are decoded.
