@@ -3,9 +3,12 @@
 //   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json]
 //   weft keys list [--json]
 //   weft keys revoke ID
-// Every command takes --data-dir DIR (default: WEFT_DATA_DIR, else ./weft-data).
+// Every command takes --data-dir DIR (default: WEFT_DATA_DIR, else ./weft-data), or the
+// server's ClickHouse settings (--engine clickhouse, --clickhouse-url ..., or their WEFT_* variables).
 import { join, resolve } from 'node:path';
-import { DEFAULTS } from './config.js';
+import { ConfigError, DEFAULTS, loadConfig } from './config.js';
+import { openStore } from './open-store.js';
+import type { AuthStore } from './storage/auth-store.js';
 import { WeftError } from './api/errors.js';
 import { StartupError } from './startup-error.js';
 import { OPEN_ACCESS } from './service/auth-access.js';
@@ -30,7 +33,9 @@ interface Parsed {
   readonly json: boolean;
 }
 
-const VALUED = new Set(['--user', '--entity', '--role', '--project', '--data-dir']);
+/** Storage flags, read as the server reads them (config.ts). */
+const STORAGE = ['--engine', '--clickhouse-url', '--clickhouse-user', '--clickhouse-password', '--clickhouse-database', '--clickhouse-cluster'];
+const VALUED = new Set(['--user', '--entity', '--role', '--project', '--data-dir', ...STORAGE]);
 
 function parse(argv: readonly string[]): Parsed {
   const positional: string[] = [];
@@ -61,11 +66,7 @@ async function run(argv: readonly string[]): Promise<number> {
   if (argv[0] !== 'keys') throw new UsageError(`unknown command ${argv[0] ?? '(none)'}`);
   const p = parse(argv.slice(1));
   const [command, ...rest] = p.positional;
-  const dataDir = resolve(p.options.get('--data-dir') ?? (process.env.WEFT_DATA_DIR || DEFAULTS.dataDir));
-  const db = openSqlite(join(dataDir, SQLITE_FILE), SQLITE_MIGRATIONS);
-  // One write and exit: written inline, on this connection (a running server's writer waits
-  // for it through SQLite's busy timeout).
-  const auth = createSqliteAuthStore(db, createInlineWriter(db));
+  const { auth, close } = await openAuth(p);
   const out = (s: string) => process.stdout.write(s + '\n');
   try {
     switch (command) {
@@ -101,14 +102,31 @@ async function run(argv: readonly string[]): Promise<number> {
         throw new UsageError(`unknown keys command ${command ?? '(none)'}`);
     }
   } finally {
-    db.close();
+    await close();
   }
+}
+
+async function openAuth(p: Parsed): Promise<{ auth: AuthStore; close: () => Promise<void> }> {
+  const config = loadConfig(STORAGE.flatMap((f) => (p.options.has(f) ? [f, p.options.get(f)!] : [])), process.env);
+  if (config.engine === 'clickhouse') {
+    const store = await openStore(config);
+    return { auth: store.auth, close: () => store.close() };
+  }
+  const dataDir = resolve(p.options.get('--data-dir') ?? (process.env.WEFT_DATA_DIR || DEFAULTS.dataDir));
+  const db = openSqlite(join(dataDir, SQLITE_FILE), SQLITE_MIGRATIONS);
+  // One write and exit: written inline, on this connection (a running server's writer waits
+  // for it through SQLite's busy timeout).
+  return { auth: createSqliteAuthStore(db, createInlineWriter(db)), close: async () => { db.close(); } };
 }
 
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof UsageError) {
+      process.stderr.write(`weft: ${err.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    if (err instanceof ConfigError) {
       process.stderr.write(`weft: ${err.message}\n${USAGE}`);
       process.exit(2);
     }

@@ -24,6 +24,15 @@ export interface Config {
    * logs into); null: the local username, as W&B's personal entity is the user's name.
    */
   readonly defaultEntity: string | null;
+  /** The storage engine: the embedded SQLite file (default) or a ClickHouse server. */
+  readonly engine: 'sqlite' | 'clickhouse';
+  /** ClickHouse's HTTP address; `chdb:<dir>` runs the engine in process (needs the chdb package). */
+  readonly clickhouseUrl: string;
+  readonly clickhouseUser: string | null;
+  readonly clickhousePassword: string | null;
+  readonly clickhouseDatabase: string;
+  /** A cluster name: DDL runs ON CLUSTER with replicated (and, on several shards, distributed) tables. */
+  readonly clickhouseCluster: string | null;
 }
 
 export const DEFAULTS = {
@@ -39,6 +48,12 @@ export const DEFAULTS = {
   ingestQueueBytes: 256 * 1024 * 1024,
   retentionIntervalMs: 60_000,
   defaultEntity: null,
+  engine: 'sqlite',
+  clickhouseUrl: 'http://localhost:8123',
+  clickhouseUser: null,
+  clickhousePassword: null,
+  clickhouseDatabase: 'weft',
+  clickhouseCluster: null,
 } as const;
 
 /** Flags that take no value: present means true. */
@@ -56,6 +71,12 @@ const FLAGS: Record<string, keyof Config> = {
   '--ingest-queue-bytes': 'ingestQueueBytes',
   '--retention-interval-ms': 'retentionIntervalMs',
   '--default-entity': 'defaultEntity',
+  '--engine': 'engine',
+  '--clickhouse-url': 'clickhouseUrl',
+  '--clickhouse-user': 'clickhouseUser',
+  '--clickhouse-password': 'clickhousePassword',
+  '--clickhouse-database': 'clickhouseDatabase',
+  '--clickhouse-cluster': 'clickhouseCluster',
 };
 
 const ENV: Record<keyof Config, string> = {
@@ -71,6 +92,12 @@ const ENV: Record<keyof Config, string> = {
   ingestQueueBytes: 'WEFT_INGEST_QUEUE_BYTES',
   retentionIntervalMs: 'WEFT_RETENTION_INTERVAL_MS',
   defaultEntity: 'WEFT_DEFAULT_ENTITY',
+  engine: 'WEFT_ENGINE',
+  clickhouseUrl: 'WEFT_CLICKHOUSE_URL',
+  clickhouseUser: 'WEFT_CLICKHOUSE_USER',
+  clickhousePassword: 'WEFT_CLICKHOUSE_PASSWORD',
+  clickhouseDatabase: 'WEFT_CLICKHOUSE_DATABASE',
+  clickhouseCluster: 'WEFT_CLICKHOUSE_CLUSTER',
 };
 
 export class ConfigError extends Error {}
@@ -108,6 +135,12 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     if (value === undefined) throw new ConfigError(`option ${flag} needs a value`);
     raw[key] = value;
   }
+  const engine = raw.engine ?? DEFAULTS.engine;
+  if (engine !== 'sqlite' && engine !== 'clickhouse') throw new ConfigError(`engine must be sqlite or clickhouse, got "${engine}"`);
+  const clickhouseDatabase = raw.clickhouseDatabase ?? DEFAULTS.clickhouseDatabase;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(clickhouseDatabase)) throw new ConfigError(`clickhouseDatabase must be a plain identifier (letters, digits, _), got "${clickhouseDatabase}"`);
+  const clickhouseCluster = raw.clickhouseCluster ?? DEFAULTS.clickhouseCluster;
+  if (clickhouseCluster !== null && !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(clickhouseCluster)) throw new ConfigError(`clickhouseCluster must be a cluster name (letters, digits, _ . -), got "${clickhouseCluster}"`);
   const port = raw.port !== undefined ? toInt('port', raw.port) : DEFAULTS.port;
   if (port > 65535) throw new ConfigError(`port must be at most 65535, got ${port}`);
   return Object.freeze({
@@ -123,5 +156,11 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     ingestQueueBytes: raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,
     retentionIntervalMs: raw.retentionIntervalMs !== undefined ? toInt('retentionIntervalMs', raw.retentionIntervalMs) : DEFAULTS.retentionIntervalMs,
     defaultEntity: raw.defaultEntity ?? DEFAULTS.defaultEntity,
+    engine,
+    clickhouseUrl: raw.clickhouseUrl ?? DEFAULTS.clickhouseUrl,
+    clickhouseUser: raw.clickhouseUser ?? DEFAULTS.clickhouseUser,
+    clickhousePassword: raw.clickhousePassword ?? DEFAULTS.clickhousePassword,
+    clickhouseDatabase,
+    clickhouseCluster,
   });
 }

@@ -3,7 +3,7 @@
 // (2 for a usage mistake); the stack only with WEFT_LOG_LEVEL=debug.
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildApp } from './http/app.js';
-import { createSqliteStore } from './storage/sqlite/sqlite-store.js';
+import { openStore } from './open-store.js';
 import { isLoopback } from './http/auth-mode.js';
 import { StartupError } from './startup-error.js';
 
@@ -23,15 +23,14 @@ function listenError(err: unknown, config: Config): Error {
 }
 
 async function main(config: Config): Promise<void> {
-  const store = createSqliteStore(config.dataDir, {
-    onUpgrade: (from, to) => process.stderr.write(`weft: upgrading the database in ${config.dataDir} from schema ${from} to ${to}; on a large database this takes a minute or more\n`),
-  });
+  const store = await openStore(config);
+  const data = config.engine === 'clickhouse' ? `ClickHouse ${config.clickhouseUrl}, database ${config.clickhouseDatabase}` : config.dataDir;
   // No keys means open access: only on loopback, unless the operator says otherwise.
   if (!isLoopback(config.host) && !config.insecureOpen && !(await store.auth.hasKeys())) {
     await store.close();
     process.stderr.write(
       `weft: refusing to listen on ${config.host} without API keys: anyone who can reach it could read and write every project.\n` +
-        `Create a key first (weft keys create --user NAME --entity ENTITY --role admin --data-dir ${config.dataDir}),\n` +
+        `Create a key first (weft keys create --user NAME --entity ENTITY --role admin ${config.engine === 'sqlite' ? `--data-dir ${config.dataDir}` : 'with the same WEFT_ENGINE and WEFT_CLICKHOUSE_* settings'}),\n` +
         `or pass --insecure-open (WEFT_INSECURE_OPEN=true) to serve without keys anyway.\n`,
     );
     process.exit(2);
@@ -45,7 +44,7 @@ async function main(config: Config): Promise<void> {
     await store.close().catch(() => undefined);
     throw listenError(err, config);
   }
-  process.stdout.write(`weft listening on ${address} (data: ${config.dataDir})\n`);
+  process.stdout.write(`weft listening on ${address} (data: ${data})\n`);
   let closing = false;
   const shutdown = async () => {
     if (closing) return;

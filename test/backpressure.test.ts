@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
+import { clickhouseGate } from './helpers/clickhouse-engine.js';
 
 const P = 'bp/project';
 
@@ -21,22 +22,36 @@ const count = async (t: TestApp, ids: string[]) => {
   return r.body.count as number;
 };
 
-function assert503(r: { status: number; headers: Record<string, unknown>; body: any; text: string }) {
+/**
+ * Makes the engine's writes wait (SQLite: another connection holds the write lock; ClickHouse:
+ * the server does not answer writes) until the returned function is called.
+ */
+function holdWrites(t: TestApp): () => void {
+  const gate = clickhouseGate(t.store);
+  if (gate !== null) return gate.holdWrites();
+  const blocker = new Database(join(t.dataDir, 'weft.sqlite'));
+  blocker.pragma('busy_timeout = 5000');
+  blocker.exec('BEGIN IMMEDIATE');
+  return () => {
+    if (blocker.inTransaction) blocker.exec('COMMIT');
+    blocker.close();
+  };
+}
+
+function assert503(r: { status: number; headers: Record<string, unknown>; body: any; text: string }, retryAfter = 1) {
   assert.equal(r.status, 503, r.text);
-  assert.equal(r.headers['retry-after'], '1');
+  assert.equal(r.headers['retry-after'], String(retryAfter));
   assert.match(String(r.headers['content-type']), /application\/json/);
   assert.equal(r.body.error_code, 'UNAVAILABLE');
-  assert.equal(r.body.retry_after, 1);
+  assert.equal(r.body.retry_after, retryAfter);
   assert.equal(typeof r.body.reason, 'string');
 }
 
 test('a write while a commit is stuck gets 503 + Retry-After on every ingest route, and is not written', async () => {
   const t = await startTestApp({ ingestQueueBytes: 1 });
-  // Another connection holds the write lock: the call writer's commit waits for it.
-  const blocker = new Database(join(t.dataDir, 'weft.sqlite'));
+  // The call writer's commit waits.
+  const release = holdWrites(t);
   try {
-    blocker.pragma('busy_timeout = 5000');
-    blocker.exec('BEGIN IMMEDIATE');
     const first = batchOf(3, 1000);
     const pending = t.post('/call/upsert_batch', first.body);
     // Let the first batch reach the writer: it is now waiting to be written.
@@ -54,7 +69,7 @@ test('a write while a commit is stuck gets 503 + Retry-After on every ingest rou
     // Reads are not affected.
     assert.equal((await t.post('/calls/query_stats', { project_id: P })).status, 200);
 
-    blocker.exec('COMMIT');
+    release();
     const r = await pending;
     assert.equal(r.status, 200, 'the queued batch is acknowledged once committed');
     assert.equal(await count(t, first.ids), 3);
@@ -65,8 +80,7 @@ test('a write while a commit is stuck gets 503 + Retry-After on every ingest rou
     assert.equal((await t.post('/call/start', { start: s })).status, 200);
     assert.equal(await count(t, [...second.ids, s.id]), 3);
   } finally {
-    if (blocker.inTransaction) blocker.exec('ROLLBACK');
-    blocker.close();
+    release();
     await t.close();
   }
 });
@@ -110,26 +124,32 @@ test('concurrent big batches under a small limit: every acknowledged call is sto
   }
 });
 
-test('a database another process keeps locked past the busy timeout: writes answer 503 and write nothing', { timeout: 30_000 }, async () => {
+// SQLite: another process keeps the database locked past the busy timeout. ClickHouse: the
+// server cannot be reached (then clients are told to wait longer).
+test('a database that cannot take writes now: writes answer 503 and write nothing', { timeout: 30_000 }, async () => {
   const t = await startTestApp();
-  const blocker = new Database(join(t.dataDir, 'weft.sqlite'));
+  const gate = clickhouseGate(t.store);
+  const blocker = gate === null ? new Database(join(t.dataDir, 'weft.sqlite')) : null;
   try {
-    blocker.exec('BEGIN IMMEDIATE');
+    blocker?.exec('BEGIN IMMEDIATE');
+    gate?.down();
     const s = start({ project_id: P });
     const [obj, call] = await Promise.all([
       t.post('/obj/create', { obj: { project_id: P, object_id: 'o', val: { a: 1 } } }),
       t.post('/call/start', { start: s }),
     ]);
-    assert503(obj);
-    assert503(call);
-    blocker.exec('COMMIT');
+    assert503(obj, gate === null ? 1 : 5);
+    assert503(call, gate === null ? 1 : 5);
+    blocker?.exec('COMMIT');
+    gate?.up();
     assert.equal(await count(t, [s.id]), 0);
     assert.equal((await t.post('/objs/query', { project_id: P })).body.objs.length, 0);
     assert.equal((await t.post('/call/start', { start: s })).status, 200, 'the retry goes through');
     assert.equal(await count(t, [s.id]), 1);
   } finally {
-    if (blocker.inTransaction) blocker.exec('ROLLBACK');
-    blocker.close();
+    if (blocker?.inTransaction) blocker.exec('ROLLBACK');
+    blocker?.close();
+    gate?.up();
     await t.close();
   }
 });

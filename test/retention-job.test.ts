@@ -6,14 +6,21 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
+import { chdbClient, clickhouseDatabase } from './helpers/clickhouse-engine.js';
+import { selectRows } from '../src/storage/clickhouse/clickhouse-client.js';
 import { startRetentionJob } from '../src/service/retention-job.js';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const callRef = (p: string, id: string) => `weave:///${p}/call/${id}`;
 
-/** Rows of the calls table of a project, read from the file as another process would. */
-function rawCallIds(t: TestApp, project: string): string[] {
+/** Rows of the calls table of a project, read from the engine as another process would. */
+async function rawCallIds(t: TestApp, project: string): Promise<string[]> {
+  const database = clickhouseDatabase(t.store);
+  if (database !== null) {
+    const rows = await selectRows<{ id: string }>(chdbClient(), `SELECT DISTINCT id FROM ${database}.calls WHERE project_id = {p:String} ORDER BY id`, { p: project });
+    return rows.map((r) => r.id);
+  }
   const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
   try {
     return db.prepare('SELECT id FROM calls WHERE project_id = ? ORDER BY id').pluck().all(project) as string[];
@@ -63,8 +70,8 @@ test('the background job deletes expired calls and their feedback, and nothing e
     // Feedback about something else than a call is kept.
     await t.post('/feedback/create', { project_id: p, weave_ref: `weave:///${p}/object/thing:abc`, feedback_type: 'note', payload: {} });
 
-    await until(() => rawCallIds(t, p).length === live.length);
-    assert.deepEqual(rawCallIds(t, p), [...live].sort());
+    await until(async () => (await rawCallIds(t, p)).length === live.length);
+    assert.deepEqual(await rawCallIds(t, p), [...live].sort());
     assert.deepEqual(await feedbackRefs(t, p), [...live.map((id) => callRef(p, id)), `weave:///${p}/object/thing:abc`].sort());
     const stats = await t.post('/calls/query_stats', { project_id: p });
     assert.equal(stats.body.count, live.length);
@@ -89,7 +96,7 @@ test('a pass deletes in batches until nothing expired is left; unexpired TTL cal
     assert.equal(await job.runOnce(), expired.length);
     assert.equal(await job.runOnce(), 0, 'a second pass finds nothing');
     await job.stop();
-    assert.deepEqual(rawCallIds(t, p), [...live].sort());
+    assert.deepEqual(await rawCallIds(t, p), [...live].sort());
     assert.deepEqual(await feedbackRefs(t, p), []);
   } finally {
     await t.close();

@@ -64,3 +64,37 @@ test('an object version and its re-assertion are rows in ClickHouse: the value o
   const read = await t.post('/obj/read', { project_id: PROJECT, object_id: 'ch-probe', digest: 'latest' });
   assert.deepEqual(read.body.obj.val, { x: 1 });
 });
+
+test('text against a number, and numbers beyond 2^53, compare as on SQLite instead of failing', async () => {
+  const { start, end, startItem, endItem } = await import('../helpers/calls.js');
+  const sqlite = await (async () => {
+    process.env.WEFT_TEST_ENGINE = 'sqlite';
+    try {
+      return await startTestApp();
+    } finally {
+      process.env.WEFT_TEST_ENGINE = 'clickhouse';
+    }
+  })();
+  try {
+    const values = ['abc', '5', 7, 12.5, null, true];
+    const calls = values.map((v) => start({ inputs: v === null ? {} : { v } }));
+    const batch = { batch: calls.flatMap((s) => [startItem(s), endItem(end(s.id))]) };
+    for (const app of [t, sqlite]) assert.equal((await app.post('/call/upsert_batch', batch)).status, 200);
+    const ids = calls.map((c) => c.id);
+    const matching = async (app: typeof t, expr: unknown) => {
+      const r = await app.post('/calls/query', { project_id: PROJECT, filter: { call_ids: ids }, query: { $expr: expr }, columns: ['id'] });
+      assert.equal(r.status, 200, r.text);
+      return (r.body.calls as { id: string }[]).map((c) => values[ids.indexOf(c.id)]).sort();
+    };
+    const v = { $getField: 'inputs.v' };
+    for (const expr of [
+      { $gt: [v, { $literal: 6 }] }, { $lt: [v, { $literal: 6 }] }, { $eq: [v, { $literal: 5 }] }, { $gte: [{ $literal: 10 }, v] },
+      { $eq: [v, { $literal: 9223372036854775807 }] }, { $lt: [v, { $literal: 1e300 }] }, { $gt: [{ $getField: 'started_at' }, { $literal: -1e20 }] },
+      { $eq: [{ $getField: 'op_name' }, { $literal: 5 }] }, { $in: [v, [{ $literal: 'abc' }, { $literal: 7 }]] },
+    ]) {
+      assert.deepEqual(await matching(t, expr), await matching(sqlite, expr), JSON.stringify(expr));
+    }
+  } finally {
+    await sqlite.close();
+  }
+});

@@ -3,24 +3,14 @@
 // production. chdb holds one data directory per process, so every test app of a process
 // shares one connection and client, each with a database of its own.
 //
-// The engine is being built resource by resource: until it has them all, a test store takes
-// the resources ClickHouse implements from it (today: every resource but calls) and the rest
-// from SQLite, so the HTTP contract tests of those resources run against ClickHouse now.
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-client.js';
-import { createClickHouseAuthStore } from '../../src/storage/clickhouse/clickhouse-auth-store.js';
-import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhouse-cost-store.js';
-import { createClickHouseFeedbackStore } from '../../src/storage/clickhouse/clickhouse-feedback-store.js';
-import { createClickHouseFileStore } from '../../src/storage/clickhouse/clickhouse-file-store.js';
-import { createClickHouseTableStore } from '../../src/storage/clickhouse/clickhouse-table-store.js';
-import { createClickHouseObjectStore } from '../../src/storage/clickhouse/clickhouse-object-store.js';
 import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
-import { clickHouseFault } from '../../src/storage/clickhouse/clickhouse-faults.js';
-import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
+import { clickHouseStores } from '../../src/storage/clickhouse/clickhouse-store.js';
 import type { Store } from '../../src/storage/store.js';
 
 const CHDB = join(import.meta.dirname, '..', '..', '.cache', 'chdb', 'node_modules', 'chdb');
@@ -29,8 +19,56 @@ const CHDB = join(import.meta.dirname, '..', '..', '.cache', 'chdb', 'node_modul
 export const testEngine = (): 'sqlite' | 'clickhouse' => (process.env.WEFT_TEST_ENGINE === 'clickhouse' ? 'clickhouse' : 'sqlite');
 
 let client: ClickHouseClient | null = null;
+let shared: ClickHouseConnection | null = null;
 let databases = 0;
 const databaseOf = new WeakMap<Store, string>();
+const gateOf = new WeakMap<Store, ClickHouseGate>();
+
+/**
+ * What a test may do to the ClickHouse one test app talks to: hold its writes (inserts and
+ * mutations wait, as behind a slow server) or take it down (every request fails as a refused
+ * connection does, until it is back). The engine behind stays the real one.
+ */
+export interface ClickHouseGate {
+  /** Holds writes until the returned function is called. */
+  holdWrites(): () => void;
+  down(): void;
+  up(): void;
+}
+
+function gatedConnection(base: ClickHouseConnection): { connection: ClickHouseConnection; gate: ClickHouseGate } {
+  let held: Promise<void> | null = null;
+  let isDown = false;
+  const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123 (test: ClickHouse is down)'), { code: 'ECONNREFUSED' });
+  const connection = new Proxy(base, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function' || !['query', 'insert', 'command', 'exec', 'ping'].includes(String(name))) return value;
+      return async (...args: unknown[]) => {
+        if (isDown) throw refused();
+        if (held !== null && (name === 'insert' || name === 'command')) await held;
+        if (isDown) throw refused();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const gate: ClickHouseGate = {
+    holdWrites() {
+      let release!: () => void;
+      held = new Promise((r) => (release = r));
+      return () => {
+        held = null;
+        release();
+      };
+    },
+    down: () => void (isDown = true),
+    up: () => void (isDown = false),
+  };
+  return { connection, gate };
+}
+
+/** The gate of a test store's ClickHouse (null: a SQLite store). */
+export const clickhouseGate = (store: Store): ClickHouseGate | null => gateOf.get(store) ?? null;
 
 /** The ClickHouse database behind a test store (null: a SQLite store). */
 export const clickhouseDatabase = (store: Store): string | null => databaseOf.get(store) ?? null;
@@ -43,6 +81,7 @@ export function chdbClient(): ClickHouseClient {
     try {
       const { createChdbConnection } = require('chdb/connection') as { createChdbConnection: (o: { path: string }) => ClickHouseConnection };
       connection = createChdbConnection({ path: mkdtempSync(join(tmpdir(), 'weft-chdb-')) });
+      shared = connection;
     } catch (err) {
       throw new Error(`chdb is not installed (node scripts/ensure-chdb.mjs installs it): ${String(err)}`);
     }
@@ -51,26 +90,24 @@ export function chdbClient(): ClickHouseClient {
   return client;
 }
 
-/** `base` with the resources the ClickHouse engine has, on a new database of the process's chdb. */
-export async function withClickHouse(base: Store): Promise<Store> {
+/**
+ * A ClickHouse store on a new database of the process's chdb, behind a gate of its own. `base`
+ * (a SQLite store the test app also made) is closed with it; nothing of it is used.
+ */
+export async function withClickHouse(base: Store, existing?: string): Promise<Store> {
   const c = chdbClient();
-  const database = `weft_test_${process.pid}_${databases++}`;
-  await migrateClickHouse(c, database);
+  const database = existing ?? `weft_test_${process.pid}_${databases++}`;
+  if (existing === undefined) await migrateClickHouse(c, database);
+  const { connection, gate } = gatedConnection(shared!);
+  const gated = connectClickHouse({ url: 'http://chdb.invalid', database, connection });
   const store: Store = {
-    ...base,
-    auth: createClickHouseAuthStore(c, database),
-    costs: createClickHouseCostStore(c, database),
-    feedback: createClickHouseFeedbackStore(c, database),
-    files: createClickHouseFileStore(c, database),
-    tables: createClickHouseTableStore(c, database),
-    objects: createClickHouseObjectStore(c, database),
-    storageFault: (err) => clickHouseFault(err, 'chdb in process') ?? base.storageFault(err),
-    projects: createClickHouseProjectSettingsStore(c, database),
+    ...clickHouseStores(gated, database, 'chdb in process'),
     async close() {
       await base.close();
-      await c.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+      if (existing === undefined) await c.command({ query: `DROP DATABASE IF EXISTS ${database}` });
     },
   };
   databaseOf.set(store, database);
+  gateOf.set(store, gate);
   return store;
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../../src/storage/store.js';
-import { testEngine, withClickHouse } from './clickhouse-engine.js';
+import { clickhouseDatabase, testEngine, withClickHouse } from './clickhouse-engine.js';
 import { DEFAULTS } from '../../src/config.js';
 import { OPEN_ACCESS } from '../../src/service/auth-access.js';
 import { createKey, type CreateKeyInput, type CreatedKey } from '../../src/service/auth-keys.js';
@@ -59,6 +59,8 @@ export interface TestAppOptions {
   defaultEntity?: string;
   /** The built web UI's directory (default: the package's dist/ui; null: none). */
   uiDir?: string | null;
+  /** ClickHouse only: run on the database of this other test app (a second replica of it). */
+  replicaOf?: TestApp;
   /** Replaces parts of the store before the app is built (e.g. a resource on a failing engine). */
   wrapStore?: (store: Store) => Store;
 }
@@ -70,7 +72,9 @@ export const bearer = (key: string): Record<string, string> => ({ authorization:
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
   const sqlite = createSqliteStore(dataDir);
-  const engineStore = testEngine() === 'clickhouse' ? await withClickHouse(sqlite) : sqlite;
+  const shared = opts.replicaOf === undefined ? undefined : clickhouseDatabase(opts.replicaOf.store) ?? undefined;
+  if (opts.replicaOf !== undefined && shared === undefined) throw new Error('replicaOf needs a ClickHouse test app');
+  const engineStore = testEngine() === 'clickhouse' ? await withClickHouse(sqlite, shared) : sqlite;
   const store = opts.wrapStore ? opts.wrapStore(engineStore) : engineStore;
   const app = await buildApp({
     store,

@@ -41,6 +41,8 @@ export interface Served {
   code?: number | null;
   stderr: string;
   stop: () => void;
+  /** Settles when the process has exited. */
+  exited: Promise<void>;
 }
 
 /** Starts src/main.ts; resolves with the port once listening, or the exit code if it exits. */
@@ -49,14 +51,15 @@ export function serve(args: string[]): Promise<Served> {
   let out = '';
   let stderr = '';
   const stop = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
   return new Promise((res) => {
-    const timer = setTimeout(() => { stop(); res({ stderr: stderr + '\n(timeout)', stop }); }, 30_000);
+    const timer = setTimeout(() => { stop(); res({ stderr: stderr + '\n(timeout)', stop, exited }); }, 30_000);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on \S+:(\d+)/.exec(out);
-      if (m) { clearTimeout(timer); res({ port: Number(m[1]), stderr, stop }); }
+      if (m) { clearTimeout(timer); res({ port: Number(m[1]), stderr, stop, exited }); }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('exit', (code) => { clearTimeout(timer); res({ code, stderr, stop }); });
+    child.on('exit', (code) => { clearTimeout(timer); res({ code, stderr, stop, exited }); });
   });
 }

@@ -2,7 +2,7 @@
 // tests) the same client on an in-process chdb connection, so one code path runs in both.
 // Settings every statement needs are set once here: 64-bit integers come back as JSON
 // strings (a real server's default; chdb's is numbers), inserts wait until stored.
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 
 /** The client's connection hook (a chdb connection in tests). */
 export type ClickHouseConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>;
@@ -19,7 +19,10 @@ export interface ClickHouseOptions {
 
 export function connectClickHouse(opts: ClickHouseOptions): ClickHouseClient {
   return createClient({
-    url: opts.url,
+    // A chdb connection ignores the address, which must still parse as http(s).
+    url: opts.connection ? 'http://chdb.invalid' : opts.url,
+    // Failures reach Weft as errors, which it answers and logs itself.
+    log: { level: ClickHouseLogLevel.OFF },
     ...(opts.user !== undefined ? { username: opts.user } : {}),
     ...(opts.password !== undefined ? { password: opts.password } : {}),
     ...(opts.connection ? { connection: opts.connection } : {}),
@@ -35,6 +38,9 @@ export function connectClickHouse(opts: ClickHouseOptions): ClickHouseClient {
       distributed_foreground_insert: 1,
       // JSON_VALUE answers objects and arrays as JSON text, as the plan's dynamic fields read.
       function_json_value_return_type_allow_complex: 1,
+      // A lone UTF-16 surrogate in a string (JSON.stringify writes it as a \uD800 escape) is
+      // stored as it comes instead of failing the insert: no client string is refused.
+      input_format_json_throw_on_bad_escape_sequence: 0,
     },
   });
 }

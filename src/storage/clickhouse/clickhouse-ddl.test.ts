@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrationDdl } from './clickhouse-migrations.js';
-import { tableDdl, type ChDdlMode } from './clickhouse-ddl.js';
+import { deleteStatement, tableDdl, type ChDdlMode } from './clickhouse-ddl.js';
 
 const DIR = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'clickhouse-ddl');
 const MODES: Record<string, ChDdlMode> = {
@@ -35,4 +35,16 @@ test('modes differ where they must: ON CLUSTER, Replicated engines, Distributed 
   assert.equal(sharded[1], "CREATE TABLE IF NOT EXISTS weft.feedback ON CLUSTER `weft_cluster` AS weft.feedback_local ENGINE = Distributed('weft_cluster', 'weft', 'feedback_local', cityHash64(project_id))");
   assert.throws(() => tableDdl('weft', spec, { cluster: 'bad name;', sharded: false }), /cluster name/);
   assert.throws(() => tableDdl('we ft', spec, MODES.single!), /identifier/);
+});
+
+test('deletes run on the table, or on every shard\'s _local table ON CLUSTER when sharded; calls shard by trace_id', () => {
+  const where = 'project_id = {p:String}';
+  assert.equal(deleteStatement('weft', 'calls', MODES.single!, where), 'DELETE FROM weft.calls WHERE project_id = {p:String}');
+  assert.equal(deleteStatement('weft', 'calls', MODES.replicated!, where), 'DELETE FROM weft.calls WHERE project_id = {p:String}');
+  assert.equal(deleteStatement('weft', 'calls', MODES.sharded!, where), 'DELETE FROM weft.calls_local ON CLUSTER `weft_cluster` WHERE project_id = {p:String}');
+  assert.throws(() => deleteStatement('weft', 'calls; DROP', MODES.single!, where), /identifier/);
+  const calls = migrationDdl('weft', MODES.sharded!).find((s) => s.startsWith('CREATE TABLE IF NOT EXISTS weft.calls ON CLUSTER'));
+  assert.match(calls!, /Distributed\('weft_cluster', 'weft', 'calls_local', cityHash64\(trace_id\)\)/);
+  const local = migrationDdl('weft', MODES.sharded!).find((s) => s.startsWith('CREATE TABLE IF NOT EXISTS weft.calls_local'));
+  assert.match(local!, /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/weft\/calls_local', '\{replica\}', seq\) PARTITION BY/);
 });

@@ -4,7 +4,7 @@
 //    ReplicatedMergeTree tables (Keeper paths from the {shard} and {replica} macros);
 //  - a sharded cluster (several shards): each table as <name>_local (replicated) plus a
 //    Distributed table <name> over it, sharded by the table's shard key (a project's rows,
-//    a blob's chunks, a key's user on one shard; calls will shard by trace_id, so that a
+//    a blob's chunks, a key's user on one shard; calls by trace_id, so that a
 //    trace lives on one shard). weft_migrations is replicated to every node, unsharded.
 // Identifiers are checked; no value is ever part of this text.
 import { chIdentifier } from './clickhouse-dialect.js';
@@ -16,6 +16,9 @@ export interface ChTableSpec {
   readonly orderBy: string;
   /** The Distributed table's sharding expression (sharded clusters only). */
   readonly shardBy: string;
+  /** ReplacingMergeTree on this version column (background merges keep the newest row per key). */
+  readonly replacingBy?: string;
+  readonly partitionBy?: string;
 }
 
 export interface ChDdlMode {
@@ -37,8 +40,11 @@ function clusterName(mode: ChDdlMode): string {
 const onCluster = (mode: ChDdlMode) => (mode.cluster === null ? '' : ` ON CLUSTER \`${clusterName(mode)}\``);
 
 /** The MergeTree engine of a table in this mode; `path` is its Keeper path when replicated. */
-function engine(mode: ChDdlMode, path: string): string {
-  return mode.cluster === null ? 'MergeTree' : `ReplicatedMergeTree('${path}', '{replica}')`;
+function engine(mode: ChDdlMode, path: string, replacingBy?: string): string {
+  const kind = replacingBy === undefined ? 'MergeTree' : 'ReplacingMergeTree';
+  const version = replacingBy === undefined ? '' : chIdentifier(replacingBy);
+  if (mode.cluster === null) return `${kind}(${version})`.replace('MergeTree()', 'MergeTree');
+  return `Replicated${kind}('${path}', '{replica}'${version ? `, ${version}` : ''})`;
 }
 
 export function databaseDdl(database: string, mode: ChDdlMode): string {
@@ -58,7 +64,20 @@ export function tableDdl(database: string, t: ChTableSpec, mode: ChDdlMode): str
   const name = chIdentifier(t.name);
   const local = mode.sharded ? `${name}_local` : name;
   const create = `CREATE TABLE IF NOT EXISTS ${db}.${local}${onCluster(mode)} (${t.columns.replace(/\s+/g, ' ')}) `
-    + `ENGINE = ${engine(mode, `/clickhouse/tables/{shard}/${db}/${local}`)} ORDER BY ${t.orderBy}`;
+    + `ENGINE = ${engine(mode, `/clickhouse/tables/{shard}/${db}/${local}`, t.replacingBy)}`
+    + `${t.partitionBy === undefined ? '' : ` PARTITION BY ${t.partitionBy}`} ORDER BY ${t.orderBy}`;
   if (!mode.sharded) return [create];
   return [create, `CREATE TABLE IF NOT EXISTS ${db}.${name}${onCluster(mode)} AS ${db}.${local} ENGINE = Distributed('${clusterName(mode)}', '${db}', '${local}', ${t.shardBy})`];
+}
+
+/**
+ * A lightweight DELETE of a table's rows in this mode. On a sharded cluster the rows live in
+ * <name>_local on every shard (a Distributed table takes no DELETE), so it runs there ON CLUSTER;
+ * a replicated table replicates the delete itself. `where` comes from code (values as parameters).
+ */
+export function deleteStatement(database: string, table: string, mode: ChDdlMode, where: string): string {
+  const db = chIdentifier(database);
+  const name = chIdentifier(table);
+  if (!mode.sharded) return `DELETE FROM ${db}.${name} WHERE ${where}`;
+  return `DELETE FROM ${db}.${name}_local${onCluster(mode)} WHERE ${where}`;
 }

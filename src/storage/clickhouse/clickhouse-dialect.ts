@@ -13,6 +13,7 @@
 // `IN {p:Array(String)}`: the latter tests each row against the array one element at a time
 // (measured: 72-79 s for 100,000 rows against 100,000 digests, against 0.9 s for the subquery,
 // which builds a hash set).
+import { InvalidRequestError } from '../../api/errors.js';
 import { assertNever, type ConvertTarget, type Expr, type FieldRef, type SortTerm } from '../../query/plan.js';
 
 /** ClickHouse type of a parameter or a value, when known statically. */
@@ -26,7 +27,9 @@ export class ChParams {
   /** A placeholder bound to `value` as `type` (null binds as Nullable). */
   add(value: unknown, type: ChType): string {
     const name = `p${this.next++}`;
-    this.values[name] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    // A whole number beyond 2^53 goes as its text, which the server parses for the type (chdb's
+    // connection refuses to serialize such numbers; over HTTP they are text anyway).
+    this.values[name] = typeof value === 'boolean' ? (value ? 1 : 0) : typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) ? String(value) : value;
     return value === null ? `{${name}:Nullable(${type})}` : `{${name}:${type}}`;
   }
 }
@@ -63,8 +66,12 @@ interface Printed {
   readonly field?: ChField;
 }
 
+const CONTROL_CHARS = /[\u0000-\u001f]/;
+
 /** ClickHouse JSONPath of plan path parts: digit-only parts index arrays, others are quoted keys. */
 export function chJsonPath(path: readonly string[]): string {
+  // Refused as on SQLite (which cannot take them), so that both engines answer alike.
+  if (path.some((p) => CONTROL_CHARS.test(p))) throw new InvalidRequestError('A field path must not contain control characters');
   return '$' + path.map((p) => (/^\d{1,9}$/.test(p) ? `[${Number(p)}]` : `[${JSON.stringify(p)}]`)).join('');
 }
 
@@ -81,6 +88,9 @@ export function chJsonField(column: string, path: readonly string[], params: ChP
 }
 
 const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const NUMERIC: ReadonlySet<ChType | null> = new Set<ChType | null>(['Int64', 'Float64', 'UInt8']);
+/** One side text, the other a number: ClickHouse cannot compare them as they are. */
+const mixed = (a: Printed, b: Printed) => (a.type === 'String' && NUMERIC.has(b.type)) || (NUMERIC.has(a.type) && b.type === 'String');
 const bool = (sql: string): Printed => ({ sql, type: 'UInt8' });
 
 export function printChExpr(expr: Expr, printField: ChFieldPrinter, params: ChParams): string {
@@ -106,7 +116,9 @@ class Printer {
       case 'literal': {
         const v = e.value;
         if (v === null) return { sql: 'NULL', type: null };
-        const type: ChType = typeof v === 'string' ? 'String' : typeof v === 'boolean' ? 'UInt8' : Number.isInteger(v) ? 'Int64' : 'Float64';
+        // Integers beyond 2^53 travel as Float64 (as SQLite reads such a literal: a REAL), never as
+        // an Int64 the server could not parse.
+        const type: ChType = typeof v === 'string' ? 'String' : typeof v === 'boolean' ? 'UInt8' : Number.isSafeInteger(v) ? 'Int64' : 'Float64';
         return { sql: this.params.add(v, type), type };
       }
       case 'field': {
@@ -123,10 +135,16 @@ class Printer {
       case 'not':
         return bool(`(NOT ${this.print(e.item).sql})`);
       case 'compare':
-        return bool(`(${this.print(e.left).sql} ${COMPARE[e.op]} ${this.print(e.right).sql})`);
-      case 'in':
+        return bool(this.compare(this.print(e.left), e.op, this.print(e.right)));
+      case 'in': {
         if (e.items.length === 0) return bool('0');
-        return bool(`(${this.print(e.left).sql} IN (${e.items.map((i) => this.print(i).sql).join(', ')}))`);
+        const left = this.print(e.left);
+        const items = e.items.map((i) => this.print(i));
+        // An item of the other kind (text against a number) never equals, as in SQLite's IN.
+        const alike = items.filter((i) => !mixed(left, i));
+        if (alike.length === 0) return bool('0');
+        return bool(`(${left.sql} IN (${alike.map((i) => i.sql).join(', ')}))`);
+      }
       case 'contains': {
         const input = this.print(e.input).sql;
         const substr = this.print(e.substr).sql;
@@ -150,6 +168,30 @@ class Printer {
       default:
         return assertNever(e);
     }
+  }
+
+  /**
+   * A comparison. Text against a number never fails (ClickHouse would parse the text as a
+   * number and throw): as SQLite compares, a text column takes the number as text; a JSON value
+   * or a number column compares as a number when the text is numeric, and otherwise numbers
+   * sort before text (a missing JSON value compares as nothing, false).
+   */
+  compare(left: Printed, op: keyof typeof COMPARE, right: Printed): string {
+    if (!mixed(left, right)) return `(${left.sql} ${COMPARE[op]} ${right.sql})`;
+    const textLeft = left.type === 'String';
+    const text = textLeft ? left : right;
+    const num = textLeft ? right : left;
+    if (text.field !== undefined && text.field.exists === undefined) {
+      return textLeft ? `(${text.sql} ${COMPARE[op]} toString(${num.sql}))` : `(toString(${num.sql}) ${COMPARE[op]} ${text.sql})`;
+    }
+    const asNumber = `toFloat64OrNull(${text.sql})`;
+    const numeric = textLeft ? `(${asNumber} ${COMPARE[op]} ${num.sql})` : `(${num.sql} ${COMPARE[op]} ${asNumber})`;
+    // Text against a number: text is greater.
+    const textGreater = op === 'gt' || op === 'gte';
+    const textSmaller = op === 'lt' || op === 'lte';
+    const otherwise = (textLeft ? textGreater : textSmaller) ? '1' : '0';
+    const missing = text.field?.exists ? `NOT ${text.field.exists}` : `${text.sql} IS NULL`;
+    return `multiIf(${missing}, NULL, ${asNumber} IS NULL, ${otherwise}, ${numeric})`;
   }
 
   /** $convert with ClickHouse's own conversions: unparsable text gives NULL. */

@@ -6,6 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../query/feedback-fields.js';
 import type { Expr, FieldRef } from '../../query/plan.js';
 import type { FeedbackRow, FeedbackStore } from '../feedback-store.js';
+import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
 import { selectRows } from './clickhouse-client.js';
 import { selectedValues } from '../feedback-selection.js';
 import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField } from './clickhouse-dialect.js';
@@ -30,7 +31,7 @@ const toStored = (row: FeedbackRow, seq: number): DbRow => {
   return out;
 };
 
-export function createClickHouseFeedbackStore(client: ClickHouseClient, database: string): FeedbackStore {
+export function createClickHouseFeedbackStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER): FeedbackStore {
   const table = `${chIdentifier(database)}.feedback`;
   const columns = FEEDBACK_COLUMNS.join(', ');
   let last = 0;
@@ -41,7 +42,7 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
     const params = { project: projectId, ids, seq };
     const where = 'project_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)})) AND seq < {seq:UInt64}';
     const [{ n }] = (await selectRows<{ n: string }>(client, `SELECT count() AS n FROM ${table} WHERE ${where}`, params)) as [{ n: string }];
-    if (Number(n) > 0) await client.command({ query: `DELETE FROM ${table} WHERE ${where}`, query_params: params });
+    if (Number(n) > 0) await client.command({ query: deleteStatement(database, 'feedback', mode, where), query_params: params });
   }
 
   function where(projectId: string, expr: Expr | null, params: ChParams): string {
@@ -64,7 +65,7 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
       await client.insert({ table, values: [toStored(row, seq)], format: 'JSONEachRow' });
       await dropOlder(projectId, feedbackId === row.id ? [row.id] : [row.id, feedbackId], seq);
       if (feedbackId !== row.id) {
-        await client.command({ query: `DELETE FROM ${table} WHERE project_id = {project:String} AND id = {id:String}`, query_params: { project: projectId, id: feedbackId } });
+        await client.command({ query: deleteStatement(database, 'feedback', mode, 'project_id = {project:String} AND id = {id:String}'), query_params: { project: projectId, id: feedbackId } });
       }
     },
 
@@ -73,7 +74,7 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
       const params = { project: projectId, ids };
       const w = 'project_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))';
       const [{ n }] = (await selectRows<{ n: string }>(client, `SELECT uniqExact(id) AS n FROM ${table} WHERE ${w}`, params)) as [{ n: string }];
-      if (Number(n) > 0) await client.command({ query: `DELETE FROM ${table} WHERE ${w}`, query_params: params });
+      if (Number(n) > 0) await client.command({ query: deleteStatement(database, 'feedback', mode, w), query_params: params });
       return Number(n);
     },
 

@@ -8,19 +8,20 @@ import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { ChunkBuffer } from '../chunk-buffer.js';
 import type { FileContent, FileStore, FileUpload } from '../file-store.js';
+import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
 import { selectRows } from './clickhouse-client.js';
 import { chIdentifier } from './clickhouse-dialect.js';
 
 export const CH_FILE_CHUNK_BYTES = 1024 * 1024;
 
-export function createClickHouseFileStore(client: ClickHouseClient, database: string, chunkBytes = CH_FILE_CHUNK_BYTES): FileStore {
+export function createClickHouseFileStore(client: ClickHouseClient, database: string, chunkBytes = CH_FILE_CHUNK_BYTES, mode: ChDdlMode = SINGLE_SERVER): FileStore {
   const db = chIdentifier(database);
   const chunksTable = `${db}.file_chunks`;
   const filesTable = `${db}.files`;
 
   const putChunk = (blobId: string, seq: number, data: Buffer) =>
     client.insert({ table: chunksTable, values: [{ blob_id: blobId, seq, data: data.toString('base64') }], format: 'JSONEachRow' });
-  const dropBlob = (blobId: string) => client.command({ query: `DELETE FROM ${chunksTable} WHERE blob_id = {b:String}`, query_params: { b: blobId } });
+  const dropBlob = (blobId: string) => client.command({ query: deleteStatement(database, 'file_chunks', mode, 'blob_id = {b:String}'), query_params: { b: blobId } });
 
   async function find(projectId: string, digest: string) {
     const rows = await selectRows<{ blob_id: string; size_bytes: string; n_chunks: number }>(client,

@@ -15,6 +15,25 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
   {
     version: 1,
     tables: [
+      // Calls: one row per call holding everything known of it when the row was written (a
+      // writer merges the parts it has with the rows already stored); the newest row (seq) of a
+      // call wins, at read time (LIMIT 1 BY id) and in background merges. has_start / has_end
+      // say which parts a row holds (a row without a start is invisible); named marks a display
+      // name set by /call/update. Times are microseconds; refs are JSON arrays of ref strings.
+      // Sorted by start time, so the newest calls of a project are read first without a sort;
+      // the skip indexes serve point reads, traces, children and threads.
+      { name: 'calls', columns: `project_id String, id String, trace_id String, parent_id Nullable(String),
+          thread_id Nullable(String), turn_id Nullable(String), op_name String, display_name Nullable(String),
+          started_at Int64, ended_at Nullable(Int64), attributes String, inputs String, output Nullable(String),
+          exception Nullable(String), summary Nullable(String), input_refs String, output_refs String,
+          wb_user_id Nullable(String), wb_run_id Nullable(String), wb_run_step Nullable(Int64),
+          wb_run_step_end Nullable(Int64), deleted_at Nullable(Int64), expire_at Nullable(Int64),
+          start_bytes UInt64, end_bytes UInt64, has_start UInt8, has_end UInt8, named UInt8, seq UInt64,
+          INDEX by_id id TYPE bloom_filter GRANULARITY 1, INDEX by_trace trace_id TYPE bloom_filter GRANULARITY 1,
+          INDEX by_parent parent_id TYPE bloom_filter GRANULARITY 1, INDEX by_thread thread_id TYPE bloom_filter GRANULARITY 1,
+          INDEX by_expiry expire_at TYPE minmax GRANULARITY 1`,
+        replacingBy: 'seq', partitionBy: 'toYYYYMM(toDateTime(intDiv(started_at, 1000000)))',
+        orderBy: '(project_id, started_at, id)', shardBy: 'cityHash64(trace_id)' },
       // LLM prices set per project (/cost/create); default prices come from a catalogue.
       // Times are integer microseconds (UTC), as the plan's datetime literals; prices per token.
       // seq orders rows as they were inserted (/cost/query without sort_by).

@@ -1,0 +1,127 @@
+// The writes of calls on ClickHouse, append-only: a writer reads what is stored of the calls
+// it touches, merges it with what it brings (clickhouse-call-rows.ts) and inserts one row per
+// call, acknowledged once stored. Several Weft processes may write parts of one call at the
+// same time; each writer then checks, after its insert, that the newest row of every call it
+// wrote says everything the call's rows say together, and inserts a merged row where not. The
+// writer whose insert lands last sees every other insert, so the newest row ends complete.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { CallPart } from '../call-store.js';
+import { selectRows } from './clickhouse-client.js';
+import { decodeCallRow, endRow, mergeCallRows, sameState, startRow, type ChCallRow } from './clickhouse-call-rows.js';
+
+/** Ids per statement when reading or deleting by id (a parameter array, read as a set). */
+const IDS_PER_READ = 5000;
+/** Rounds of healing before a writer gives up on calls others keep rewriting (never seen). */
+const HEAL_ROUNDS = 5;
+
+export interface CallWrites {
+  /** Writes rows merging `rows` (parts, renames, deletions) with what is stored of their calls. */
+  write(rows: readonly ChCallRow[]): Promise<void>;
+  /** Every stored row of these calls of one project. */
+  rowsOf(projectId: string, ids: readonly string[]): Promise<ChCallRow[]>;
+  /** Rows for the parts, each call's parts merged in order. */
+  partRows(parts: readonly CallPart[]): ChCallRow[];
+  nextSeq(): number;
+}
+
+const keyOf = (r: { project_id: string; id: string }) => `${r.project_id}\u0000${r.id}`;
+
+function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of items) {
+    const k = key(t);
+    const list = out.get(k);
+    if (list === undefined) out.set(k, [t]);
+    else list.push(t);
+  }
+  return out;
+}
+
+export function callWrites(client: ClickHouseClient, database: string): CallWrites {
+  const table = `${database}.calls`;
+  let last = 0;
+  const nextSeq = () => (last = Math.max(last + 1, Date.now() * 1000));
+  /** A seq above every one seen (another process's clock may run ahead of ours). */
+  const seqAbove = (rows: readonly ChCallRow[]) => {
+    for (const r of rows) if (r.seq > last) last = r.seq;
+    return nextSeq();
+  };
+
+  async function rowsOf(projectId: string, ids: readonly string[]): Promise<ChCallRow[]> {
+    const out: ChCallRow[] = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+      const rows = await selectRows<Record<string, unknown>>(client,
+        `SELECT * FROM ${table} WHERE project_id = {p:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
+        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ) });
+      for (const r of rows) out.push(decodeCallRow(r));
+    }
+    return out;
+  }
+
+  /** The state flags of every row of these calls (small: no payloads). */
+  async function statesOf(projectId: string, ids: readonly string[]) {
+    const out: Pick<ChCallRow, 'id' | 'seq' | 'has_start' | 'has_end' | 'named' | 'deleted_at'>[] = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+      const rows = await selectRows<Record<string, unknown>>(client,
+        `SELECT id, seq, has_start, has_end, named, deleted_at FROM ${table} WHERE project_id = {p:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
+        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ) });
+      for (const r of rows) {
+        out.push({ id: String(r.id), seq: Number(r.seq), has_start: Number(r.has_start) as 0 | 1, has_end: Number(r.has_end) as 0 | 1,
+          named: Number(r.named) as 0 | 1, deleted_at: r.deleted_at === null ? null : Number(r.deleted_at) });
+      }
+    }
+    return out;
+  }
+
+  async function insert(rows: readonly ChCallRow[]) {
+    if (rows.length > 0) await client.insert({ table, values: rows, format: 'JSONEachRow' });
+  }
+
+  /** Calls of one project whose newest row does not say all their rows say. */
+  async function unsettled(projectId: string, ids: readonly string[]): Promise<string[]> {
+    const states = groupBy(await statesOf(projectId, ids), (s) => s.id);
+    const out: string[] = [];
+    for (const [id, rows] of states) {
+      const newest = rows.reduce((a, b) => (b.seq > a.seq ? b : a));
+      const all = {
+        has_start: rows.some((r) => r.has_start === 1) ? 1 : 0, has_end: rows.some((r) => r.has_end === 1) ? 1 : 0,
+        named: rows.some((r) => r.named === 1) ? 1 : 0, deleted_at: rows.find((r) => r.deleted_at !== null)?.deleted_at ?? null,
+      } as ChCallRow;
+      if (!sameState(newest, all)) out.push(id);
+    }
+    return out;
+  }
+
+  async function writeProject(projectId: string, incoming: readonly ChCallRow[]) {
+    const byCall = groupBy(incoming, keyOf);
+    // What is stored is read only for calls this write does not complete (a lone start or end, a
+    // rename, a deletion): a call whose start and end arrive together is written as it comes,
+    // and the check below merges in anything stored before it (a rename, an earlier deletion).
+    const partial = [...byCall.values()].filter((own) => !own.some((r) => r.has_start === 1) || !own.some((r) => r.has_end === 1));
+    const stored = groupBy(await rowsOf(projectId, [...new Set(partial.map((own) => own[0]!.id))]), keyOf);
+    const seq = seqAbove([...stored.values()].flat());
+    const rows = [...byCall].map(([key, own]) => mergeCallRows([...(stored.get(key) ?? []), ...own], seq));
+    await insert(rows);
+    let pending = await unsettled(projectId, rows.map((r) => r.id));
+    for (let round = 0; pending.length > 0 && round < HEAL_ROUNDS; round++) {
+      const all = groupBy(await rowsOf(projectId, pending), keyOf);
+      const healSeq = seqAbove([...all.values()].flat());
+      await insert([...all.values()].map((rs) => mergeCallRows(rs, healSeq)));
+      pending = await unsettled(projectId, pending);
+    }
+  }
+
+  return {
+    async write(rows) {
+      for (const [projectId, own] of groupBy(rows, (r) => r.project_id)) await writeProject(projectId, own);
+    },
+    rowsOf,
+    partRows(parts) {
+      const seq = nextSeq();
+      const byCall = groupBy(parts.map((p) => (p.mode === 'start' ? startRow(p.start, seq) : endRow(p.end, seq))), keyOf);
+      // Parts of one call in one batch apply in order: a later copy of a part replaces an earlier one.
+      return [...byCall.values()].map((own) => mergeCallRows(own.map((r, i) => ({ ...r, seq: seq + i / own.length })), seq));
+    },
+    nextSeq,
+  };
+}

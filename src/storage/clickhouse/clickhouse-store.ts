@@ -1,0 +1,79 @@
+// The ClickHouse engine: every resource in one ClickHouse database, reached over HTTP with the
+// official client (or, for tests and experiments, chdb in process through the same client).
+// Weft keeps no state of its own beside it: several Weft processes on one database are
+// replicas. Opening it creates the database and applies the migrations it lacks.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Store } from '../store.js';
+import { connectClickHouse, selectRows, type ClickHouseConnection } from './clickhouse-client.js';
+import { migrateClickHouse } from './clickhouse-migrations.js';
+import { SINGLE_SERVER, type ChDdlMode } from './clickhouse-ddl.js';
+import { createClickHouseCallStore } from './clickhouse-call-store.js';
+import { createClickHouseObjectStore } from './clickhouse-object-store.js';
+import { createClickHouseFeedbackStore } from './clickhouse-feedback-store.js';
+import { createClickHouseTableStore } from './clickhouse-table-store.js';
+import { createClickHouseFileStore } from './clickhouse-file-store.js';
+import { createClickHouseCostStore } from './clickhouse-cost-store.js';
+import { createClickHouseProjectSettingsStore } from './clickhouse-project-settings-store.js';
+import { createClickHouseAuthStore } from './clickhouse-auth-store.js';
+import { clickHouseFault } from './clickhouse-faults.js';
+
+export interface ClickHouseStoreOptions {
+  readonly url: string;
+  readonly user?: string | null;
+  readonly password?: string | null;
+  readonly database: string;
+  /** A cluster: ON CLUSTER DDL, replicated tables, Distributed ones when it has several shards. */
+  readonly cluster?: string | null;
+  /** Replaces the HTTP connection (chdb in process). */
+  readonly connection?: ClickHouseConnection;
+  /** An existing client to share (its owner closes it); `url` then only names it in messages. */
+  readonly client?: ClickHouseClient;
+}
+
+/** The stores of one database on a connected client (no migration). */
+export function clickHouseStores(client: ClickHouseClient, database: string, where: string, mode: ChDdlMode = SINGLE_SERVER): Omit<Store, 'close'> {
+  return {
+    capabilities: { engine: 'clickhouse', transactions: false },
+    calls: createClickHouseCallStore(client, database, mode),
+    objects: createClickHouseObjectStore(client, database),
+    feedback: createClickHouseFeedbackStore(client, database, mode),
+    tables: createClickHouseTableStore(client, database),
+    files: createClickHouseFileStore(client, database, undefined, mode),
+    costs: createClickHouseCostStore(client, database, mode),
+    projects: createClickHouseProjectSettingsStore(client, database),
+    auth: createClickHouseAuthStore(client, database),
+    health: () => ({ status: 'ok' }),
+    storageFault: (err) => clickHouseFault(err, where),
+  };
+}
+
+/** Whether the cluster has several shards (then tables are <name>_local under Distributed ones). */
+async function ddlMode(client: ClickHouseClient, cluster: string | null): Promise<ChDdlMode> {
+  if (cluster === null) return { cluster: null, sharded: false };
+  const [row] = await selectRows<{ shards: string }>(client, 'SELECT uniqExact(shard_num) AS shards FROM system.clusters WHERE cluster = {c:String}', { c: cluster });
+  const shards = Number(row?.shards ?? 0);
+  if (shards === 0) throw new Error(`ClickHouse has no cluster named ${cluster} (system.clusters); check WEFT_CLICKHOUSE_CLUSTER`);
+  return { cluster, sharded: shards > 1 };
+}
+
+export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promise<Store> {
+  const client = opts.client ?? connectClickHouse({
+    url: opts.url, database: opts.database,
+    ...(opts.user ? { user: opts.user } : {}), ...(opts.password ? { password: opts.password } : {}),
+    ...(opts.connection ? { connection: opts.connection } : {}),
+  });
+  let mode: ChDdlMode;
+  try {
+    mode = await ddlMode(client, opts.cluster ?? null);
+    await migrateClickHouse(client, opts.database, mode);
+  } catch (err) {
+    if (!opts.client) await client.close().catch(() => undefined);
+    throw err;
+  }
+  return {
+    ...clickHouseStores(client, opts.database, opts.url, mode),
+    async close() {
+      if (!opts.client) await client.close();
+    },
+  };
+}
