@@ -17,7 +17,7 @@ import { generateTraces, type BatchItem } from './lib/gen-calls.js';
 import { USER_ID } from './lib/dataset.js';
 import { post, postOk } from './lib/http.js';
 import { type BenchResult } from './lib/report.js';
-import { cpuSeconds, startWeft } from './lib/server.js';
+import { cpuSeconds, startWeft, type ServerProc } from './lib/server.js';
 import { fmtMB, fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 
 const ROW_COLUMNS = [
@@ -27,7 +27,7 @@ const ROW_COLUMNS = [
 ] as const;
 type RowValues = (string | number | null)[];
 
-interface Traffic {
+export interface Traffic {
   /** request bodies, `{"batch":[...]}` */
   readonly bodies: string[];
   /** the same batches as the parts the server derives from them */
@@ -96,7 +96,7 @@ function floorRun(traffic: Traffic, dir: string): number {
   return traffic.calls / s;
 }
 
-interface WeftRun {
+export interface WeftRun {
   readonly rate: number;
   readonly batchMs: number[];
   /** server CPU seconds per wall second while ingesting (1.0 = one core busy) */
@@ -108,6 +108,16 @@ async function weftRun(opts: BenchOptions, traffic: Traffic, dir: string, check:
   rmSync(dir, { recursive: true, force: true });
   const server = await startWeft(opts, dir);
   try {
+    return await driveIngest(server, traffic, opts.clients, check);
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Sends the traffic through `clients` concurrent clients (one batch in flight each); checks the count when asked. */
+export async function driveIngest(server: ServerProc, traffic: Traffic, clients: number, check: boolean): Promise<WeftRun> {
+  {
     const batchMs: number[] = [];
     let next = 0;
     let peakRss = server.rss();
@@ -121,7 +131,7 @@ async function weftRun(opts: BenchOptions, traffic: Traffic, dir: string, check:
     };
     const cpu0 = cpuSeconds(server.pid);
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: opts.clients }, client));
+    await Promise.all(Array.from({ length: clients }, client));
     const s = (performance.now() - t0) / 1000;
     const cpu = (cpuSeconds(server.pid) - cpu0) / s;
     clearInterval(sampler);
@@ -130,9 +140,6 @@ async function weftRun(opts: BenchOptions, traffic: Traffic, dir: string, check:
       if (stats.count !== traffic.calls) throw new Error(`ingested ${traffic.calls} calls but query_stats counts ${stats.count}`);
     }
     return { rate: traffic.calls / s, batchMs, cpu, peakRss };
-  } finally {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

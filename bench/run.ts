@@ -21,6 +21,7 @@ import * as del from './delete.js';
 import * as mixed from './mixed.js';
 import * as ui from './ui.js';
 import * as costs from './costs.js';
+import * as engine from './engine.js';
 
 type Bench = (opts: BenchOptions) => Promise<BenchResult>;
 /** In run order; the aliases are what the command line accepts. */
@@ -35,16 +36,27 @@ const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; 
   { name: 'startup', aliases: ['startup'], run: startup.run, seeded: true },
   { name: 'costs', aliases: ['costs'], run: costs.run, seeded: true },
   { name: 'ui', aliases: ['ui'], run: ui.run, seeded: true },
+  // Not part of a plain `npm run bench`: it needs chdb (~550 MB), installed on first use.
+  { name: 'engine', aliases: ['engine', 'clickhouse'], run: engine.run, seeded: true },
 ];
 
 async function main(): Promise<number> {
-  const wanted = process.argv.slice(2);
+  // `npm run bench --engine clickhouse` reaches here as npm_config_engine (npm's own flag syntax).
+  const wanted = process.argv.slice(2).filter((a, i, all) => a !== '--engine' && all[i - 1] !== '--engine');
+  const engineFlag = process.env.npm_config_engine ?? process.argv[process.argv.indexOf('--engine') + 1];
+  if (process.argv.includes('--engine') || process.env.npm_config_engine) {
+    if (engineFlag !== 'clickhouse' && engineFlag !== 'sqlite') {
+      process.stderr.write(`--engine takes sqlite or clickhouse, got ${engineFlag}\n`);
+      return 2;
+    }
+    if (engineFlag === 'clickhouse' && wanted.length === 0) wanted.push('engine');
+  }
   const unknown = wanted.filter((w) => !BENCHES.some((b) => b.aliases.includes(w)));
   if (unknown.length > 0) {
     process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.aliases.join('|')).join(', ')}\n`);
     return 2;
   }
-  const selected = BENCHES.filter((b) => wanted.length === 0 || wanted.some((w) => b.aliases.includes(w)));
+  const selected = BENCHES.filter((b) => (wanted.length === 0 ? b.name !== 'engine' : wanted.some((w) => b.aliases.includes(w))));
   const opts = benchOptions();
   dataPath();
   dataPath('tmp');
@@ -73,7 +85,7 @@ async function main(): Promise<number> {
   const seconds = (performance.now() - t0) / 1000;
   console.log('\n' + textTable(results.flatMap((r) => r.rows)));
   // Only a full run replaces latest.md (which the README quotes); a partial run is kept beside it.
-  const file = join(RESULTS_DIR, selected.length === BENCHES.length ? 'latest.md' : `latest-${selected.map((b) => b.name).join('-')}.md`);
+  const file = join(RESULTS_DIR, wanted.length === 0 ? 'latest.md' : `latest-${selected.map((b) => b.name).join('-')}.md`);
   writeFileSync(`${file}.tmp`, markdownReport(results, opts, machine, startedAt, seconds));
   renameSync(`${file}.tmp`, file);
   process.stderr.write(`bench: wrote ${file} (${seconds.toFixed(0)} s)\n`);

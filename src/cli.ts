@@ -1,4 +1,5 @@
-// `weft keys ...`: create, list and revoke API keys in the data directory's database.
+// `weft keys ...`: create, list and revoke API keys in the data directory's database;
+// `weft copy ...`: copy a Weft's history between engines (cli-copy.ts).
 // Whoever can run this can read the database file anyway, so the CLI acts with full rights.
 //   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json]
 //   weft keys list [--json]
@@ -8,6 +9,7 @@
 import { join, resolve } from 'node:path';
 import { ConfigError, DEFAULTS, loadConfig } from './config.js';
 import { openStore } from './open-store.js';
+import { COPY_USAGE, CopyUsageError, runCopy } from './cli-copy.js';
 import type { AuthStore } from './storage/auth-store.js';
 import { WeftError } from './api/errors.js';
 import { StartupError } from './startup-error.js';
@@ -63,6 +65,7 @@ function need(p: Parsed, flag: string): string {
 }
 
 async function run(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'copy') return runCopy(argv.slice(1));
   if (argv[0] !== 'keys') throw new UsageError(`unknown command ${argv[0] ?? '(none)'}`);
   const p = parse(argv.slice(1));
   const [command, ...rest] = p.positional;
@@ -124,6 +127,10 @@ run(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UsageError) {
       process.stderr.write(`weft: ${err.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    if (err instanceof CopyUsageError) {
+      process.stderr.write(`weft: ${err.message}\n${COPY_USAGE}`);
       process.exit(2);
     }
     if (err instanceof ConfigError) {

@@ -58,10 +58,10 @@ export function buildServer(): string {
   return entry;
 }
 
-/** node arguments that run Weft on `port` with `dataDir`. */
-export function weftArgs(opts: Pick<BenchOptions, 'server'>, port: number, dataDir: string): string[] {
+/** node arguments that run Weft on `port` with `dataDir` (and `extra` flags, e.g. another engine). */
+export function weftArgs(opts: Pick<BenchOptions, 'server'>, port: number, dataDir: string, extra: readonly string[] = []): string[] {
   const entry = opts.server === 'dist' ? [buildServer()] : ['--import', 'tsx', join(REPO_DIR, 'src', 'main.ts')];
-  return [...entry, '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn'];
+  return [...entry, '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...extra];
 }
 
 let routeFiles = 0;
@@ -131,8 +131,8 @@ export function startServer(args: string[], ready: RegExp, timeoutMs = 120_000):
   });
 }
 
-export async function startWeft(opts: Pick<BenchOptions, 'server'>, dataDir: string): Promise<ServerProc> {
-  return startServer(weftArgs(opts, await freePort(), dataDir), /weft listening on/);
+export async function startWeft(opts: Pick<BenchOptions, 'server'>, dataDir: string, extra: readonly string[] = []): Promise<ServerProc> {
+  return startServer(weftArgs(opts, await freePort(), dataDir, extra), /weft listening on/);
 }
 
 export async function startBare(routes: Record<string, string>): Promise<ServerProc> {

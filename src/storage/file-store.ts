@@ -43,6 +43,8 @@ export interface FileContent {
 export interface FileStore {
   /** Starts an upload (see FileUpload). */
   beginUpload(): Promise<FileUpload>;
+  /** Digests of every file of the project, in no particular order (weft copy). */
+  digests(projectId: string): Promise<string[]>;
   /** The file stored under (projectId, digest), or null when there is none. */
   open(projectId: string, digest: string): Promise<FileContent | null>;
   /** Sum of the sizes of the project's files, in bytes (0 for an unknown project). */

@@ -30,6 +30,8 @@ export interface Store {
   readonly projects: ProjectSettingsStore;
   readonly auth: AuthStore;
   health(): StoreHealth;
+  /** Every project anything is stored for (calls, objects, tables, files, feedback, prices, settings). */
+  projectIds(): Promise<string[]>;
   /**
    * The engine's own failure (a full disk, a database locked or failing) as Weft's typed error,
    * or null when `err` is no storage fault. Decided by the engine, mapped to HTTP at the edge.

@@ -75,4 +75,6 @@ export interface TableStore {
   stats(projectId: string, digests: readonly string[], includeStorageSize: boolean): Promise<TableStats[]>;
   /** Bytes of the project's stored table rows (each row once, however many tables hold it). */
   totalSize(projectId: string): Promise<number>;
+  /** Digests of every table of the project, in no particular order (weft copy). */
+  digests(projectId: string): Promise<string[]>;
 }

@@ -58,13 +58,18 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     return out;
   }
 
-  /** The state flags of every row of these calls (small: no payloads). */
-  async function statesOf(projectId: string, ids: readonly string[]) {
+  /**
+   * The state flags of every row of these calls (small: no payloads). With `started` (the
+   * calls' start times, which every row of a call holding a start shares; rows without one
+   * have 0), only those stretches of the sort key are read: the recent granules, not the project.
+   */
+  async function statesOf(projectId: string, ids: readonly string[], started: { min: number; max: number } | null) {
     const out: Pick<ChCallRow, 'id' | 'seq' | 'has_start' | 'has_end' | 'named' | 'deleted_at'>[] = [];
+    const bound = started === null ? '' : ' AND (started_at BETWEEN {lo:Int64} AND {hi:Int64} OR started_at = 0)';
     for (let i = 0; i < ids.length; i += IDS_PER_READ) {
       const rows = await selectRows<Record<string, unknown>>(client,
-        `SELECT id, seq, has_start, has_end, named, deleted_at FROM ${table} WHERE project_id = {p:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
-        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ) });
+        `SELECT id, seq, has_start, has_end, named, deleted_at FROM ${table} WHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
+        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) });
       for (const r of rows) {
         out.push({ id: String(r.id), seq: Number(r.seq), has_start: Number(r.has_start) as 0 | 1, has_end: Number(r.has_end) as 0 | 1,
           named: Number(r.named) as 0 | 1, deleted_at: r.deleted_at === null ? null : Number(r.deleted_at) });
@@ -78,8 +83,8 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
   }
 
   /** Calls of one project whose newest row does not say all their rows say. */
-  async function unsettled(projectId: string, ids: readonly string[]): Promise<string[]> {
-    const states = groupBy(await statesOf(projectId, ids), (s) => s.id);
+  async function unsettled(projectId: string, ids: readonly string[], started: { min: number; max: number } | null = null): Promise<string[]> {
+    const states = groupBy(await statesOf(projectId, ids, started), (s) => s.id);
     const out: string[] = [];
     for (const [id, rows] of states) {
       const newest = rows.reduce((a, b) => (b.seq > a.seq ? b : a));
@@ -102,7 +107,10 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     const seq = seqAbove([...stored.values()].flat());
     const rows = [...byCall].map(([key, own]) => mergeCallRows([...(stored.get(key) ?? []), ...own], seq));
     await insert(rows);
-    let pending = await unsettled(projectId, rows.map((r) => r.id));
+    // Every row written holds a start: their start times bound the check's read.
+    const started = rows.every((r) => r.has_start === 1)
+      ? { min: Math.min(...rows.map((r) => r.started_at)), max: Math.max(...rows.map((r) => r.started_at)) } : null;
+    let pending = await unsettled(projectId, rows.map((r) => r.id), started);
     for (let round = 0; pending.length > 0 && round < HEAL_ROUNDS; round++) {
       const all = groupBy(await rowsOf(projectId, pending), keyOf);
       const healSeq = seqAbove([...all.values()].flat());

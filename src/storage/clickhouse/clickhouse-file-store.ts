@@ -90,5 +90,8 @@ export function createClickHouseFileStore(client: ClickHouseClient, database: st
         `SELECT sum(s) AS n FROM (SELECT any(size_bytes) AS s FROM ${filesTable} WHERE project_id = {p:String} GROUP BY digest)`, { p: projectId });
       return Number(row?.n ?? 0);
     },
+    async digests(projectId) {
+      return (await selectRows<{ digest: string }>(client, `SELECT DISTINCT digest FROM ${filesTable} WHERE project_id = {p:String}`, { p: projectId })).map((r) => r.digest);
+    },
   };
 }

@@ -5,6 +5,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Store } from '../store.js';
 import { connectClickHouse, selectRows, type ClickHouseConnection } from './clickhouse-client.js';
+import { chIdentifier } from './clickhouse-dialect.js';
 import { migrateClickHouse } from './clickhouse-migrations.js';
 import { SINGLE_SERVER, type ChDdlMode } from './clickhouse-ddl.js';
 import { createClickHouseCallStore } from './clickhouse-call-store.js';
@@ -43,6 +44,12 @@ export function clickHouseStores(client: ClickHouseClient, database: string, whe
     projects: createClickHouseProjectSettingsStore(client, database),
     auth: createClickHouseAuthStore(client, database),
     health: () => ({ status: 'ok' }),
+    async projectIds() {
+      const db = chIdentifier(database);
+      const from = ['calls', 'object_versions', 'tables', 'files', 'feedback', 'project_settings'].map((t) => `SELECT DISTINCT project_id AS p FROM ${db}.${t}`);
+      from.push(`SELECT DISTINCT pricing_level_id AS p FROM ${db}.llm_token_prices WHERE pricing_level = 'project'`);
+      return (await selectRows<{ p: string }>(client, `SELECT DISTINCT p FROM (${from.join(' UNION ALL ')})`)).map((r) => r.p);
+    },
     storageFault: (err) => clickHouseFault(err, where),
   };
 }

@@ -133,5 +133,8 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
       const [row] = await selectRows<{ n: string }>(client, `SELECT sum(s) AS n FROM (SELECT any(size_bytes) AS s FROM ${rowsT} WHERE project_id = {p:String} GROUP BY digest)`, { p: projectId });
       return Number(row?.n ?? 0);
     },
+    async digests(projectId) {
+      return (await selectRows<{ digest: string }>(client, `SELECT DISTINCT digest FROM ${tablesT} WHERE project_id = {p:String}`, { p: projectId })).map((r) => r.digest);
+    },
   };
 }

@@ -20,6 +20,7 @@ export function createSqliteFileStore(db: SqliteDb, writer: SqliteWriter, chunkB
   const findFile = db.prepare('SELECT blob_id, size_bytes, n_chunks FROM files WHERE project_id = ? AND digest = ?');
   const readChunk = db.prepare('SELECT data FROM file_chunks WHERE blob_id = ? AND seq = ?').pluck();
   const sumSizes = db.prepare('SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE project_id = ?').pluck();
+  const listDigests = db.prepare('SELECT digest FROM files WHERE project_id = ?').pluck();
 
   function beginUpload(): FileUpload {
     const chunks = new ChunkBuffer(chunkBytes);
@@ -77,6 +78,9 @@ export function createSqliteFileStore(db: SqliteDb, writer: SqliteWriter, chunkB
     },
     async totalSize(projectId) {
       return sumSizes.get(projectId) as number;
+    },
+    async digests(projectId) {
+      return listDigests.all(projectId) as string[];
     },
   };
 }

@@ -20,6 +20,12 @@ import { sqliteFault } from './sqlite-faults.js';
 
 export const SQLITE_FILE = 'weft.sqlite';
 
+/** Every project with a stored row of any resource (each union member reads an index). */
+const PROJECT_IDS = `SELECT DISTINCT project_id AS p FROM calls UNION SELECT DISTINCT project_id FROM object_versions
+  UNION SELECT DISTINCT project_id FROM tables UNION SELECT DISTINCT project_id FROM files
+  UNION SELECT DISTINCT project_id FROM feedback UNION SELECT DISTINCT project_id FROM project_settings
+  UNION SELECT DISTINCT pricing_level_id FROM llm_token_prices WHERE pricing_level = 'project'`;
+
 export interface SqliteStoreOptions {
   /**
    * Run writes on this thread, synchronously (the CLI, and bulk loads that wrap many writes
@@ -49,6 +55,10 @@ export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}
     projects: createSqliteProjectSettingsStore(db, writer),
     auth: createSqliteAuthStore(db, writer),
     health: () => writer.health(),
+    async projectIds() {
+      const rows = await reads.all<{ p: string }>(PROJECT_IDS, []);
+      return rows.map((r) => r.p);
+    },
     storageFault: (err) => (err instanceof Error ? sqliteFault((err as { code?: unknown }).code, err.message, path) : null),
     async close() {
       await writer.close();

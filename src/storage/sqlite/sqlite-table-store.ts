@@ -94,5 +94,8 @@ export function createSqliteTableStore(db: SqliteDb, reads: ReadThreads, writer:
       const [row] = await reads.all<{ bytes: number }>('SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM table_rows WHERE project_id = ?', [projectId]);
       return row!.bytes;
     },
+    async digests(projectId) {
+      return (await reads.all<{ digest: string }>('SELECT digest FROM tables WHERE project_id = ?', [projectId])).map((r) => r.digest);
+    },
   };
 }
