@@ -98,3 +98,45 @@ test('text against a number, and numbers beyond 2^53, compare as on SQLite inste
     await sqlite.close();
   }
 });
+
+test('pages sorted by start time read a window of the newest (or oldest) rows, and answer as SQLite does', async () => {
+  const { start, end, startItem, endItem } = await import('../helpers/calls.js');
+  process.env.WEFT_TEST_ENGINE = 'sqlite';
+  const sqlite = await startTestApp().finally(() => (process.env.WEFT_TEST_ENGINE = 'clickhouse'));
+  const P = 'window/project';
+  try {
+    const t0 = Date.parse('2026-11-01T00:00:00Z');
+    // 900 calls, some sharing a start time; a trace root every third; a third of them ended later.
+    const calls = Array.from({ length: 900 }, (_, i) => start({ project_id: P, started_at: new Date(t0 + Math.floor(i / 2) * 1000).toISOString(), inputs: { i } }));
+    const roots = new Set(calls.filter((_, i) => i % 3 === 0).map((c) => c.id));
+    for (const c of calls) if (!roots.has(c.id)) Object.assign(c, { parent_id: calls[Math.floor(calls.indexOf(c) / 3) * 3]!.id, trace_id: calls[Math.floor(calls.indexOf(c) / 3) * 3]!.trace_id });
+    const first = calls.flatMap((c, i) => (i % 3 === 1 ? [startItem(c)] : [startItem(c), endItem(end(c.id, { project_id: P }))]));
+    const later = calls.filter((_, i) => i % 3 === 1).map((c) => endItem(end(c.id, { project_id: P, output: 'late' })));
+    const doomed = calls.filter((_, i) => i % 7 === 0 && i > 700).map((c) => c.id);
+    for (const app of [t, sqlite]) {
+      assert.equal((await app.post('/call/upsert_batch', { batch: first })).status, 200);
+      assert.equal((await app.post('/call/upsert_batch', { batch: later })).status, 200);
+      for (const id of calls.filter((_, i) => i % 11 === 0).map((c) => c.id)) assert.equal((await app.post('/call/update', { project_id: P, call_id: id, display_name: 'renamed' })).status, 200);
+      assert.equal((await app.post('/calls/delete', { project_id: P, call_ids: doomed })).status, 200);
+    }
+    const page = async (app: typeof t, body: object) => {
+      const r = await app.post('/calls/query', { project_id: P, columns: ['id', 'display_name', 'output'], ...body });
+      assert.equal(r.status, 200, r.text);
+      return r.body.calls.map((c: { id: string; display_name: string | null; output: unknown }) => [c.id, c.display_name, c.output]);
+    };
+    for (const body of [
+      { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100 },
+      { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, offset: 150 },
+      { sort_by: [{ field: 'started_at', direction: 'asc' }], limit: 50, offset: 10 },
+      { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, filter: { trace_roots_only: true } },
+      { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 40, query: { $expr: { $eq: [{ $getField: 'output' }, { $literal: 'late' }] } } },
+      { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 1000 },
+    ]) {
+      const want = await page(sqlite, body);
+      assert.ok(want.length > 0);
+      assert.deepEqual(await page(t, body), want, JSON.stringify(body));
+    }
+  } finally {
+    await sqlite.close();
+  }
+});

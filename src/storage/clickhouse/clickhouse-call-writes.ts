@@ -11,6 +11,8 @@ import { decodeCallRow, endRow, mergeCallRows, sameState, startRow, type ChCallR
 
 /** Ids per statement when reading or deleting by id (a parameter array, read as a set). */
 const IDS_PER_READ = 5000;
+/** Start times kept as read hints (about 100 bytes each). */
+const STARTS_REMEMBERED = 200_000;
 /** Rounds of healing before a writer gives up on calls others keep rewriting (never seen). */
 const HEAL_ROUNDS = 5;
 
@@ -47,12 +49,34 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     return nextSeq();
   };
 
-  async function rowsOf(projectId: string, ids: readonly string[]): Promise<ChCallRow[]> {
+  /**
+   * Start times of calls this process wrote lately, by project and id: a hint that bounds the
+   * read of a call's stored rows to its stretch of the sort key. A wrong or missing hint costs
+   * only speed: a start the bounded read misses leaves a row without a start, which the check
+   * after the insert reads unbounded and heals.
+   */
+  const startedAt = new Map<string, number>();
+  const remember = (rows: readonly ChCallRow[]) => {
+    for (const r of rows) if (r.has_start === 1) startedAt.set(keyOf(r), r.started_at);
+    for (const k of startedAt.keys()) {
+      if (startedAt.size <= STARTS_REMEMBERED) break;
+      startedAt.delete(k);
+    }
+  };
+  const hinted = (projectId: string, ids: readonly string[]): { min: number; max: number } | null => {
+    const times = ids.map((id) => startedAt.get(`${projectId}\u0000${id}`));
+    if (times.length === 0 || times.some((t) => t === undefined)) return null;
+    return { min: Math.min(...(times as number[])), max: Math.max(...(times as number[])) };
+  };
+
+  /** Every stored row of these calls; `started` bounds the read as in statesOf. */
+  async function rowsOf(projectId: string, ids: readonly string[], started: { min: number; max: number } | null = null): Promise<ChCallRow[]> {
     const out: ChCallRow[] = [];
+    const bound = started === null ? '' : ' AND (started_at BETWEEN {lo:Int64} AND {hi:Int64} OR started_at = 0)';
     for (let i = 0; i < ids.length; i += IDS_PER_READ) {
       const rows = await selectRows<Record<string, unknown>>(client,
-        `SELECT * FROM ${table} WHERE project_id = {p:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
-        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ) });
+        `SELECT * FROM ${table} WHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
+        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) });
       for (const r of rows) out.push(decodeCallRow(r));
     }
     return out;
@@ -99,14 +123,16 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
 
   async function writeProject(projectId: string, incoming: readonly ChCallRow[]) {
     const byCall = groupBy(incoming, keyOf);
-    // What is stored is read only for calls this write does not complete (a lone start or end, a
-    // rename, a deletion): a call whose start and end arrive together is written as it comes,
-    // and the check below merges in anything stored before it (a rename, an earlier deletion).
-    const partial = [...byCall.values()].filter((own) => !own.some((r) => r.has_start === 1) || !own.some((r) => r.has_end === 1));
-    const stored = groupBy(await rowsOf(projectId, [...new Set(partial.map((own) => own[0]!.id))]), keyOf);
+    // What is stored is read only for calls this write brings no start for (a lone end, a
+    // rename, a deletion: they need the stored start's fields). A call whose start arrives is
+    // written as it comes, and the check below merges in anything stored before it (an end
+    // that came first, a rename, an earlier deletion).
+    const startless = [...new Set([...byCall.values()].filter((own) => !own.some((r) => r.has_start === 1)).map((own) => own[0]!.id))];
+    const stored = groupBy(await rowsOf(projectId, startless, hinted(projectId, startless)), keyOf);
     const seq = seqAbove([...stored.values()].flat());
     const rows = [...byCall].map(([key, own]) => mergeCallRows([...(stored.get(key) ?? []), ...own], seq));
     await insert(rows);
+    remember(rows);
     // Every row written holds a start: their start times bound the check's read.
     const started = rows.every((r) => r.has_start === 1)
       ? { min: Math.min(...rows.map((r) => r.started_at)), max: Math.max(...rows.map((r) => r.started_at)) } : null;
@@ -114,7 +140,9 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     for (let round = 0; pending.length > 0 && round < HEAL_ROUNDS; round++) {
       const all = groupBy(await rowsOf(projectId, pending), keyOf);
       const healSeq = seqAbove([...all.values()].flat());
-      await insert([...all.values()].map((rs) => mergeCallRows(rs, healSeq)));
+      const healed = [...all.values()].map((rs) => mergeCallRows(rs, healSeq));
+      await insert(healed);
+      remember(healed);
       pending = await unsettled(projectId, pending);
     }
   }

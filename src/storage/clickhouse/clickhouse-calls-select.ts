@@ -164,16 +164,41 @@ export function liveCallsFrom(database: string, s: ReturnType<typeof newStatemen
 
 const REQUIRED: ReadonlySet<CallColumn> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at']);
 
+/** started_at at or after (`>=`) or at or before (`<=`) a bound: a start condition, read before the merge. */
+export interface StartedBound {
+  readonly op: '>=' | '<=';
+  readonly at: Micros;
+}
+
 /** The SELECT of CallStore.query: StoredCall columns (unselected ones NULL), sizes without the trace total. */
-export function buildCallsSelect(database: string, q: CallsQuery, now: Micros): { sql: string; params: Record<string, unknown> } {
+export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null): { sql: string; params: Record<string, unknown> } {
   const s = newStatement(database, q.projectId);
+  const extra = bound === null ? [] : [`calls.started_at ${bound.op} ${s.params.add(bound.at, 'Int64')}`];
   const wanted = q.columns === null ? null : new Set<CallColumn>(q.columns);
   const items = CALL_COLUMNS.map((c) => (wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c} AS ${c}` : `NULL AS ${c}`));
   items.push(q.includeStorageSize ? 'calls.start_bytes + calls.end_bytes AS storage_size_bytes' : 'NULL AS storage_size_bytes');
   // Printed before FROM, so that the feedback joins the sort needs exist when FROM is printed.
   const order = printChOrderBy(q.sort, s.print, s.params);
-  const from = liveCallsFrom(database, s, q.where, now);
+  const from = liveCallsFrom(database, s, q.where, now, extra);
   return { sql: `SELECT ${items.join(', ')} ${from}${order ? ` ${order}` : ''}${limitOffset(q, s.params)}`, params: s.params.values };
+}
+
+/**
+ * The started_at of the k-th row, newest (`desc`) or oldest first, among the rows of the
+ * query's project that hold a start and meet its start conditions: read in key order without
+ * the merge, so cheap. Every call the query would return lies at or beyond it, in its order,
+ * once that many rows are there (duplicates and rows the other conditions drop only make the
+ * window wider than needed).
+ */
+export function buildStartedWindow(database: string, q: CallsQuery, k: number, direction: 'asc' | 'desc'): { sql: string; params: Record<string, unknown> } {
+  const s = newStatement(database, q.projectId);
+  const early = conjuncts(q.where).filter((c) => fieldsOf(c).every(onStart));
+  const pre = [`calls.project_id = ${s.projectParam}`, 'calls.has_start = 1', ...early.map((c) => printChExpr(c, s.print, s.params))];
+  const dir = direction === 'desc' ? 'DESC' : 'ASC';
+  return {
+    sql: `SELECT calls.started_at AS started_at FROM ${chIdentifier(database)}.calls AS calls PREWHERE ${pre.join(' AND ')} ORDER BY calls.started_at ${dir} LIMIT 1 OFFSET ${s.params.add(k - 1, 'Int64')}`,
+    params: s.params.values,
+  };
 }
 
 function limitOffset(q: CallsQuery, params: ChParams): string {
