@@ -8,7 +8,9 @@
 import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { SQLITE_FILE } from './storage/sqlite/sqlite-store.js';
+import { StartupError } from './startup-error.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openStore } from './open-store.js';
 import { COPY_RESOURCES, copyStore, countBoth, type CopyResource } from './service/store-copy.js';
@@ -109,6 +111,10 @@ export async function runCopy(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (err instanceof ConfigError) throw new CopyUsageError(err.message);
     throw err;
+  }
+  // A source is read, never created: a mistyped directory must not copy an empty new database.
+  if (fromConfig.engine === 'sqlite' && !existsSync(join(fromConfig.dataDir, SQLITE_FILE))) {
+    throw new StartupError(`there is no Weft database in ${fromConfig.dataDir} (no ${SQLITE_FILE}): check --from`);
   }
   const checkpoint = resolve(values.checkpoint ?? `.weft-copy-${createHash('sha256').update(`${values.from}\n${values.to}`).digest('hex').slice(0, 12)}.json`);
   const done = new Set<string>(existsSync(checkpoint) ? (JSON.parse(readFileSync(checkpoint, 'utf8')) as { done: string[] }).done : []);

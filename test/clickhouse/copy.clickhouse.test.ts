@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { end, endItem, start, startItem } from '../helpers/calls.js';
@@ -169,7 +169,13 @@ test('weft copy: usage mistakes exit 2, a store that cannot be opened exits 1', 
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     assert.match(r.err, /usage: weft copy/);
   }
-  const down = await weft(['copy', '--from', `sqlite:${dirs.make()}`, '--to', 'clickhouse:http://127.0.0.1:1/weft']);
+  const empty = dirs.make();
+  const missing = await weft(['copy', '--from', `sqlite:${empty}`, '--to', `sqlite:${dirs.make()}`]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /there is no Weft database in .* \(no weft\.sqlite\): check --from/);
+  assert.ok(!existsSync(join(empty, 'weft.sqlite')), 'the source is not created');
+  const src = await startTestApp();
+  const down = await weft(['copy', '--from', `sqlite:${src.dataDir}`, '--to', 'clickhouse:http://127.0.0.1:1/weft']).finally(() => src.close());
   assert.equal(down.code, 1);
   assert.match(down.err, /cannot reach ClickHouse at http:\/\/127\.0\.0\.1:1/);
 });
