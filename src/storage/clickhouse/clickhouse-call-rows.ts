@@ -113,15 +113,3 @@ export function sameState(row: Pick<ChCallRow, 'has_start' | 'has_end' | 'named'
   return row.has_start === merged.has_start && row.has_end === merged.has_end && row.named === merged.named
     && (row.deleted_at === null) === (merged.deleted_at === null);
 }
-
-/** A stored row as the service reads calls (sizes filled by the caller when asked for). */
-export function storedCall(r: ChCallRow): StoredCall {
-  return {
-    project_id: r.project_id, id: r.id, trace_id: r.trace_id, parent_id: r.parent_id, thread_id: r.thread_id,
-    turn_id: r.turn_id, op_name: r.op_name, display_name: r.display_name, started_at: r.started_at,
-    ended_at: r.ended_at, attributes: r.attributes, inputs: r.inputs, output: r.output, exception: r.exception,
-    summary: r.summary, wb_user_id: r.wb_user_id, wb_run_id: r.wb_run_id, wb_run_step: r.wb_run_step,
-    wb_run_step_end: r.wb_run_step_end, deleted_at: r.deleted_at, expire_at: r.expire_at,
-    storage_size_bytes: null, total_storage_size_bytes: null,
-  };
-}

@@ -8,7 +8,7 @@ import { nowMicros, type Micros } from '../../time.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
 import { selectRows } from './clickhouse-client.js';
 import { chIdentifier } from './clickhouse-dialect.js';
-import { decodeCallRow, deletionRow, renameRow, storedCall } from './clickhouse-call-rows.js';
+import { decodeCallRow, deletionRow, renameRow } from './clickhouse-call-rows.js';
 import { callWrites } from './clickhouse-call-writes.js';
 import { buildCallsMatched, buildCallsSelect, buildStartedWindow, liveCallsFrom, newStatement, USAGE_SQL, type StartedBound } from './clickhouse-calls-select.js';
 

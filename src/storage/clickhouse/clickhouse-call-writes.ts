@@ -19,8 +19,6 @@ const HEAL_ROUNDS = 5;
 export interface CallWrites {
   /** Writes rows merging `rows` (parts, renames, deletions) with what is stored of their calls. */
   write(rows: readonly ChCallRow[]): Promise<void>;
-  /** Every stored row of these calls of one project. */
-  rowsOf(projectId: string, ids: readonly string[]): Promise<ChCallRow[]>;
   /** Rows for the parts, each call's parts merged in order. */
   partRows(parts: readonly CallPart[]): ChCallRow[];
   nextSeq(): number;
@@ -151,7 +149,6 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     async write(rows) {
       for (const [projectId, own] of groupBy(rows, (r) => r.project_id)) await writeProject(projectId, own);
     },
-    rowsOf,
     partRows(parts) {
       const seq = nextSeq();
       const byCall = groupBy(parts.map((p) => (p.mode === 'start' ? startRow(p.start, seq) : endRow(p.end, seq))), keyOf);
