@@ -132,6 +132,14 @@ function fieldsOf(e: Expr, out: FieldRef[] = []): FieldRef[] {
 const onStart = (f: FieldRef) => (f.kind === 'column' && START_COLUMNS.has(f.name)) || (f.kind === 'json' && START_COLUMNS.has(f.column));
 const conjuncts = (e: Expr | null): Expr[] => (e === null ? [] : e.kind === 'and' ? e.items.flatMap((i) => conjuncts(i)) : [e]);
 
+const onStartOnly = (c: Expr) => fieldsOf(c).every(onStart);
+
+/** The project, "holds a start", `extra`, and the conjuncts of `where` on start columns only: what runs before the merge. */
+function startConditions(s: ReturnType<typeof newStatement>, where: Expr | null, extra: readonly string[] = []): string[] {
+  const early = conjuncts(where).filter(onStartOnly).map((c) => printChExpr(c, s.print, s.params));
+  return [`calls.project_id = ${s.projectParam}`, 'calls.has_start = 1', ...extra, ...early];
+}
+
 /** A statement in progress: its parameters and feedback joins. */
 export interface ChStatement {
   readonly params: ChParams;
@@ -151,10 +159,8 @@ export function newStatement(database: string, projectId: string): ChStatement &
  * matching `where` (plus `extra` conditions on start columns), newest row per call.
  */
 export function liveCallsFrom(database: string, s: ReturnType<typeof newStatement>, where: Expr | null, now: Micros, extra: readonly string[] = []): string {
-  const all = conjuncts(where);
-  const early = all.filter((c) => fieldsOf(c).every(onStart));
-  const late = all.filter((c) => !early.includes(c));
-  const pre = [`calls.project_id = ${s.projectParam}`, 'calls.has_start = 1', ...extra, ...early.map((c) => printChExpr(c, s.print, s.params))];
+  const late = conjuncts(where).filter((c) => !onStartOnly(c));
+  const pre = startConditions(s, where, extra);
   const post = ['calls.deleted_at IS NULL', `(calls.expire_at IS NULL OR calls.expire_at > ${s.params.add(now, 'Int64')})`, ...late.map((c) => printChExpr(c, s.print, s.params))];
   const joins = s.joins.joins.length === 0 ? '' : ` ${s.joins.joins.join(' ')}`;
   if (joins === '') return `FROM ${chIdentifier(database)}.calls AS calls FINAL PREWHERE ${pre.join(' AND ')} WHERE ${post.join(' AND ')}`;
@@ -192,8 +198,7 @@ export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, b
  */
 export function buildStartedWindow(database: string, q: CallsQuery, k: number, direction: 'asc' | 'desc'): { sql: string; params: Record<string, unknown> } {
   const s = newStatement(database, q.projectId);
-  const early = conjuncts(q.where).filter((c) => fieldsOf(c).every(onStart));
-  const pre = [`calls.project_id = ${s.projectParam}`, 'calls.has_start = 1', ...early.map((c) => printChExpr(c, s.print, s.params))];
+  const pre = startConditions(s, q.where);
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   return {
     sql: `SELECT calls.started_at AS started_at FROM ${chIdentifier(database)}.calls AS calls PREWHERE ${pre.join(' AND ')} ORDER BY calls.started_at ${dir} LIMIT 1 OFFSET ${s.params.add(k - 1, 'Int64')}`,
