@@ -22,11 +22,13 @@ import * as mixed from './mixed.js';
 import * as ui from './ui.js';
 import * as costs from './costs.js';
 import * as engine from './engine.js';
+import * as otlp from './otlp.js';
 
 type Bench = (opts: BenchOptions) => Promise<BenchResult>;
 /** In run order; the aliases are what the command line accepts. */
 const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; seeded: boolean }[] = [
   { name: 'ingest', aliases: ['ingest'], run: ingest.run, seeded: false },
+  { name: 'otlp', aliases: ['otlp'], run: otlp.run, seeded: false },
   { name: 'mixed', aliases: ['mixed'], run: mixed.run, seeded: false },
   { name: 'point-read', aliases: ['point-read', 'read'], run: pointRead.run, seeded: true },
   { name: 'query', aliases: ['query'], run: query.run, seeded: true },

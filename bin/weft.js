@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-// `weft keys ...` manages API keys, `weft copy ...` moves data between engines; anything else starts the server.
-if (process.argv[2] === 'keys' || process.argv[2] === 'copy') await import('../dist/cli.js');
+// `weft keys ...` manages API keys, `weft copy ...` moves data between engines, `weft backup FILE` copies the
+// SQLite database; anything else starts the server.
+if (['keys', 'copy', 'backup'].includes(process.argv[2])) await import('../dist/cli.js');
 else await import('../dist/main.js');

@@ -14,6 +14,7 @@ import { StartupError } from './startup-error.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openStore } from './open-store.js';
 import { COPY_RESOURCES, copyStore, countBoth, type CopyResource } from './service/store-copy.js';
+import { createProgressBar } from './cli-progress.js';
 
 export const COPY_USAGE = `usage: weft copy --from STORE --to STORE [--checkpoint FILE] [--only calls,objects,...]
   STORE is sqlite:<data dir>, clickhouse:<http(s)://[user:password@]host:port[/database]> or clickhouse:chdb:<dir>
@@ -46,45 +47,6 @@ export function storeConfig(spec: string, env: NodeJS.ProcessEnv): Config {
   url.password = '';
   url.pathname = '/';
   return loadConfig([...args, '--clickhouse-url', url.toString().replace(/\/$/, '')], env);
-}
-
-/** A one-line bar on a terminal (redrawn at most every 200 ms), else a line per finished step. */
-function progressBar(out: NodeJS.WriteStream) {
-  let label = '';
-  let total: number | null = null;
-  let done = 0;
-  let drawn = 0;
-  const draw = (final: boolean) => {
-    const now = Date.now();
-    if (!final && now - drawn < 200) return;
-    drawn = now;
-    if (!out.isTTY) {
-      if (final) out.write(`${label}: ${done}${total === null ? '' : ` of ${total}`}\n`);
-      return;
-    }
-    const width = 30;
-    const share = total ? Math.min(1, done / total) : 0;
-    const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '.');
-    out.write(`\r[${bar}] ${(share * 100).toFixed(0).padStart(3)}% ${label} ${done}${total === null ? '' : `/${total}`}\x1b[K${final ? '\n' : ''}`);
-  };
-  return {
-    begin(project: string, resource: CopyResource, n: number | null) {
-      if (label) draw(true);
-      label = `${project} ${resource}`;
-      total = n;
-      done = 0;
-      drawn = 0;
-      draw(false);
-    },
-    advance(n: number) {
-      done += n;
-      draw(false);
-    },
-    end() {
-      if (label) draw(true);
-      label = '';
-    },
-  };
 }
 
 export async function runCopy(argv: readonly string[]): Promise<number> {
@@ -125,10 +87,10 @@ export async function runCopy(argv: readonly string[]): Promise<number> {
   try {
     const to = await openStore(toConfig);
     try {
-      const bar = progressBar(err);
+      const bar = createProgressBar(err);
       const key = (p: string, r: CopyResource) => `${p}\u0000${r}`;
       const projects = await copyStore(from, to, {
-        progress: bar,
+        progress: { begin: (p, r, n) => bar.begin(`${p} ${r}`, n), advance: (n) => bar.advance(n) },
         ...(only ? { only: only as CopyResource[] } : {}),
         isDone: (p, r) => done.has(key(p, r)),
         markDone: (p, r) => {

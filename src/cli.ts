@@ -1,5 +1,6 @@
 // `weft keys ...`: create, list and revoke API keys in the data directory's database;
 // `weft copy ...`: copy a Weft's history between engines (cli-copy.ts).
+// `weft backup FILE`: a consistent copy of the SQLite database, also while serving (cli-backup.ts).
 // Whoever can run this can read the database file anyway, so the CLI acts with full rights.
 //   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json]
 //   weft keys list [--json]
@@ -10,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, DEFAULTS, loadConfig } from './config.js';
 import { openStore } from './open-store.js';
 import { COPY_USAGE, CopyUsageError, runCopy } from './cli-copy.js';
+import { runBackup } from './cli-backup.js';
 import type { AuthStore } from './storage/auth-store.js';
 import { WeftError } from './api/errors.js';
 import { StartupError } from './startup-error.js';
@@ -66,6 +68,7 @@ function need(p: Parsed, flag: string): string {
 
 async function run(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'copy') return runCopy(argv.slice(1));
+  if (argv[0] === 'backup') return runBackup(argv.slice(1));
   if (argv[0] !== 'keys') throw new UsageError(`unknown command ${argv[0] ?? '(none)'}`);
   const p = parse(argv.slice(1));
   const [command, ...rest] = p.positional;

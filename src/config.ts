@@ -1,6 +1,9 @@
 // Configuration from the environment and equivalent command-line flags; frozen once read.
 import { resolve } from 'node:path';
 
+/** How log lines are written: JSON (one object a line) or pretty (one readable line, for a terminal). */
+export type LogFormat = 'json' | 'pretty';
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -11,6 +14,12 @@ export interface Config {
   readonly localUserId: string;
   readonly localUsername: string;
   readonly logLevel: string;
+  readonly logFormat: LogFormat;
+  /**
+   * A secret a monitor (Prometheus) sends as a bearer token to read /metrics from another
+   * host; null: only loopback peers and admin keys may.
+   */
+  readonly metricsToken: string | null;
   /** Serve without API keys on a non-loopback address (refused unless set). */
   readonly insecureOpen: boolean;
   /** Requests per minute allowed per API key; 0 = no limit. */
@@ -43,6 +52,8 @@ export const DEFAULTS = {
   localUserId: 'local-user',
   localUsername: 'local',
   logLevel: 'warn',
+  logFormat: 'json',
+  metricsToken: null,
   insecureOpen: false,
   rateLimitPerMinute: 0,
   ingestQueueBytes: 256 * 1024 * 1024,
@@ -67,6 +78,8 @@ const FLAGS: Record<string, keyof Config> = {
   '--user': 'localUserId',
   '--username': 'localUsername',
   '--log-level': 'logLevel',
+  '--log-format': 'logFormat',
+  '--metrics-token': 'metricsToken',
   '--rate-limit': 'rateLimitPerMinute',
   '--ingest-queue-bytes': 'ingestQueueBytes',
   '--retention-interval-ms': 'retentionIntervalMs',
@@ -87,6 +100,8 @@ const ENV: Record<keyof Config, string> = {
   localUserId: 'WEFT_LOCAL_USER_ID',
   localUsername: 'WEFT_LOCAL_USERNAME',
   logLevel: 'WEFT_LOG_LEVEL',
+  logFormat: 'WEFT_LOG_FORMAT',
+  metricsToken: 'WEFT_METRICS_TOKEN',
   insecureOpen: 'WEFT_INSECURE_OPEN',
   rateLimitPerMinute: 'WEFT_RATE_LIMIT',
   ingestQueueBytes: 'WEFT_INGEST_QUEUE_BYTES',
@@ -141,6 +156,8 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(clickhouseDatabase)) throw new ConfigError(`clickhouseDatabase must be a plain identifier (letters, digits, _), got "${clickhouseDatabase}"`);
   const clickhouseCluster = raw.clickhouseCluster ?? DEFAULTS.clickhouseCluster;
   if (clickhouseCluster !== null && !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(clickhouseCluster)) throw new ConfigError(`clickhouseCluster must be a cluster name (letters, digits, _ . -), got "${clickhouseCluster}"`);
+  const logFormat = raw.logFormat ?? DEFAULTS.logFormat;
+  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`logFormat must be json or pretty, got "${logFormat}"`);
   const port = raw.port !== undefined ? toInt('port', raw.port) : DEFAULTS.port;
   if (port > 65535) throw new ConfigError(`port must be at most 65535, got ${port}`);
   return Object.freeze({
@@ -151,6 +168,8 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     localUserId: raw.localUserId ?? DEFAULTS.localUserId,
     localUsername: raw.localUsername ?? DEFAULTS.localUsername,
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
+    logFormat,
+    metricsToken: raw.metricsToken ?? DEFAULTS.metricsToken,
     insecureOpen: raw.insecureOpen !== undefined ? toBool('insecureOpen', raw.insecureOpen) : DEFAULTS.insecureOpen,
     rateLimitPerMinute: raw.rateLimitPerMinute !== undefined ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute) : DEFAULTS.rateLimitPerMinute,
     ingestQueueBytes: raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
 import { clickhouseGate } from './helpers/clickhouse-engine.js';
+import { holdWrites } from './helpers/hold-writes.js';
 
 const P = 'bp/project';
 
@@ -21,22 +22,6 @@ const count = async (t: TestApp, ids: string[]) => {
   assert.equal(r.status, 200, r.text);
   return r.body.count as number;
 };
-
-/**
- * Makes the engine's writes wait (SQLite: another connection holds the write lock; ClickHouse:
- * the server does not answer writes) until the returned function is called.
- */
-function holdWrites(t: TestApp): () => void {
-  const gate = clickhouseGate(t.store);
-  if (gate !== null) return gate.holdWrites();
-  const blocker = new Database(join(t.dataDir, 'weft.sqlite'));
-  blocker.pragma('busy_timeout = 5000');
-  blocker.exec('BEGIN IMMEDIATE');
-  return () => {
-    if (blocker.inTransaction) blocker.exec('COMMIT');
-    blocker.close();
-  };
-}
 
 function assert503(r: { status: number; headers: Record<string, unknown>; body: any; text: string }, retryAfter = 1) {
   assert.equal(r.status, 503, r.text);

@@ -27,3 +27,13 @@ test('bad values and unknown flags are errors', () => {
   assert.throws(() => loadConfig(['--port'], {}), ConfigError);
   assert.throws(() => loadConfig([], { WEFT_BODY_LIMIT: '-5' }), ConfigError);
 });
+
+test('log format and metrics token: env and flags, json by default, anything else an error', () => {
+  const d = loadConfig([], {});
+  assert.deepEqual([d.logFormat, d.metricsToken], ['json', null]);
+  const e = loadConfig([], { WEFT_LOG_FORMAT: 'pretty', WEFT_METRICS_TOKEN: 's3cret' });
+  assert.deepEqual([e.logFormat, e.metricsToken], ['pretty', 's3cret']);
+  const f = loadConfig(['--log-format', 'json', '--metrics-token=other'], { WEFT_LOG_FORMAT: 'pretty' });
+  assert.deepEqual([f.logFormat, f.metricsToken], ['json', 'other']);
+  assert.throws(() => loadConfig(['--log-format', 'text'], {}), ConfigError);
+});

@@ -19,11 +19,16 @@ function assertLoopback(url: URL): void {
 
 /** POSTs a JSON body and buffers the reply. */
 export function post(base: string, path: string, body: string): Promise<Reply> {
+  return postBody(base, path, body, { 'content-type': 'application/json' });
+}
+
+/** POSTs a body of any type (headers as given) and buffers the reply. */
+export function postBody(base: string, path: string, body: string | Buffer, headers: Record<string, string>): Promise<Reply> {
   const url = new URL(path, base);
   assertLoopback(url);
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }));

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'REQUEST_TOO_LARGE'
   | 'DIGEST_MISMATCH'
   | 'UNSUPPORTED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNAVAILABLE'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
@@ -27,6 +28,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   REQUEST_TOO_LARGE: 413,
   DIGEST_MISMATCH: 409,
   UNSUPPORTED: 501,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   UNAVAILABLE: 503,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -117,6 +119,13 @@ export class DigestMismatchError extends WeftError {
 export class UnsupportedError extends WeftError {
   constructor(message: string) {
     super('UNSUPPORTED', message);
+  }
+}
+
+/** A body in a media type or content coding the route does not take (415). */
+export class UnsupportedMediaTypeError extends WeftError {
+  constructor(message: string) {
+    super('UNSUPPORTED_MEDIA_TYPE', message);
   }
 }
 

@@ -2,14 +2,17 @@
 // request body and produces the OpenAPI document.
 import type { TSchema } from 'typebox';
 
-export type RouteBody = 'json' | 'multipart' | 'none';
-export type RouteReply = 'json' | 'jsonl' | 'octet-stream';
+/** otlp: OTLP/HTTP, protobuf or JSON by Content-Type (ingest/otlp decodes it; the reply is in the request's encoding). */
+export type RouteBody = 'json' | 'multipart' | 'none' | 'otlp';
+/** prometheus: the Prometheus text exposition format (text/plain; version=0.0.4) of /metrics. */
+export type RouteReply = 'json' | 'jsonl' | 'octet-stream' | 'otlp' | 'prometheus';
 /**
  * Who may call a route: anyone (open), or a key that may read / write the request's
  * project (body.project_id, the project_ids nested in the body, or ?project_id=), or an
- * admin. Checked once, at the edge (http/auth-guard.ts).
+ * admin. `monitor` (/metrics): a peer on the loopback interface, or a bearer of the metrics
+ * token, without a key; anyone else an admin. Checked once, at the edge (http/auth-guard.ts).
  */
-export type RouteAccess = 'open' | 'read' | 'write' | 'admin';
+export type RouteAccess = 'open' | 'read' | 'write' | 'admin' | 'monitor';
 
 export interface RouteSpec<
   B extends TSchema | undefined = TSchema | undefined,

@@ -14,6 +14,8 @@ import { projectsRoutes } from './projects.js';
 import { graphqlRoutes } from './graphql.js';
 import { threadsRoutes } from './threads.js';
 import { uiRoutes } from './ui.js';
+import { metricsRoutes } from './metrics.js';
+import { otlpRoutes } from './otlp.js';
 
 export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(metaRoutes),
@@ -30,4 +32,6 @@ export const ROUTES: readonly RouteSpec[] = [
   ...Object.values(threadsRoutes),
   ...Object.values(graphqlRoutes),
   ...Object.values(uiRoutes),
+  ...Object.values(metricsRoutes),
+  ...Object.values(otlpRoutes),
 ];

@@ -18,9 +18,14 @@ import { registerCostRoutes } from './routes/cost-routes.js';
 import { registerProjectRoutes, registerRetentionAndLimits } from './routes/project-routes.js';
 import { registerAdminRoutes } from './routes/admin-routes.js';
 import { registerGraphqlRoutes } from './routes/graphql-routes.js';
+import { registerOtlpRoutes } from './routes/otlp-routes.js';
 import { defaultUiDir, registerUiRoutes } from './routes/ui-routes.js';
 import { registerAuthGuard } from './auth-guard.js';
 import { registerRateLimit } from './rate-limit.js';
+import { fastifyLogging } from './request-log.js';
+import type { LogDestination } from './pretty-log.js';
+import { registerObservability } from './observability.js';
+import { trustedMonitor } from './monitor-access.js';
 import { ROUTES } from '../api/routes.js';
 import { adminRoutes } from '../api/admin.js';
 import { servedPaths, type RouteAccess, type RouteSpec } from '../api/route-spec.js';
@@ -47,7 +52,9 @@ function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
 export interface AppDeps {
   readonly store: Store;
   readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'> &
-    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute' | 'defaultEntity'>>;
+    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute' | 'defaultEntity' | 'logFormat' | 'metricsToken'>>;
+  /** Where log lines go (default: stdout). */
+  readonly logDestination?: LogDestination;
   /** The built web UI's directory (default: <package root>/dist/ui); null: none, the UI answers 503. */
   readonly uiDir?: string | null;
 }
@@ -55,7 +62,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: deps.config.bodyLimit,
-    logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
+    ...fastifyLogging({ level: deps.config.logLevel, format: deps.config.logFormat ?? DEFAULTS.logFormat, ...(deps.logDestination ? { destination: deps.logDestination } : {}) }),
     ajv: {
       customOptions: {
         // Strict request models: keep what the client sent, no coercion, defaults applied.
@@ -70,7 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   registerErrorHandler(app, (err) => deps.store.storageFault(err));
-  const store = deps.store;
+  const store = registerObservability(app, deps.store, deps.config.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes);
   const specOf = routeSpecs();
   // A route declares its access in its spec, or (outside the route table) in its Fastify config;
   // one declaring none is admin-only (fail closed). No route at all (a 404): undefined.
@@ -80,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (s === undefined) return req.routeOptions.config.access ?? 'admin';
     return s.access ?? (s.open ? 'open' : 'admin');
   };
-  registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: store.auth, accessOf });
+  registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: store.auth, accessOf, trustedMonitor: trustedMonitor(deps.config.metricsToken ?? null) });
   registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
   registerRateLimit(app, deps.config.rateLimitPerMinute ?? 0);
   registerMetaRoutes(app, store);
@@ -96,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRetentionAndLimits(app, store, { ...DEFAULTS, ...deps.config });
   registerAdminRoutes(app, store);
   registerGraphqlRoutes(app, store, { defaultEntity: deps.config.defaultEntity ?? null });
+  await registerOtlpRoutes(app, store, deps.config.bodyLimit);
   await registerUiRoutes(app, store, deps.uiDir === undefined ? defaultUiDir() : deps.uiDir);
   await app.ready();
   return app;

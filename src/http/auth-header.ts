@@ -1,5 +1,6 @@
 // The API key of a request: `Authorization: Basic base64("api:<key>")` (what the Weave SDKs
-// send; any user name is accepted, the password is the key) or `Authorization: Bearer <key>`.
+// send; any user name is accepted, the password is the key) or `Authorization: Bearer <key>`;
+// without an Authorization header, the `wandb-api-key` header Weave's OTLP guide documents.
 
 export function keyFromAuthorization(header: string | undefined): string | null {
   if (header === undefined) return null;
@@ -14,4 +15,13 @@ export function keyFromAuthorization(header: string | undefined): string | null 
   if (colon < 0) return null;
   const key = decoded.slice(colon + 1);
   return key.length > 0 ? key : null;
+}
+
+/** The key of a request's headers: Authorization first, else wandb-api-key. */
+export function keyFromHeaders(headers: Record<string, string | string[] | undefined>): string | null {
+  const fromAuthorization = keyFromAuthorization(typeof headers.authorization === 'string' ? headers.authorization : undefined);
+  if (fromAuthorization !== null || headers.authorization !== undefined) return fromAuthorization;
+  const v = headers['wandb-api-key'];
+  const key = (Array.isArray(v) ? v[0] : v)?.trim();
+  return key ? key : null;
 }

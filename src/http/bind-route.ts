@@ -28,7 +28,7 @@ export type RouteHandler<S extends RouteSpec> = (
   reply: FastifyReply,
 ) => Promise<unknown>;
 
-const CONTENT_TYPE = { json: 'application/json; charset=utf-8', jsonl: 'application/jsonl; charset=utf-8', 'octet-stream': 'application/octet-stream' } as const;
+const CONTENT_TYPE = { json: 'application/json; charset=utf-8', jsonl: 'application/jsonl; charset=utf-8', 'octet-stream': 'application/octet-stream', otlp: 'application/x-protobuf', prometheus: 'text/plain; version=0.0.4; charset=utf-8' } as const;
 
 export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, handler: RouteHandler<S>): void {
   const validates = spec.body !== undefined && (spec.requestBody ?? 'json') === 'json';

@@ -2,7 +2,7 @@
 // (read, query, stream, stats), above the engine-neutral CallStore.
 import { Readable } from 'node:stream';
 import type {
-  CallBatchItem, CallEndReq, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
+  CallBatchItem, CallEndReq, EndedCallSchemaForInsert, StartedCallSchemaForInsert, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
 } from '../api/calls.js';
 import { InvalidRequestError, RequestTooLargeError, ServiceUnavailableError } from '../api/errors.js';
 import { compileCallsQuery } from '../query/compile-calls-query.js';
@@ -140,6 +140,27 @@ export function createCallsService(store: Store) {
       });
       await write(parts);
       return {};
+    },
+
+    /**
+     * Finished calls from another protocol (OTLP spans): each converted on its own, so that one
+     * that cannot be stored is reported by its index while the others are written, at once.
+     */
+    async writeFinished(calls: readonly { start: StartedCallSchemaForInsert; end: EndedCallSchemaForInsert }[], caller: Caller) {
+      const retention = await retentionOf(calls.map((c) => c.start.project_id));
+      const rejected: { index: number; reason: string }[] = [];
+      const parts = await partsOf(calls, (c, index): CallPart[] => {
+        try {
+          const start = toStartPart(c.start, caller.userId, retention.get(c.start.project_id) ?? null);
+          return [{ mode: 'start', start }, { mode: 'end', end: toEndPart(c.end) }];
+        } catch (err) {
+          if (!(err instanceof InvalidRequestError)) throw err;
+          rejected.push({ index, reason: err.message });
+          return [];
+        }
+      });
+      if (parts.length > 0) await write(parts);
+      return { rejected };
     },
 
     async startV2(path: ProjectPath, req: CallStartReq, caller: Caller) {

@@ -133,6 +133,8 @@ export interface CallStore {
   writeParts(parts: readonly CallPart[]): Promise<void>;
   /** Bounds the bytes of parts accepted but not yet committed (one batch is always let through). */
   limitWriteQueue(bytes: number): void;
+  /** Bytes of parts accepted but not yet committed: what limitWriteQueue bounds. */
+  queuedBytes(): number;
   /**
    * Hard-deletes up to `limit` calls whose expire_at is at or before `now`, with the feedback
    * attached to them, in one transaction; returns how many calls were deleted.

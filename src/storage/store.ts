@@ -16,6 +16,18 @@ export interface StoreCapabilities {
   readonly transactions: boolean;
 }
 
+/**
+ * What an engine reports for /metrics. Both figures come from the engine because only it
+ * knows them: where its bytes live, and what one commit is (SQLite: one group transaction of
+ * the writer; ClickHouse: one insert, which is acknowledged once stored).
+ */
+export interface StoreStats {
+  /** Bytes the database takes on disk (SQLite: the file and its WAL; ClickHouse: its active parts). */
+  sizeBytes(): Promise<number>;
+  /** Tells `listener` the seconds each commit took, from then on; returns the function that stops it. */
+  onCommit(listener: (seconds: number) => void): () => void;
+}
+
 /** Whether the store can take writes: degraded while they fail for want of space, and why. */
 export type StoreHealth = { readonly status: 'ok' } | { readonly status: 'degraded'; readonly reason: string; readonly since: string };
 
@@ -29,6 +41,7 @@ export interface Store {
   readonly costs: CostStore;
   readonly projects: ProjectSettingsStore;
   readonly auth: AuthStore;
+  readonly stats: StoreStats;
   health(): StoreHealth;
   /** Every project anything is stored for (calls, objects, tables, files, feedback, prices, settings). */
   projectIds(): Promise<string[]>;

@@ -103,6 +103,14 @@ export function validExamples(f: Fixtures): Record<string, Example> {
     'POST /v2/:entity/:project/call/start': { url: `/v2/${P}/call/start`, body: { start: start() } },
     'POST /v2/:entity/:project/call/end': { url: `/v2/${P}/call/end`, body: { end: { ...end(f.callId), started_at: '2026-11-21T05:03:29.057Z', trace_id: f.traceId } } },
   };
+  // OTLP/JSON: the project is the resource's (the route reads no project_id from the body).
+  const otlp = {
+    resourceSpans: [{
+      resource: { attributes: [{ key: 'wandb.project', value: { stringValue: P } }] },
+      scopeSpans: [{ spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', name: 'fuzz', startTimeUnixNano: '1763700000000000000', endTimeUnixNano: '1763700001000000000' }] }],
+    }],
+  };
+  for (const path of ['/otel/v1/traces', '/v1/traces', '/otel/v1/trace']) ex[`POST ${path}`] = { url: path, body: otlp };
   return Object.fromEntries(Object.entries(ex).map(([k, v]) => [k, { method: v.method ?? 'POST', url: v.url, body: v.body }]));
 }
 

@@ -11,6 +11,8 @@ import { clickhouseDatabase, testEngine, withClickHouse } from './clickhouse-eng
 import { DEFAULTS } from '../../src/config.js';
 import { OPEN_ACCESS } from '../../src/service/auth-access.js';
 import { createKey, type CreateKeyInput, type CreatedKey } from '../../src/service/auth-keys.js';
+import type { LogFormat } from '../../src/config.js';
+import type { LogDestination } from '../../src/http/pretty-log.js';
 
 export interface Reply {
   status: number;
@@ -63,6 +65,10 @@ export interface TestAppOptions {
   replicaOf?: TestApp;
   /** Replaces parts of the store before the app is built (e.g. a resource on a failing engine). */
   wrapStore?: (store: Store) => Store;
+  /** Logs at this level and format into `destination` (default: silent). */
+  log?: { level: string; format?: LogFormat; destination: LogDestination };
+  /** WEFT_METRICS_TOKEN (default: none). */
+  metricsToken?: string;
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -79,11 +85,13 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const app = await buildApp({
     store,
     config: {
-      bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local', logLevel: 'silent',
+      bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local',
+      logLevel: opts.log?.level ?? 'silent', logFormat: opts.log?.format ?? 'json', metricsToken: opts.metricsToken ?? null,
       ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes, retentionIntervalMs: opts.retentionIntervalMs ?? 0,
       rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, defaultEntity: opts.defaultEntity ?? null,
     },
     ...(opts.uiDir !== undefined ? { uiDir: opts.uiDir } : {}),
+    ...(opts.log ? { logDestination: opts.log.destination } : {}),
   });
   const keys: CreatedKey[] = [];
   for (const k of opts.keys ?? []) keys.push(await createKey(store.auth, k, OPEN_ACCESS));

@@ -121,6 +121,7 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
     limitWriteQueue(bytes) {
       limitBytes = bytes;
     },
+    queuedBytes: () => queued,
     async purgeExpired(now, limit) {
       const rows = await selectRows<{ project_id: string; id: string }>(client,
         `SELECT DISTINCT project_id, id FROM ${db}.calls WHERE has_start = 1 AND expire_at IS NOT NULL AND expire_at <= {now:Int64} LIMIT {limit:UInt64}`,

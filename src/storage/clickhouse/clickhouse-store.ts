@@ -17,6 +17,8 @@ import { createClickHouseCostStore } from './clickhouse-cost-store.js';
 import { createClickHouseProjectSettingsStore } from './clickhouse-project-settings-store.js';
 import { createClickHouseAuthStore } from './clickhouse-auth-store.js';
 import { clickHouseFault } from './clickhouse-faults.js';
+import { createCommitListeners } from '../commit-listeners.js';
+import { withInsertTiming } from './clickhouse-insert-timing.js';
 
 export interface ClickHouseStoreOptions {
   readonly url: string;
@@ -32,7 +34,9 @@ export interface ClickHouseStoreOptions {
 }
 
 /** The stores of one database on a connected client (no migration). */
-export function clickHouseStores(client: ClickHouseClient, database: string, where: string, mode: ChDdlMode = SINGLE_SERVER): Omit<Store, 'close'> {
+export function clickHouseStores(untimed: ClickHouseClient, database: string, where: string, mode: ChDdlMode = SINGLE_SERVER): Omit<Store, 'close'> {
+  const commits = createCommitListeners();
+  const client = withInsertTiming(untimed, commits);
   return {
     capabilities: { engine: 'clickhouse', transactions: false },
     calls: createClickHouseCallStore(client, database, mode),
@@ -43,6 +47,14 @@ export function clickHouseStores(client: ClickHouseClient, database: string, whe
     costs: createClickHouseCostStore(client, database, mode),
     projects: createClickHouseProjectSettingsStore(client, database),
     auth: createClickHouseAuthStore(client, database),
+    stats: {
+      // The parts of the server Weft talks to (on a cluster, that node's share).
+      async sizeBytes() {
+        const [row] = await selectRows<{ bytes: string }>(client, 'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = {d:String} AND active', { d: database });
+        return Number(row?.bytes ?? 0);
+      },
+      onCommit: commits.add,
+    },
     health: () => ({ status: 'ok' }),
     async projectIds() {
       const db = chIdentifier(database);

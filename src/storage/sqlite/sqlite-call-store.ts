@@ -84,6 +84,7 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
     limitWriteQueue(bytes) {
       writer.limit(bytes);
     },
+    queuedBytes: () => writer.queuedBytes(),
     purgeExpired: (now, limit) => writer.run('calls.purgeExpired', [BigInt(Math.floor(now)), limit]),
     updateDisplayName: (projectId, callId, displayName) => writer.run('calls.updateName', [projectId, callId, displayName]),
     async get(projectId, callId, opts) {

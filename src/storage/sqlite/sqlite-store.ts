@@ -1,9 +1,10 @@
 // The embedded default engine: one SQLite file (WAL) under the data directory. Point reads
 // run on this thread's connection, reads that may scan on the reader threads
 // (sqlite-read-threads.ts), and every write goes through the one writer (sqlite-writer.ts).
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store.js';
-import { openSqlite, type OnUpgrade } from './sqlite-database.js';
+import { openSqlite, type OnUpgrade, type SqliteDb } from './sqlite-database.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { createSqliteCallStore } from './sqlite-call-store.js';
 import { createSqliteObjectStore } from './sqlite-object-store.js';
@@ -25,6 +26,16 @@ const PROJECT_IDS = `SELECT DISTINCT project_id AS p FROM calls UNION SELECT DIS
   UNION SELECT DISTINCT project_id FROM tables UNION SELECT DISTINCT project_id FROM files
   UNION SELECT DISTINCT project_id FROM feedback UNION SELECT DISTINCT project_id FROM project_settings
   UNION SELECT DISTINCT pricing_level_id FROM llm_token_prices WHERE pricing_level = 'project'`;
+
+/** Bytes of a file, 0 when it does not exist (the WAL between checkpoints may not). */
+const fileBytes = (path: string) => stat(path).then((s) => s.size, () => 0);
+
+/** Bytes of the database: its file and WAL, or (in memory) its pages. */
+async function databaseBytes(db: SqliteDb, path: string): Promise<number> {
+  if (path === ':memory:') return Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
+  const [main, wal] = await Promise.all([fileBytes(path), fileBytes(`${path}-wal`)]);
+  return main + wal;
+}
 
 export interface SqliteStoreOptions {
   /**
@@ -54,6 +65,7 @@ export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}
     costs: createSqliteCostStore(db, writer),
     projects: createSqliteProjectSettingsStore(db, writer),
     auth: createSqliteAuthStore(db, writer),
+    stats: { sizeBytes: () => databaseBytes(db, path), onCommit: writer.onCommit },
     health: () => writer.health(),
     async projectIds() {
       const rows = await reads.all<{ p: string }>(PROJECT_IDS, []);

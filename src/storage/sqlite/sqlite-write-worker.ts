@@ -1,7 +1,9 @@
 // The writer's thread (see sqlite-writer.ts): owns the only writing connection to the file.
 // Jobs arrive one message each; every job that arrived while a group was being committed is
 // committed together in the next transaction (group commit), and each result goes back with
-// its job's id once that transaction has committed.
+// its job's id once that transaction has committed, with the seconds the group took (the
+// writer's commit latency, StoreStats.onCommit).
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from './sqlite-database.js';
 import { createGroupRunner, type WriteJob } from './sqlite-write-procedures.js';
@@ -15,8 +17,10 @@ function commitWaiting(): void {
   scheduled = false;
   const group = waiting;
   waiting = [];
+  const began = performance.now();
   const results = runGroup(group.map(([, job]) => job));
-  parentPort!.postMessage(group.map(([id], i) => [id, results[i]]));
+  const seconds = (performance.now() - began) / 1000;
+  parentPort!.postMessage([group.map(([id], i) => [id, results[i]]), seconds]);
 }
 
 parentPort!.on('message', (msg: [number, WriteJob]) => {

@@ -13,11 +13,13 @@
 // CLI writes once and exits: both run the same procedures inline (synchronously).
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { SqliteDb } from './sqlite-database.js';
 import { WriteQueueFullError } from '../call-store.js';
 import { spawnSqliteWorker } from './sqlite-worker-spawn.js';
 import type { StoreHealth } from '../store.js';
 import { faultKind, sqliteFault } from './sqlite-faults.js';
+import { createCommitListeners } from '../commit-listeners.js';
 import { createGroupRunner, type JobResult, type WriteArgs, type WriteJob, type WriteName, type WriteResult } from './sqlite-write-procedures.js';
 
 export interface WriteOptions {
@@ -35,6 +37,8 @@ export interface SqliteWriter {
   queuedBytes(): number;
   /** Degraded while the last write failed for want of space; ok again after a write commits. */
   health(): StoreHealth;
+  /** Tells `listener` the seconds each group transaction took (StoreStats.onCommit). */
+  onCommit(listener: (seconds: number) => void): () => void;
   /** Waits for every accepted job, then stops the writer. */
   close(): Promise<void>;
 }
@@ -96,15 +100,19 @@ function createFullDiskWatch(path: string) {
 export function createInlineWriter(db: SqliteDb): SqliteWriter {
   const runGroup = createGroupRunner(db);
   const watch = createFullDiskWatch(db.name);
+  const commits = createCommitListeners();
   return {
     run(name, args) {
+      const began = performance.now();
       const [result] = runGroup([[name, args]]);
+      commits.emit((performance.now() - began) / 1000);
       watch.saw(result!);
       return (result!.ok ? Promise.resolve(result!.value) : Promise.reject(jobError(result!, db.name))) as Promise<never>;
     },
     limit() {},
     queuedBytes: () => 0,
     health: watch.health,
+    onCommit: commits.add,
     async close() {},
   };
 }
@@ -129,8 +137,10 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
   let queued = 0;
   let limitBytes = Number.POSITIVE_INFINITY;
   const watch = createFullDiskWatch(path);
+  const commits = createCommitListeners();
 
-  worker.on('message', (done: [number, JobResult][]) => {
+  worker.on('message', ([done, seconds]: [[number, JobResult][], number]) => {
+    commits.emit(seconds);
     for (const [id, r] of done) {
       const p = pending.get(id)!;
       pending.delete(id);
@@ -169,6 +179,7 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
     },
     queuedBytes: () => queued,
     health: watch.health,
+    onCommit: commits.add,
     async close() {
       if (pending.size > 0) await new Promise<void>((r) => (idle = r));
       await worker.terminate();

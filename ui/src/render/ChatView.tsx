@@ -1,6 +1,8 @@
 // Chat messages as the providers shape them: OpenAI ({role, content, tool_calls}),
-// Anthropic (content blocks: text, image, tool_use, tool_result, thinking) and Gemini
-// ({role, parts}). Recognised loosely; anything else falls back to the JSON tree.
+// Anthropic (content blocks: text, image, tool_use, tool_result, thinking), Gemini
+// ({role, parts}) and OpenTelemetry's GenAI conventions ({role, parts: [{type: 'text', content},
+// {type: 'tool_call', name, arguments}, {type: 'tool_call_response', response}]}).
+// Recognised loosely; anything else falls back to the JSON tree.
 import { ValueView } from './ValueView';
 import styles from './render.module.css';
 
@@ -11,6 +13,9 @@ function Part({ part }: { part: unknown }) {
   if (typeof part !== 'object' || part === null) return <ValueView value={part} />;
   const p = part as Msg;
   if (typeof p.text === 'string') return <ValueView value={p.text} />;
+  if (p.type === 'text' && typeof p.content === 'string') return <ValueView value={p.content} />;
+  if (p.type === 'tool_call') return <ToolCall name={String(p.name ?? '')} args={p.arguments} />;
+  if (p.type === 'tool_call_response' && 'response' in p) return <ValueView value={p.response} />;
   if (p.type === 'thinking' && typeof p.thinking === 'string') {
     return (
       <details className={styles.thinking}>
