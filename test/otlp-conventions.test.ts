@@ -40,7 +40,7 @@ function mapped(call: any, names: Map<string, string>, withSpan: boolean): unkno
     attributes,
     usage: call.summary.usage ?? null,
     span_kind: span.kind,
-    ...(withSpan ? { span_attributes: span.attributes, span_events: span.events.map((e: any) => e.name) } : {}),
+    ...(withSpan ? { span_attributes: span.attributes, span_events: (span.events ?? []).map((e: any) => e.name) } : {}),
   };
 }
 

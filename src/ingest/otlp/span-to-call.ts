@@ -91,22 +91,23 @@ function keptAttributes(flat: Attributes, inputs: readonly string[], output: rea
 export const IN_INPUTS = "[in the call's inputs]";
 export const IN_OUTPUT = "[in the call's output]";
 
-/** The span as received, nested at its dots: kept with the call. `start` / `end`: its times, formatted once. */
-function dump(span: OtlpSpan, resource: Attributes, attributes: Attributes, start: string, end: string): Obj {
-  return {
-    name: span.name,
-    context: { trace_id: span.traceId, span_id: span.spanId, trace_state: span.traceState },
-    kind: KIND[span.kind] ?? span.kind,
-    parent_id: span.parentSpanId,
-    start_time: start,
-    end_time: end,
-    status: { code: STATUS[span.status.code] ?? span.status.code, message: span.status.message },
-    attributes: nestAttributes(attributes),
-    events: span.events.map((e) => ({ name: e.name, timestamp: iso(e.timeNs), attributes: nestAttributes(e.attributes) })),
-    links: span.links.map((l) => ({ trace_id: l.traceId, span_id: l.spanId, attributes: nestAttributes(l.attributes) })),
-    resource: { attributes: nestAttributes(resource) },
-    scope: span.scope,
-  };
+/**
+ * The span as received, nested at its dots, kept with the call. Its name, ids and times are
+ * the call's own columns and are not repeated (the name is, when op_name had to shorten it;
+ * the end time is, when it was before the start); empty parts are left out.
+ */
+function dump(span: OtlpSpan, resource: Attributes, attributes: Attributes, opName: string): Obj {
+  const out: Obj = { kind: KIND[span.kind] ?? span.kind, status: { code: STATUS[span.status.code] ?? span.status.code } };
+  if (span.status.message !== '') (out.status as Obj).message = span.status.message;
+  if (span.name !== opName) out.name = span.name;
+  if (span.traceState !== '') out.trace_state = span.traceState;
+  if (span.endNs < span.startNs) out.end_time = iso(span.endNs);
+  out.attributes = nestAttributes(attributes);
+  if (span.events.length > 0) out.events = span.events.map((e) => ({ name: e.name, timestamp: iso(e.timeNs), attributes: nestAttributes(e.attributes) }));
+  if (span.links.length > 0) out.links = span.links.map((l) => ({ trace_id: l.traceId, span_id: l.spanId, attributes: nestAttributes(l.attributes) }));
+  if (Object.keys(resource).length > 0) out.resource = { attributes: nestAttributes(resource) };
+  if (span.scope.name !== '' || span.scope.version !== '') out.scope = span.scope.version === '' ? { name: span.scope.name } : span.scope;
+  return out;
 }
 
 export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: string): FinishedCall {
@@ -119,6 +120,7 @@ export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: stri
   if (wandb.attributes) Object.assign(attributes, wandb.attributes);
   const usage = found.usage ? usageEntry(found.usage) : null;
   const threadId = wandb.threadId ?? found.threadId ?? null;
+  const opName = shorten(span.name || `span ${KIND[span.kind]?.toLowerCase() ?? span.kind}`, MAX_OP_NAME);
   const startedAt = iso(span.startNs);
   const endedAt = span.endNs > span.startNs ? iso(span.endNs) : startedAt;
   const runId = wandb.runId && !/[/:]/.test(wandb.runId) ? `${projectId}:${wandb.runId}` : wandb.runId ?? null;
@@ -127,14 +129,14 @@ export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: stri
     id: span.spanId,
     trace_id: span.traceId,
     parent_id: span.parentSpanId,
-    op_name: shorten(span.name || `span ${KIND[span.kind]?.toLowerCase() ?? span.kind}`, MAX_OP_NAME),
+    op_name: opName,
     display_name: wandb.displayName ? shorten(wandb.displayName, MAX_DISPLAY_NAME) : null,
     thread_id: threadId,
     turn_id: threadId !== null && wandb.isTurn ? span.spanId : null,
     started_at: startedAt,
     attributes,
     inputs: found.inputs?.value ?? {},
-    otel_dump: dump(span, resource, keptAttributes(span.attributes, found.inputs?.from ?? [], found.output?.from ?? []), startedAt, endedAt),
+    otel_dump: dump(span, resource, keptAttributes(span.attributes, found.inputs?.from ?? [], found.output?.from ?? []), opName),
     wb_user_id: null,
     wb_run_id: runId,
     wb_run_step: wandb.runStep ?? null,
