@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { bearer, PROJECT, startTestApp, type TestAppOptions } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
 import type { LogFormat } from '../src/config.js';
+import { WriteQueueFullError } from '../src/storage/call-store.js';
 
 const SECRET_INPUT = 'body-marker-that-must-not-be-logged';
 
@@ -104,5 +105,25 @@ test('levels: silent writes nothing, warn leaves the request lines out', async (
     } finally {
       await t.close();
     }
+  }
+});
+
+test('a 503 (a full ingest queue) is one warn line with its reason, no error and no stack', async () => {
+  const full: TestAppOptions['wrapStore'] = (store) => ({
+    ...store,
+    calls: { ...store.calls, writeParts: async () => { throw new WriteQueueFullError(1, 1); } },
+  });
+  const { t, lines } = await appLogging('json', { wrapStore: full });
+  try {
+    const s = start();
+    assert.equal((await t.post('/call/upsert_batch', { batch: [startItem(s)] })).status, 503);
+    const all = records(lines);
+    assert.deepEqual(all.map((r) => r.level).sort(), ['info', 'warn']);
+    const warn = all.find((r) => r.level === 'warn')!;
+    assert.match(warn.reason, /Too many call writes are waiting/);
+    assert.ok(!JSON.stringify(warn).includes('stack'), JSON.stringify(warn));
+    assert.equal(requestLines(lines)[0]!.status, 503);
+  } finally {
+    await t.close();
   }
 });

@@ -18,7 +18,13 @@ export function registerErrorHandler(app: FastifyInstance, storageFault: (err: u
     const err = thrown instanceof WeftError ? thrown : storageFault(thrown) ?? thrown;
     if (err instanceof WeftError) {
       // A 5xx is Weft's or its disk's trouble, not the client's: the operator sees it in the log.
-      if (err.status >= 500) req.log.error({ err, cause: thrown === err ? undefined : thrown }, err.message);
+      // A 503 (a full ingest queue, an engine out of reach) is a state the client is told to wait
+      // out, not a fault: one warn line with its reason, no stack (under load there is one per
+      // refused request).
+      if (err.status === 503) {
+        const cause = thrown === err ? undefined : (thrown as Error).message;
+        req.log.warn({ reason: err.message, ...(cause === undefined ? {} : { cause }) }, 'unavailable: the client is told to retry');
+      } else if (err.status >= 500) req.log.error({ err, cause: thrown === err ? undefined : thrown }, err.message);
       // 429 and 503 say when to come back, in the header clients read and in the body.
       if (typeof err.extra.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
       return reply.status(err.status).send(weftBody(err));
