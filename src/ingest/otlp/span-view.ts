@@ -4,7 +4,8 @@
 import type { Attributes, OtlpSpan } from './otlp-spans.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not a list, not null). */
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Token counts as a convention reports them; input includes cached input tokens. */
 export interface TokenCounts {

@@ -4,10 +4,9 @@
 // (traceloop.entity.input / .output, traceloop.span.kind; llm.usage.total_tokens of its
 // older LLM spans), Google's ADK on Vertex (gcp.vertex.agent.*), Weave's own
 // weave.span.kind, and plain input(s) / output(s) attributes.
-import { numberOf, parseJson, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import { isObj, numberOf, parseJson, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // These frameworks write JSON text (a bare string arrives quoted); plain input(s) / output(s)
 // may be JSON or text, so text that does not parse stays text.

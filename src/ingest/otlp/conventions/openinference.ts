@@ -3,10 +3,9 @@
 // llm.token_count.* (prompt includes its cache_read / cache_write details),
 // llm.model_name, llm.provider / llm.system, llm.invocation_parameters (JSON text),
 // openinference.span.kind, session.id.
-import { numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type SpanView } from '../span-view.js';
+import { isObj, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type SpanView } from '../span-view.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** llm.*_messages entries are {message: {...}}: the messages themselves. */
 function messageList(v: unknown): unknown[] | undefined {

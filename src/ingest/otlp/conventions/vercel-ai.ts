@@ -3,10 +3,9 @@
 // ai.toolCall.* on tool spans, ai.usage.* (promptTokens / completionTokens up to v4,
 // inputTokens / outputTokens / totalTokens / cachedInputTokens / reasoningTokens from v5),
 // ai.model.id and ai.model.provider, ai.operationId.
-import { numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import { isObj, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function inputsOf(span: SpanView): Sourced<Obj> | undefined {
   const messages = parseJsonish(span.flat['ai.prompt.messages']);

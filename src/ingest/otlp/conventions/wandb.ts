@@ -2,10 +2,9 @@
 // wandb.display_name, wandb.thread_id with wandb.is_turn (the span is a turn of that
 // thread), wandb.attributes (merged into the call's attributes), wandb.wb_run_id and
 // wandb.wb_run_step / wandb.wb_run_step_end.
-import { numberOf, parseJson, stringOf, type SpanView } from '../span-view.js';
+import { isObj, numberOf, parseJson, stringOf, type SpanView } from '../span-view.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface WandbFields {
   readonly displayName?: string;
