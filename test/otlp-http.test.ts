@@ -162,6 +162,33 @@ test('a span with a bad id is rejected in partialSuccess; the others are stored'
   assert.equal((await callsOf(t, 'partial/p')).length, 1);
 });
 
+test('times: nanoseconds become exact microseconds from a protobuf Long, JSON text or a JSON number; past the year 9999 is rejected', async () => {
+  const rec = record({ 'wandb.entity': 'times', 'wandb.project': 'p' }, (tracer) => {
+    tracer.startSpan('exact', { startTime: [1_700_000_000, 123_456_789] }).end([1_700_000_001, 999_999_999]);
+  });
+  assert.equal((await postOtlp(t, rec.protobuf)).status, 200);
+  const [fromProto] = await callsOf(t, 'times/p');
+  assert.equal(fromProto.started_at, '2023-11-14T22:13:20.123456Z');
+  assert.equal(fromProto.ended_at, '2023-11-14T22:13:21.999999Z');
+
+  const body = JSON.parse(rec.json.toString());
+  const [span] = body.resourceSpans[0].scopeSpans[0].spans;
+  body.resourceSpans[0].resource.attributes = [{ key: 'wandb.project', value: { stringValue: 'times/json' } }];
+  const late = { ...span, spanId: 'aaaaaaaaaaaaaaaa', name: 'late', startTimeUnixNano: '253402300800000000000', endTimeUnixNano: '253402300800000000001' };
+  const number = { ...span, spanId: 'bbbbbbbbbbbbbbbb', name: 'number', startTimeUnixNano: 1_700_000_000_123_456_000, endTimeUnixNano: 1_700_000_000_123_457_000 };
+  body.resourceSpans[0].scopeSpans[0].spans = [span, late, number];
+  const res = await postOtlp(t, Buffer.from(JSON.stringify(body)), { type: 'application/json' });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.partialSuccess.rejectedSpans, '1');
+  assert.match(res.body.partialSuccess.errorMessage, /name="late".*startTimeUnixNano is after the year 9999/);
+  const byName = new Map((await callsOf(t, 'times/json')).map((c) => [c.op_name, c]));
+  assert.deepEqual([...byName.keys()].sort(), ['exact', 'number']);
+  assert.equal(byName.get('exact').started_at, fromProto.started_at);
+  assert.equal(byName.get('exact').ended_at, fromProto.ended_at);
+  assert.equal(byName.get('number').started_at, '2023-11-14T22:13:20.123456Z');
+  assert.equal(byName.get('number').ended_at, '2023-11-14T22:13:20.123457Z');
+});
+
 test('the protobuf answer carries partial_success when spans were rejected', async () => {
   const none = record({ 'wandb.entity': 'pp', 'wandb.project': 'p' }, (tracer) => {
     tracer.startSpan('fine').end();

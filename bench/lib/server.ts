@@ -58,9 +58,17 @@ export function buildServer(): string {
   return entry;
 }
 
-/** node arguments that run Weft on `port` with `dataDir` (and `extra` flags, e.g. another engine). */
+/** The node flags `npm start` gives the server (package.json's start script is the one source). */
+export function startFlags(): string[] {
+  const script = (JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const m = /\bnode((?:\s+--\S+)*)\s+dist\/main\.js/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run node dist/main.js: ${script}`);
+  return m[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
+/** node arguments that run Weft on `port` with `dataDir` (and `extra` flags, e.g. another engine), with npm start's node flags. */
 export function weftArgs(opts: Pick<BenchOptions, 'server'>, port: number, dataDir: string, extra: readonly string[] = []): string[] {
-  const entry = opts.server === 'dist' ? [buildServer()] : ['--import', 'tsx', join(REPO_DIR, 'src', 'main.ts')];
+  const entry = [...startFlags(), ...(opts.server === 'dist' ? [buildServer()] : ['--import', 'tsx', join(REPO_DIR, 'src', 'main.ts')])];
   return [...entry, '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...extra];
 }
 

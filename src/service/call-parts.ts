@@ -9,7 +9,7 @@ import type { CallEndPart, CallStartPart } from '../storage/call-store.js';
 import { extractRefs } from './extract-refs.js';
 import { encodeJson } from './json-text.js';
 import { uuidv7 } from './ids.js';
-import { parseTimestamp } from '../time.js';
+import { parseTimestamp, type Micros } from '../time.js';
 
 const MAX_ID = 128;
 const MAX_DISPLAY_NAME = 1024;
@@ -53,10 +53,11 @@ export function toStartPart(s: StartedCallSchemaForInsert, userId: string, reten
   };
 }
 
+/** A non-object output is wrapped as {"output": v} for ref extraction, as Weave does. */
+const outputRefs = (output: unknown) => extractRefs(output !== null && typeof output === 'object' && !Array.isArray(output) ? output : { output });
+
 export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
   const output = e.output === undefined ? null : e.output;
-  // A non-object output is wrapped as {"output": v} for ref extraction, as Weave does.
-  const refSource = output !== null && typeof output === 'object' && !Array.isArray(output) ? output : { output };
   return {
     project_id: e.project_id,
     id: checkId(e.id, 'id'),
@@ -64,7 +65,7 @@ export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
     exception: e.exception ?? null,
     output: encodeJson(output, 'output'),
     summary: encodeJson(e.summary, 'summary'),
-    output_refs: extractRefs(refSource),
+    output_refs: outputRefs(output),
     wb_run_step_end: e.wb_run_step_end ?? null,
   };
 }
@@ -75,5 +76,70 @@ export function splitCompleted(c: CompletedCallSchemaForInsert): { start: Starte
   return {
     start,
     end: { project_id: c.project_id, id: c.id, ended_at, exception, output, summary: summary ?? {}, wb_run_step_end },
+  };
+}
+
+/**
+ * A finished call that another protocol described (an OTLP span): times already in
+ * microseconds, JSON as values. Ids and names arrive checked by that protocol's reader;
+ * they are checked again here, as every call's are.
+ */
+export interface ForeignCall {
+  readonly project_id: string;
+  readonly id: string;
+  readonly trace_id: string;
+  readonly parent_id: string | null;
+  readonly thread_id: string | null;
+  readonly turn_id: string | null;
+  readonly op_name: string;
+  readonly display_name: string | null;
+  readonly started_at: Micros;
+  readonly ended_at: Micros;
+  readonly attributes: Record<string, unknown>;
+  readonly inputs: Record<string, unknown>;
+  readonly output: unknown;
+  readonly exception: string | null;
+  readonly summary: Record<string, unknown>;
+  readonly wb_run_id: string | null;
+  readonly wb_run_step: number | null;
+  readonly wb_run_step_end: number | null;
+}
+
+/** A foreign call's two parts, as toStartPart and toEndPart make them from a start and an end. */
+export function foreignParts(c: ForeignCall, userId: string, retentionDays: number | null): { start: CallStartPart; end: CallEndPart } {
+  if (c.display_name !== null && c.display_name.length > MAX_DISPLAY_NAME) {
+    throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
+  }
+  const id = checkId(c.id, 'id');
+  const output = c.output === undefined ? null : c.output;
+  return {
+    start: {
+      project_id: c.project_id,
+      id,
+      trace_id: checkId(c.trace_id, 'trace_id'),
+      parent_id: optId(c.parent_id, 'parent_id'),
+      thread_id: optId(c.thread_id, 'thread_id'),
+      turn_id: optId(c.turn_id, 'turn_id'),
+      op_name: c.op_name,
+      display_name: c.display_name || null,
+      started_at: c.started_at,
+      attributes: encodeJson(c.attributes, 'attributes'),
+      inputs: encodeJson(c.inputs, 'inputs'),
+      input_refs: extractRefs(c.inputs),
+      wb_user_id: userId,
+      wb_run_id: c.wb_run_id,
+      wb_run_step: c.wb_run_step,
+      expire_at: retentionDays === null ? null : c.started_at + retentionDays * MICROS_PER_DAY,
+    },
+    end: {
+      project_id: c.project_id,
+      id,
+      ended_at: c.ended_at,
+      exception: c.exception,
+      output: encodeJson(output, 'output'),
+      summary: encodeJson(c.summary, 'summary'),
+      output_refs: outputRefs(output),
+      wb_run_step_end: c.wb_run_step_end,
+    },
   };
 }

@@ -2,13 +2,13 @@
 // (read, query, stream, stats), above the engine-neutral CallStore.
 import { Readable } from 'node:stream';
 import type {
-  CallBatchItem, CallEndReq, EndedCallSchemaForInsert, StartedCallSchemaForInsert, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
+  CallBatchItem, CallEndReq, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
 } from '../api/calls.js';
 import { InvalidRequestError, RequestTooLargeError, ServiceUnavailableError } from '../api/errors.js';
 import { compileCallsQuery } from '../query/compile-calls-query.js';
 import { WriteQueueFullError, type CallPart, type CallsQuery, type StoredCall } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
-import { splitCompleted, toEndPart, toStartPart } from './call-parts.js';
+import { foreignParts, splitCompleted, toEndPart, toStartPart, type ForeignCall } from './call-parts.js';
 import type { CallEndV2Req, CompletedCallSchemaForInsert, ProjectPath } from '../api/calls-v2.js';
 import { renderCall } from './call-render.js';
 import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
@@ -146,13 +146,13 @@ export function createCallsService(store: Store) {
      * Finished calls from another protocol (OTLP spans): each converted on its own, so that one
      * that cannot be stored is reported by its index while the others are written, at once.
      */
-    async writeFinished(calls: readonly { start: StartedCallSchemaForInsert; end: EndedCallSchemaForInsert }[], caller: Caller) {
-      const retention = await retentionOf(calls.map((c) => c.start.project_id));
+    async writeFinished(calls: readonly ForeignCall[], caller: Caller) {
+      const retention = await retentionOf(calls.map((c) => c.project_id));
       const rejected: { index: number; reason: string }[] = [];
       const parts = await partsOf(calls, (c, index): CallPart[] => {
         try {
-          const start = toStartPart(c.start, caller.userId, retention.get(c.start.project_id) ?? null);
-          return [{ mode: 'start', start }, { mode: 'end', end: toEndPart(c.end) }];
+          const { start, end } = foreignParts(c, caller.userId, retention.get(c.project_id) ?? null);
+          return [{ mode: 'start', start }, { mode: 'end', end }];
         } catch (err) {
           if (!(err instanceof InvalidRequestError)) throw err;
           rejected.push({ index, reason: err.message });

@@ -4,7 +4,8 @@
 import { InvalidRequestError } from '../../api/errors.js';
 import type { Caller, CallsService } from '../../service/calls-service.js';
 import type { OtlpExport, RejectedSpan } from './otlp-spans.js';
-import { spanToCall, type FinishedCall } from './span-to-call.js';
+import type { ForeignCall } from '../../service/call-parts.js';
+import { spanToCall } from './span-to-call.js';
 
 export interface ExportResult {
   readonly rejected: number;
@@ -47,14 +48,14 @@ const describe = (s: Pick<RejectedSpan, 'name' | 'traceId' | 'spanId'>, reason: 
 
 export async function ingestExport(exp: OtlpExport, projects: readonly string[], calls: CallsService, caller: Caller): Promise<ExportResult> {
   const reasons = exp.rejected.map((r) => describe(r, r.reason));
-  const finished: FinishedCall[] = [];
+  const finished: ForeignCall[] = [];
   exp.resources.forEach((r, i) => {
     for (const span of r.spans) finished.push(spanToCall(span, r.resource, projects[i]!));
   });
   const { rejected } = finished.length > 0 ? await calls.writeFinished(finished, caller) : { rejected: [] };
   for (const r of rejected) {
     const c = finished[r.index]!;
-    reasons.push(describe({ name: c.start.op_name, traceId: c.start.trace_id ?? '', spanId: c.start.id ?? '' }, r.reason));
+    reasons.push(describe({ name: c.op_name, traceId: c.trace_id, spanId: c.id }, r.reason));
   }
   const more = reasons.length > DESCRIBED ? ` (and ${reasons.length - DESCRIBED} more)` : '';
   return { rejected: reasons.length, message: reasons.slice(0, DESCRIBED).join('; ') + more };

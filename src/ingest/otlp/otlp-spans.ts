@@ -1,7 +1,7 @@
 // One shape for the spans of an OTLP export, whichever encoding brought them. The protobuf
 // decoder (otlp-proto.ts: message objects, 64-bit integers as Long) and JSON.parse both give
 // nested objects of the same field names; this walk reads either into OtlpSpan values: ids in lower-case hex, times as
-// nanosecond bigints, attribute values as JSON values. What is wrong above the spans (a
+// whole microseconds (Weft's resolution), attribute values as JSON values. What is wrong above the spans (a
 // list that is not a list) fails the request (400); what is wrong in one span (an id of the
 // wrong length, no start time) rejects that span only, reported in partial_success.
 import { InvalidRequestError } from '../../api/errors.js';
@@ -10,7 +10,7 @@ export type Attributes = Record<string, unknown>;
 
 export interface OtlpEvent {
   readonly name: string;
-  readonly timeNs: bigint;
+  readonly timeUs: number;
   readonly attributes: Attributes;
 }
 
@@ -28,8 +28,9 @@ export interface OtlpSpan {
   readonly name: string;
   /** SpanKind number: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   readonly kind: number;
-  readonly startNs: bigint;
-  readonly endNs: bigint;
+  /** Microseconds since the epoch; endUs is 0 when the span has no end time. */
+  readonly startUs: number;
+  readonly endUs: number;
   /** Flat, as sent: dotted keys stay keys. */
   readonly attributes: Attributes;
   readonly events: readonly OtlpEvent[];
@@ -86,9 +87,12 @@ function text(o: Obj, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
+type LongBits = { readonly low: number; readonly high: number };
+const isLong = (v: unknown): v is LongBits => typeof v === 'object' && v !== null && 'low' in v && 'high' in v;
+
 /** A decoded 64-bit integer (protobufjs gives a Long object) as its decimal text; else unchanged. */
 function unlong(v: unknown): unknown {
-  return typeof v === 'object' && v !== null && 'low' in v && 'high' in v ? String(v) : v;
+  return isLong(v) ? String(v) : v;
 }
 
 function int(o: Obj, name: string): number {
@@ -125,12 +129,29 @@ function idOf(v: unknown, bytes: number, what: string, optional: boolean): strin
   return hex;
 }
 
-function nanos(raw: unknown, what: string): bigint {
-  const v = unlong(raw);
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return BigInt(Math.trunc(v));
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  if (v === undefined || v === null) return 0n;
+/** The first microsecond of the year 10000: later times have no ISO 8601 form Weft reads. */
+const MAX_MICROS = 253_402_300_800_000_000;
+
+/**
+ * Nanoseconds since the epoch (a Long from protobuf, decimal text or a number from JSON) as
+ * whole microseconds, exactly: 2^32 ns = 4,294,967 us + 296 ns, so a Long's two halves
+ * divide without a 64-bit type.
+ */
+function micros(raw: unknown, what: string): number {
+  if (isLong(raw)) {
+    const high = raw.high >>> 0;
+    return high * 4_294_967 + Math.floor((high * 296 + (raw.low >>> 0)) / 1000);
+  }
+  if (typeof raw === 'string' && /^\d+$/.test(raw)) return raw.length <= 3 ? 0 : Number(raw.slice(0, -3));
+  if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) return Math.floor(raw / 1000);
+  if (raw === undefined || raw === null) return 0;
   throw new SpanProblem(`${what} must be an unsigned integer of nanoseconds`);
+}
+
+function spanTime(raw: unknown, what: string): number {
+  const us = micros(raw, what);
+  if (us >= MAX_MICROS) throw new SpanProblem(`${what} is after the year 9999`);
+  return us;
 }
 
 /** An AnyValue as a JSON value; int64 beyond 2^53 stays a decimal string, bytes become base64. */
@@ -178,8 +199,8 @@ function readSpan(s: Obj, scope: OtlpSpan['scope']): OtlpSpan {
   const kind = typeof kindRaw === 'string' && !/^\d+$/.test(kindRaw)
     ? Math.max(0, ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'].indexOf(kindRaw))
     : int(s, 'kind');
-  const startNs = nanos(get(s, 'startTimeUnixNano'), 'startTimeUnixNano');
-  if (startNs === 0n) throw new SpanProblem('startTimeUnixNano is missing');
+  const startUs = spanTime(get(s, 'startTimeUnixNano'), 'startTimeUnixNano');
+  if (startUs === 0) throw new SpanProblem('startTimeUnixNano is missing');
   return {
     traceId: idOf(get(s, 'traceId'), 16, 'traceId', false)!,
     spanId: idOf(get(s, 'spanId'), 8, 'spanId', false)!,
@@ -187,12 +208,12 @@ function readSpan(s: Obj, scope: OtlpSpan['scope']): OtlpSpan {
     traceState: text(s, 'traceState'),
     name: text(s, 'name'),
     kind,
-    startNs,
-    endNs: nanos(get(s, 'endTimeUnixNano'), 'endTimeUnixNano'),
+    startUs,
+    endUs: spanTime(get(s, 'endTimeUnixNano'), 'endTimeUnixNano'),
     attributes: attributesOf(get(s, 'attributes')),
     events: (Array.isArray(get(s, 'events')) ? (get(s, 'events') as unknown[]) : []).filter(isObj).map((e) => ({
       name: text(e, 'name'),
-      timeNs: nanos(get(e, 'timeUnixNano'), 'event timeUnixNano'),
+      timeUs: micros(get(e, 'timeUnixNano'), 'event timeUnixNano'),
       attributes: attributesOf(get(e, 'attributes')),
     })),
     links: (Array.isArray(get(s, 'links')) ? (get(s, 'links') as unknown[]) : []).filter(isObj).flatMap((l) => {

@@ -1,10 +1,10 @@
 // One span, one finished call. Identity and times come from the span itself; content,
 // usage and the model from the conventions, each field from the first convention that
-// has it (conventions/*.ts, in CONVENTIONS order); the whole span is kept as otel_dump
-// (stored under attributes.otel_span). Weft writes the span name as op_name as it is (Weave
+// has it (conventions/*.ts, in CONVENTIONS order); the span is kept under
+// attributes.otel_span. Weft writes the span name as op_name as it is (Weave
 // also creates an op object per name and writes its ref; Weft does not).
 import { createHash } from 'node:crypto';
-import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../../api/calls.js';
+import type { ForeignCall } from '../../service/call-parts.js';
 import { formatTimestamp } from '../../time.js';
 import type { Attributes, OtlpSpan } from './otlp-spans.js';
 import { nestAttributes, SpanView, type Convention, type Extracted, type TokenCounts } from './span-view.js';
@@ -24,11 +24,6 @@ const MAX_DISPLAY_NAME = 1024;
 const KIND = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 const STATUS = ['UNSET', 'OK', 'ERROR'];
 
-export interface FinishedCall {
-  readonly start: StartedCallSchemaForInsert;
-  readonly end: EndedCallSchemaForInsert;
-}
-
 /** A long name keeps its head and a short hash of the whole, so that long names stay apart. */
 function shorten(name: string, max: number): string {
   if (name.length <= max) return name;
@@ -36,8 +31,6 @@ function shorten(name: string, max: number): string {
   return `${name.slice(0, max - 5)}:${tag}`;
 }
 
-const micros = (ns: bigint) => Number(ns / 1000n);
-const iso = (ns: bigint) => formatTimestamp(micros(ns));
 
 function merged(span: SpanView): Extracted {
   const out: Record<string, unknown> = {};
@@ -101,16 +94,16 @@ function dump(span: OtlpSpan, resource: Attributes, attributes: Attributes, opNa
   if (span.status.message !== '') (out.status as Obj).message = span.status.message;
   if (span.name !== opName) out.name = span.name;
   if (span.traceState !== '') out.trace_state = span.traceState;
-  if (span.endNs < span.startNs) out.end_time = iso(span.endNs);
+  if (span.endUs < span.startUs) out.end_time = formatTimestamp(span.endUs);
   out.attributes = nestAttributes(attributes);
-  if (span.events.length > 0) out.events = span.events.map((e) => ({ name: e.name, timestamp: iso(e.timeNs), attributes: nestAttributes(e.attributes) }));
+  if (span.events.length > 0) out.events = span.events.map((e) => ({ name: e.name, timestamp: formatTimestamp(e.timeUs), attributes: nestAttributes(e.attributes) }));
   if (span.links.length > 0) out.links = span.links.map((l) => ({ trace_id: l.traceId, span_id: l.spanId, attributes: nestAttributes(l.attributes) }));
   if (Object.keys(resource).length > 0) out.resource = { attributes: nestAttributes(resource) };
   if (span.scope.name !== '' || span.scope.version !== '') out.scope = span.scope.version === '' ? { name: span.scope.name } : span.scope;
   return out;
 }
 
-export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: string): FinishedCall {
+export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: string): ForeignCall {
   const view = new SpanView(span);
   const found = merged(view);
   const wandb = wandbFields(view);
@@ -118,13 +111,12 @@ export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: stri
   for (const key of ['model', 'provider', 'kind', 'operation'] as const) if (found[key] !== undefined) attributes[key] = found[key];
   if (found.parameters !== undefined) attributes.model_parameters = found.parameters;
   if (wandb.attributes) Object.assign(attributes, wandb.attributes);
+  const opName = shorten(span.name || `span ${KIND[span.kind]?.toLowerCase() ?? span.kind}`, MAX_OP_NAME);
+  attributes.otel_span = dump(span, resource, keptAttributes(span.attributes, found.inputs?.from ?? [], found.output?.from ?? []), opName);
   const usage = found.usage ? usageEntry(found.usage) : null;
   const threadId = wandb.threadId ?? found.threadId ?? null;
-  const opName = shorten(span.name || `span ${KIND[span.kind]?.toLowerCase() ?? span.kind}`, MAX_OP_NAME);
-  const startedAt = iso(span.startNs);
-  const endedAt = span.endNs > span.startNs ? iso(span.endNs) : startedAt;
   const runId = wandb.runId && !/[/:]/.test(wandb.runId) ? `${projectId}:${wandb.runId}` : wandb.runId ?? null;
-  const start: StartedCallSchemaForInsert = {
+  return {
     project_id: projectId,
     id: span.spanId,
     trace_id: span.traceId,
@@ -133,22 +125,16 @@ export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: stri
     display_name: wandb.displayName ? shorten(wandb.displayName, MAX_DISPLAY_NAME) : null,
     thread_id: threadId,
     turn_id: threadId !== null && wandb.isTurn ? span.spanId : null,
-    started_at: startedAt,
+    started_at: span.startUs,
+    // No end time (0), or one before the start: the call ends as it starts.
+    ended_at: span.endUs > span.startUs ? span.endUs : span.startUs,
     attributes,
     inputs: found.inputs?.value ?? {},
-    otel_dump: dump(span, resource, keptAttributes(span.attributes, found.inputs?.from ?? [], found.output?.from ?? []), opName),
-    wb_user_id: null,
+    output: found.output === undefined ? null : found.output.value,
+    exception: exceptionOf(span),
+    summary: usage === null ? {} : { usage: { [found.model ?? 'usage']: usage } },
     wb_run_id: runId,
     wb_run_step: wandb.runStep ?? null,
-  };
-  const end: EndedCallSchemaForInsert = {
-    project_id: projectId,
-    id: span.spanId,
-    ended_at: endedAt,
-    exception: exceptionOf(span),
-    output: found.output === undefined ? null : found.output.value,
-    summary: usage === null ? {} : { usage: { [found.model ?? 'usage']: usage } },
     wb_run_step_end: wandb.runStepEnd ?? null,
   };
-  return { start, end };
 }

@@ -9,6 +9,12 @@ import { openSqliteConnection } from './sqlite-database.js';
 import { createGroupRunner, type WriteJob } from './sqlite-write-procedures.js';
 
 const db = openSqliteConnection((workerData as { path: string }).path);
+// Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB. Writes of random keys (OTLP span
+// and trace ids) dirty about one index page per row, so a commit of 1,000 spans outgrew the
+// default on every commit and each commit also copied its pages into the database file.
+// Measured: 100,000 random-id rows in commits of 1,000, 5.4 s -> 3.3-4.0 s; the OTLP
+// benchmark +15-25%. Readers and memory are unaffected (the WAL index grows ~100 KB).
+db.pragma('wal_autocheckpoint = 10000');
 const runGroup = createGroupRunner(db);
 let waiting: [number, WriteJob][] = [];
 let scheduled = false;
