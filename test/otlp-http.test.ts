@@ -189,6 +189,27 @@ test('times: nanoseconds become exact microseconds from a protobuf Long, JSON te
   assert.equal(byName.get('number').ended_at, '2023-11-14T22:13:20.123457Z');
 });
 
+test('a string with invalid UTF-8 is kept with U+FFFD in its place, in protobuf as in JSON (not a 400 for the export)', async () => {
+  const rec = record({ 'wandb.entity': 'utf8', 'wandb.project': 'p' }, (tracer) => {
+    tracer.startSpan('bytes', { attributes: { note: 'abc<X>def' } }).end();
+  });
+  const broken = (body: Buffer) => {
+    const at = body.indexOf('<X>');
+    assert.ok(at > 0);
+    const out = Buffer.from(body);
+    out[at + 1] = 0xff; // never valid in UTF-8
+    return out;
+  };
+  assert.equal((await postOtlp(t, broken(rec.protobuf))).status, 200);
+  const json = broken(rec.json);
+  const res = await postOtlp(t, json, { type: 'application/json', headers: { project_id: 'utf8/json' } });
+  assert.equal(res.status, 200, res.text);
+  for (const project of ['utf8/p', 'utf8/json']) {
+    const [call] = await callsOf(t, project);
+    assert.equal(call.attributes.otel_span.attributes.note, 'abc<\uFFFD>def', project);
+  }
+});
+
 test('the protobuf answer carries partial_success when spans were rejected', async () => {
   const none = record({ 'wandb.entity': 'pp', 'wandb.project': 'p' }, (tracer) => {
     tracer.startSpan('fine').end();

@@ -112,7 +112,8 @@ function idOf(v: unknown, bytes: number, what: string, optional: boolean): strin
     if (optional) return null;
     throw new SpanProblem(`${what} is missing`);
   }
-  if (v instanceof Uint8Array) hex = Buffer.from(v).toString('hex');
+  if (Buffer.isBuffer(v)) hex = v.toString('hex');
+  else if (v instanceof Uint8Array) hex = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
   else if (typeof v === 'string') {
     const lower = v.toLowerCase();
     if (lower.length === bytes * 2 && HEX.test(lower)) hex = lower;
