@@ -9,7 +9,7 @@ import type { CallEndPart, CallStartPart } from '../storage/call-store.js';
 import { extractRefs } from './extract-refs.js';
 import { encodeJson } from './json-text.js';
 import { uuidv7 } from './ids.js';
-import { parseTimestamp, type Micros } from '../time.js';
+import { parseTimestamp } from '../time.js';
 
 const MAX_ID = 128;
 const MAX_DISPLAY_NAME = 1024;
@@ -84,25 +84,13 @@ export function splitCompleted(c: CompletedCallSchemaForInsert): { start: Starte
  * microseconds, JSON as values. Ids and names arrive checked by that protocol's reader;
  * they are checked again here, as every call's are.
  */
-export interface ForeignCall {
-  readonly project_id: string;
-  readonly id: string;
-  readonly trace_id: string;
-  readonly parent_id: string | null;
-  readonly thread_id: string | null;
-  readonly turn_id: string | null;
-  readonly op_name: string;
-  readonly display_name: string | null;
-  readonly started_at: Micros;
-  readonly ended_at: Micros;
+export interface ForeignCall
+  extends Omit<CallStartPart, 'attributes' | 'inputs' | 'input_refs' | 'wb_user_id' | 'expire_at'>,
+    Omit<CallEndPart, 'output' | 'summary' | 'output_refs'> {
   readonly attributes: Record<string, unknown>;
   readonly inputs: Record<string, unknown>;
   readonly output: unknown;
-  readonly exception: string | null;
   readonly summary: Record<string, unknown>;
-  readonly wb_run_id: string | null;
-  readonly wb_run_step: number | null;
-  readonly wb_run_step_end: number | null;
 }
 
 /** A foreign call's two parts, as toStartPart and toEndPart make them from a start and an end. */

@@ -31,7 +31,6 @@ function shorten(name: string, max: number): string {
   return `${name.slice(0, max - 5)}:${tag}`;
 }
 
-
 function merged(span: SpanView): Extracted {
   const out: Record<string, unknown> = {};
   for (const c of CONVENTIONS) {
