@@ -26,11 +26,16 @@ export const MICROS_PER_DAY = 86_400_000_000;
 
 const optId = (v: string | null | undefined, field: string) => (v == null || v === '' ? null : checkId(v, field));
 
+function checkDisplayName(name: string | null | undefined): void {
+  if (name != null && name.length > MAX_DISPLAY_NAME) throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
+}
+
+/** When a call started at `startedAt` expires under a time-to-live of `retentionDays` (null: never). */
+const expiry = (startedAt: number, retentionDays: number | null) => (retentionDays === null ? null : startedAt + retentionDays * MICROS_PER_DAY);
+
 /** `retentionDays`: the project's time-to-live, or null when it has none (the call never expires). */
 export function toStartPart(s: StartedCallSchemaForInsert, userId: string, retentionDays: number | null = null): CallStartPart {
-  if (s.display_name != null && s.display_name.length > MAX_DISPLAY_NAME) {
-    throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
-  }
+  checkDisplayName(s.display_name);
   const started_at = parseTimestamp(s.started_at, 'started_at');
   const attributes = s.otel_dump ? { ...s.attributes, otel_span: s.otel_dump } : s.attributes;
   return {
@@ -49,7 +54,7 @@ export function toStartPart(s: StartedCallSchemaForInsert, userId: string, reten
     wb_user_id: userId,
     wb_run_id: s.wb_run_id ?? null,
     wb_run_step: s.wb_run_step ?? null,
-    expire_at: retentionDays === null ? null : started_at + retentionDays * MICROS_PER_DAY,
+    expire_at: expiry(started_at, retentionDays),
   };
 }
 
@@ -95,9 +100,7 @@ export interface ForeignCall
 
 /** A foreign call's two parts, as toStartPart and toEndPart make them from a start and an end. */
 export function foreignParts(c: ForeignCall, userId: string, retentionDays: number | null): { start: CallStartPart; end: CallEndPart } {
-  if (c.display_name !== null && c.display_name.length > MAX_DISPLAY_NAME) {
-    throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
-  }
+  checkDisplayName(c.display_name);
   const id = checkId(c.id, 'id');
   const output = c.output === undefined ? null : c.output;
   return {
@@ -117,7 +120,7 @@ export function foreignParts(c: ForeignCall, userId: string, retentionDays: numb
       wb_user_id: userId,
       wb_run_id: c.wb_run_id,
       wb_run_step: c.wb_run_step,
-      expire_at: retentionDays === null ? null : c.started_at + retentionDays * MICROS_PER_DAY,
+      expire_at: expiry(c.started_at, retentionDays),
     },
     end: {
       project_id: c.project_id,
