@@ -2,12 +2,12 @@
 import { PROJECT } from './test-app.js';
 
 let seq = 0;
-/** A fresh lowercase UUID-shaped id (time-ordered enough for tests). */
+/** A fresh lowercase UUIDv7-shaped id; ids made later sort after earlier ones (48-bit ms time, then a counter). */
 export function newId(): string {
   seq += 1;
-  const hex = (Date.now().toString(16) + seq.toString(16).padStart(6, '0')).padStart(20, '0').slice(-20);
+  const hex = Date.now().toString(16).padStart(12, '0') + seq.toString(16).padStart(6, '0');
   const rnd = Math.floor(Math.random() * 0xffffffffffff).toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${rnd}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(12, 15)}-8${hex.slice(15, 18)}-${rnd}`;
 }
 
 export const opRef = (name: string, digest = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG') => `weave:///${PROJECT}/op/${name}:${digest}`;
