@@ -14,9 +14,18 @@ import { parseTimestamp } from '../time.js';
 const MAX_ID = 128;
 const MAX_DISPLAY_NAME = 1024;
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A UTF-16 surrogate without its pair: no character, and UTF-8 (which both engines store) has no bytes for it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATES = /\p{Cs}/gu;
+
+/**
+ * Plain text as stored: a lone surrogate becomes U+FFFD, as a UTF-8 encoder writes it (else
+ * each engine would store its own bytes for it). JSON values keep theirs, as \u escapes.
+ */
+export const wellFormed = <T extends string | null | undefined>(v: T): T => (typeof v === 'string' && LONE_SURROGATE.test(v) ? v.replace(LONE_SURROGATES, '\ufffd') as T : v);
 
 function checkId(value: string, field: string): string {
-  if (value.length === 0 || value.length > MAX_ID || CONTROL.test(value)) {
+  if (value.length === 0 || value.length > MAX_ID || CONTROL.test(value) || LONE_SURROGATE.test(value)) {
     throw new InvalidRequestError(`${field} must be 1..${MAX_ID} printable characters, got ${JSON.stringify(value.slice(0, 200))}`);
   }
   return value;
@@ -26,8 +35,10 @@ export const MICROS_PER_DAY = 86_400_000_000;
 
 const optId = (v: string | null | undefined, field: string) => (v == null || v === '' ? null : checkId(v, field));
 
-function checkDisplayName(name: string | null | undefined): void {
+/** A part's display name as stored (null when none), refused when too long. */
+function displayName(name: string | null | undefined): string | null {
   if (name != null && name.length > MAX_DISPLAY_NAME) throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
+  return wellFormed(name) || null;
 }
 
 /** When a call started at `startedAt` expires under a time-to-live of `retentionDays` (null: never). */
@@ -35,7 +46,6 @@ const expiry = (startedAt: number, retentionDays: number | null) => (retentionDa
 
 /** `retentionDays`: the project's time-to-live, or null when it has none (the call never expires). */
 export function toStartPart(s: StartedCallSchemaForInsert, userId: string, retentionDays: number | null = null): CallStartPart {
-  checkDisplayName(s.display_name);
   const started_at = parseTimestamp(s.started_at, 'started_at');
   const attributes = s.otel_dump ? { ...s.attributes, otel_span: s.otel_dump } : s.attributes;
   return {
@@ -45,14 +55,14 @@ export function toStartPart(s: StartedCallSchemaForInsert, userId: string, reten
     parent_id: optId(s.parent_id, 'parent_id'),
     thread_id: optId(s.thread_id, 'thread_id'),
     turn_id: optId(s.turn_id, 'turn_id'),
-    op_name: s.op_name,
-    display_name: s.display_name || null,
+    op_name: wellFormed(s.op_name),
+    display_name: displayName(s.display_name),
     started_at,
     attributes: encodeJson(attributes, 'attributes'),
     inputs: encodeJson(s.inputs, 'inputs'),
     input_refs: extractRefs(s.inputs),
     wb_user_id: userId,
-    wb_run_id: s.wb_run_id ?? null,
+    wb_run_id: wellFormed(s.wb_run_id) ?? null,
     wb_run_step: s.wb_run_step ?? null,
     expire_at: expiry(started_at, retentionDays),
   };
@@ -67,7 +77,7 @@ export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
     project_id: e.project_id,
     id: checkId(e.id, 'id'),
     ended_at: parseTimestamp(e.ended_at, 'ended_at'),
-    exception: e.exception ?? null,
+    exception: wellFormed(e.exception) ?? null,
     output: encodeJson(output, 'output'),
     summary: encodeJson(e.summary, 'summary'),
     output_refs: outputRefs(output),
@@ -100,7 +110,6 @@ export interface ForeignCall
 
 /** A foreign call's two parts, as toStartPart and toEndPart make them from a start and an end. */
 export function foreignParts(c: ForeignCall, userId: string, retentionDays: number | null): { start: CallStartPart; end: CallEndPart } {
-  checkDisplayName(c.display_name);
   const id = checkId(c.id, 'id');
   const output = c.output === undefined ? null : c.output;
   return {
@@ -111,14 +120,14 @@ export function foreignParts(c: ForeignCall, userId: string, retentionDays: numb
       parent_id: optId(c.parent_id, 'parent_id'),
       thread_id: optId(c.thread_id, 'thread_id'),
       turn_id: optId(c.turn_id, 'turn_id'),
-      op_name: c.op_name,
-      display_name: c.display_name || null,
+      op_name: wellFormed(c.op_name),
+      display_name: displayName(c.display_name),
       started_at: c.started_at,
       attributes: encodeJson(c.attributes, 'attributes'),
       inputs: encodeJson(c.inputs, 'inputs'),
       input_refs: extractRefs(c.inputs),
       wb_user_id: userId,
-      wb_run_id: c.wb_run_id,
+      wb_run_id: wellFormed(c.wb_run_id),
       wb_run_step: c.wb_run_step,
       expire_at: expiry(c.started_at, retentionDays),
     },
@@ -126,7 +135,7 @@ export function foreignParts(c: ForeignCall, userId: string, retentionDays: numb
       project_id: c.project_id,
       id,
       ended_at: c.ended_at,
-      exception: c.exception,
+      exception: wellFormed(c.exception),
       output: encodeJson(output, 'output'),
       summary: encodeJson(c.summary, 'summary'),
       output_refs: outputRefs(output),

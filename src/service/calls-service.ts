@@ -8,7 +8,7 @@ import { InvalidRequestError, RequestTooLargeError, ServiceUnavailableError } fr
 import { compileCallsQuery } from '../query/compile-calls-query.js';
 import { WriteQueueFullError, type CallPart, type CallsQuery, type StoredCall } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
-import { foreignParts, splitCompleted, toEndPart, toStartPart, type ForeignCall } from './call-parts.js';
+import { foreignParts, splitCompleted, toEndPart, toStartPart, type ForeignCall, wellFormed } from './call-parts.js';
 import type { CallEndV2Req, CompletedCallSchemaForInsert, ProjectPath } from '../api/calls-v2.js';
 import { renderCall } from './call-render.js';
 import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
@@ -178,7 +178,7 @@ export function createCallsService(store: Store) {
 
     async update(req: CallUpdateReq) {
       if (req.display_name == null) throw new InvalidRequestError('One of [display_name] is required for call update');
-      await store.calls.updateDisplayName(req.project_id, req.call_id, req.display_name);
+      await store.calls.updateDisplayName(req.project_id, req.call_id, wellFormed(req.display_name));
       return {};
     },
 

@@ -140,3 +140,10 @@ test('pages sorted by start time read a window of the newest (or oldest) rows, a
     await sqlite.close();
   }
 });
+
+test("every statement runs with Weft's settings (on chdb set once in the session, not before each statement)", async () => {
+  const [row] = await selectRows<Record<string, unknown>>(chdbClient(),
+    `SELECT toInt64(1) AS n, getSetting('async_insert') AS async_insert, getSetting('mutations_sync') AS mutations_sync,
+      getSetting('function_json_value_return_type_allow_complex') AS complex, getSetting('input_format_json_throw_on_bad_escape_sequence') AS bad_escape`);
+  assert.deepEqual(row, { n: '1', async_insert: false, mutations_sync: 2, complex: true, bad_escape: false });
+});

@@ -80,3 +80,29 @@ test("a call's start and end written through two replicas at the same moment mak
     await a.close();
   }
 });
+
+test('an end through the replica that started the call keeps a rename and a deletion made meanwhile through the other', async () => {
+  const a = await startTestApp();
+  const b = await startTestApp({ replicaOf: a });
+  try {
+    // Replica a remembers the calls it started, and merges their ends with what it remembers.
+    const renamed = start({ project_id: P, inputs: { n: 1 } });
+    const deleted = start({ project_id: P, inputs: { n: 2 } });
+    assert.equal((await a.post('/call/upsert_batch', { batch: [startItem(renamed), startItem(deleted)] })).status, 200);
+    assert.equal((await b.post('/call/update', { project_id: P, call_id: renamed.id, display_name: 'renamed on b' })).status, 200);
+    assert.equal((await b.post('/calls/delete', { project_id: P, call_ids: [deleted.id] })).status, 200);
+    const ends = [endItem(end(renamed.id, { project_id: P, output: 'done' })), endItem(end(deleted.id, { project_id: P, output: 'late' }))];
+    assert.equal((await a.post('/call/upsert_batch', { batch: ends })).status, 200);
+    for (const t of [a, b]) {
+      const r = await t.post('/call/read', { project_id: P, id: renamed.id });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.call.display_name, 'renamed on b');
+      assert.equal(r.body.call.output, 'done');
+      assert.deepEqual(r.body.call.inputs, { n: 1 });
+      assert.equal((await t.post('/calls/query_stats', { project_id: P, filter: { call_ids: [deleted.id] } })).body.count, 0, 'the deleted call stays deleted');
+    }
+  } finally {
+    await b.close();
+    await a.close();
+  }
+});

@@ -21,6 +21,13 @@ export type ChCallRow = Omit<StoredCall, 'storage_size_bytes' | 'total_storage_s
   seq: number;
 };
 
+/** Every column of a stored row, in the table's order. */
+export const CALL_ROW_COLUMNS = [
+  'project_id', 'id', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'ended_at',
+  'attributes', 'inputs', 'output', 'exception', 'summary', 'input_refs', 'output_refs', 'wb_user_id', 'wb_run_id',
+  'wb_run_step', 'wb_run_step_end', 'deleted_at', 'expire_at', 'start_bytes', 'end_bytes', 'has_start', 'has_end', 'named', 'seq',
+] as const satisfies readonly (keyof ChCallRow)[];
+
 const START_FIELDS = [
   'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'attributes', 'inputs', 'input_refs',
   'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes',

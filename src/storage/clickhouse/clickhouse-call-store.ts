@@ -10,9 +10,12 @@ import { selectRows } from './clickhouse-client.js';
 import { chIdentifier } from './clickhouse-dialect.js';
 import { decodeCallRow, deletionRow, renameRow } from './clickhouse-call-rows.js';
 import { callWrites } from './clickhouse-call-writes.js';
+import { groupWrites } from './clickhouse-write-groups.js';
 import { buildCallsMatched, buildCallsSelect, buildStartedWindow, liveCallsFrom, newStatement, USAGE_SQL, type StartedBound } from './clickhouse-calls-select.js';
 
 const ROWS_PER_CHUNK = 1000;
+/** Most call rows one grouped write takes (several requests' batches together). */
+const ROWS_PER_GROUP = 10_000;
 /** Pages (limit + offset) up to this size are read through a window of the sort key. */
 const WINDOWED_UP_TO = 10_000;
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -21,6 +24,7 @@ const LIVE = 'has_start = 1 AND deleted_at IS NULL AND (expire_at IS NULL OR exp
 export function createClickHouseCallStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER): CallStore {
   const db = chIdentifier(database);
   const writes = callWrites(client, database);
+  const writeGrouped = groupWrites(writes.write, ROWS_PER_GROUP, 1);
   let queued = 0;
   let limitBytes = Number.POSITIVE_INFINITY;
 
@@ -113,7 +117,7 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
       if (queued > 0 && queued + bytes > limitBytes) throw new WriteQueueFullError(queued, limitBytes);
       queued += bytes;
       try {
-        await writes.write(rows);
+        await writeGrouped(rows);
       } finally {
         queued -= bytes;
       }

@@ -7,12 +7,17 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { CallPart } from '../call-store.js';
 import { selectRows } from './clickhouse-client.js';
-import { decodeCallRow, endRow, mergeCallRows, sameState, startRow, type ChCallRow } from './clickhouse-call-rows.js';
+import { insertTabSeparated } from './clickhouse-tsv.js';
+import { CALL_ROW_COLUMNS, decodeCallRow, endRow, mergeCallRows, sameState, startRow, type ChCallRow } from './clickhouse-call-rows.js';
 
+/** Columns holding JSON.stringify text. */
+const CALL_JSON_TEXT: ReadonlySet<string> = new Set(['attributes', 'inputs', 'output', 'summary', 'input_refs', 'output_refs']);
 /** Ids per statement when reading or deleting by id (a parameter array, read as a set). */
 const IDS_PER_READ = 5000;
 /** Start times kept as read hints (about 100 bytes each). */
 const STARTS_REMEMBERED = 200_000;
+/** Rows of open calls (started, not ended) kept to merge their ends with (a few KB each). */
+const OPEN_REMEMBERED = 10_000;
 /** Rounds of healing before a writer gives up on calls others keep rewriting (never seen). */
 const HEAL_ROUNDS = 5;
 
@@ -25,6 +30,14 @@ export interface CallWrites {
 }
 
 const keyOf = (r: { project_id: string; id: string }) => `${r.project_id}\u0000${r.id}`;
+
+/** Drops the oldest entries beyond `size`. */
+function trim(map: Map<string, unknown>, size: number): void {
+  for (const k of map.keys()) {
+    if (map.size <= size) break;
+    map.delete(k);
+  }
+}
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -54,12 +67,23 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
    * after the insert reads unbounded and heals.
    */
   const startedAt = new Map<string, number>();
+  /**
+   * The row this process last wrote of each call it started and has not seen end, the usual
+   * case of an end arriving alone (the SDKs send a call's end when it returns): merged with it
+   * instead of the stored rows, the end needs no read. It is what a read just after that insert
+   * would have found; anything written since by another process (a rename, a deletion, an end)
+   * the check after the insert finds, as for the rows a read could miss.
+   */
+  const openRows = new Map<string, ChCallRow>();
   const remember = (rows: readonly ChCallRow[]) => {
-    for (const r of rows) if (r.has_start === 1) startedAt.set(keyOf(r), r.started_at);
-    for (const k of startedAt.keys()) {
-      if (startedAt.size <= STARTS_REMEMBERED) break;
-      startedAt.delete(k);
+    for (const r of rows) {
+      const k = keyOf(r);
+      if (r.has_start === 1) startedAt.set(k, r.started_at);
+      openRows.delete(k);
+      if (r.has_start === 1 && r.has_end === 0) openRows.set(k, r);
     }
+    trim(startedAt, STARTS_REMEMBERED);
+    trim(openRows, OPEN_REMEMBERED);
   };
   const hinted = (projectId: string, ids: readonly string[]): { min: number; max: number } | null => {
     const times = ids.map((id) => startedAt.get(`${projectId}\u0000${id}`));
@@ -73,7 +97,7 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     const bound = started === null ? '' : ' AND (started_at BETWEEN {lo:Int64} AND {hi:Int64} OR started_at = 0)';
     for (let i = 0; i < ids.length; i += IDS_PER_READ) {
       const rows = await selectRows<Record<string, unknown>>(client,
-        `SELECT * FROM ${table} WHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
+        `SELECT * FROM ${table} PREWHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
         { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) });
       for (const r of rows) out.push(decodeCallRow(r));
     }
@@ -84,13 +108,15 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
    * The state flags of every row of these calls (small: no payloads). With `started` (the
    * calls' start times, which every row of a call holding a start shares; rows without one
    * have 0), only those stretches of the sort key are read: the recent granules, not the project.
+   * Every condition in PREWHERE (measured on chdb, 250 ids in 40,000 calls: 12.4 ms against
+   * 14-15 ms with WHERE, which ClickHouse moves only in part).
    */
   async function statesOf(projectId: string, ids: readonly string[], started: { min: number; max: number } | null) {
     const out: Pick<ChCallRow, 'id' | 'seq' | 'has_start' | 'has_end' | 'named' | 'deleted_at'>[] = [];
     const bound = started === null ? '' : ' AND (started_at BETWEEN {lo:Int64} AND {hi:Int64} OR started_at = 0)';
     for (let i = 0; i < ids.length; i += IDS_PER_READ) {
       const rows = await selectRows<Record<string, unknown>>(client,
-        `SELECT id, seq, has_start, has_end, named, deleted_at FROM ${table} WHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
+        `SELECT id, seq, has_start, has_end, named, deleted_at FROM ${table} PREWHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
         { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) });
       for (const r of rows) {
         out.push({ id: String(r.id), seq: Number(r.seq), has_start: Number(r.has_start) as 0 | 1, has_end: Number(r.has_end) as 0 | 1,
@@ -101,7 +127,7 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
   }
 
   async function insert(rows: readonly ChCallRow[]) {
-    if (rows.length > 0) await client.insert({ table, values: rows, format: 'JSONEachRow' });
+    await insertTabSeparated(client, table, CALL_ROW_COLUMNS, rows, CALL_JSON_TEXT);
   }
 
   /** Calls of one project whose newest row does not say all their rows say. */
@@ -126,9 +152,17 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     // written as it comes, and the check below merges in anything stored before it (an end
     // that came first, a rename, an earlier deletion).
     const startless = [...new Set([...byCall.values()].filter((own) => !own.some((r) => r.has_start === 1)).map((own) => own[0]!.id))];
-    const stored = groupBy(await rowsOf(projectId, startless, hinted(projectId, startless)), keyOf);
+    const remembered = startless.map((id) => openRows.get(`${projectId}\u0000${id}`)).filter((r) => r !== undefined);
+    const toRead = startless.filter((id) => !openRows.has(`${projectId}\u0000${id}`));
+    const stored = groupBy([...remembered, ...await rowsOf(projectId, toRead, hinted(projectId, toRead))], keyOf);
     const seq = seqAbove([...stored.values()].flat());
-    const rows = [...byCall].map(([key, own]) => mergeCallRows([...(stored.get(key) ?? []), ...own], seq));
+    const rows = [...byCall].map(([key, own]) => {
+      const known = stored.get(key);
+      if (known !== undefined || own.length > 1) return mergeCallRows([...(known ?? []), ...own], seq);
+      // One row of this write's own (partRows made it) and nothing stored: it is the call.
+      own[0]!.seq = seq;
+      return own[0]!;
+    });
     await insert(rows);
     remember(rows);
     // Every row written holds a start: their start times bound the check's read.
@@ -152,8 +186,13 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     partRows(parts) {
       const seq = nextSeq();
       const byCall = groupBy(parts.map((p) => (p.mode === 'start' ? startRow(p.start, seq) : endRow(p.end, seq))), keyOf);
-      // Parts of one call in one batch apply in order: a later copy of a part replaces an earlier one.
-      return [...byCall.values()].map((own) => mergeCallRows(own.map((r, i) => ({ ...r, seq: seq + i / own.length })), seq));
+      // Parts of one call in one batch apply in order: a later copy of a part replaces an earlier
+      // one (the rows are this batch's own, so their seq is set in place).
+      return [...byCall.values()].map((own) => {
+        if (own.length === 1) return own[0]!;
+        own.forEach((r, i) => (r.seq = seq + i / own.length));
+        return mergeCallRows(own, seq);
+      });
     },
     nextSeq,
   };

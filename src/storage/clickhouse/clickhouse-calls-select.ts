@@ -99,7 +99,7 @@ export function callsFieldPrinter(joins: FeedbackJoins | null): ChFieldPrinter {
       }
       case 'json':
         if (!CALL_JSON_COLUMNS.has(field.column)) throw new Error(`unknown calls JSON column: ${field.column}`);
-        return chJsonField(`calls.${field.column}`, field.path, params);
+        return chJsonField(`calls.${field.column}`, field.path, params, true);
       case 'computed':
         return computedField(field.name);
       case 'feedback':

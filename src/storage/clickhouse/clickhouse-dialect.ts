@@ -47,6 +47,12 @@ export interface ChField {
    * three keys (present first, then as a number, then as text).
    */
   readonly exists?: string;
+  /**
+   * For a dynamic field of a column whose text JSON.stringify wrote: that column. A string the
+   * value holds then appears verbatim in it whenever the string has nothing JSON.stringify
+   * escapes (see `needle`), so a byte search of the column can rule rows out before any parse.
+   */
+  readonly text?: string;
 }
 
 export type ChFieldPrinter = (field: FieldRef, params: ChParams) => ChField;
@@ -64,9 +70,19 @@ interface Printed {
   readonly type: ChType | null;
   /** The field behind the value, when it is a bare field (for exists / is null). */
   readonly field?: ChField;
+  /** The value, when it is a literal. */
+  readonly literal?: unknown;
 }
 
 const CONTROL_CHARS = /[\u0000-\u001f]/;
+/** Most strings an IN list's text search takes in one pass (multiSearchAny's limit is 255). */
+const MAX_NEEDLES = 100;
+/** A UTF-16 surrogate without its pair (which JSON.stringify escapes). */
+const LONE_SURROGATE = /\p{Cs}/u;
+/** Text made only of what numbers are printed with. */
+const NUMBER_TEXT = /^[-+.\deE]+$/;
+/** Text JSON.stringify writes as it is (nothing it escapes). */
+const PLAIN = /^[^"\\\u0000-\u001f]*$/;
 
 /** ClickHouse JSONPath of plan path parts: digit-only parts index arrays, others are quoted keys. */
 export function chJsonPath(path: readonly string[]): string {
@@ -80,11 +96,34 @@ export function chJsonPath(path: readonly string[]): string {
  * (missing or JSON null -> '', strings unquoted, objects and arrays as JSON text; the
  * statement needs function_json_value_return_type_allow_complex = 1, which the engine sets).
  */
-export function chJsonField(column: string, path: readonly string[], params: ChParams): ChField {
+export function chJsonField(column: string, path: readonly string[], params: ChParams, stringified = false): ChField {
   const c = chIdentifier(column);
   const p = params.add(chJsonPath(path), 'String');
-  const exists = `(JSON_QUERY(${c}, ${p}) NOT IN ('', '[null]'))`;
-  return { sql: `if(${exists}, JSON_VALUE(${c}, ${p}), '')`, type: 'String', notNull: true, exists };
+  // One parse of the document per row: JSON_QUERY gives the value wrapped in a one-item array,
+  // from which both tests read (ClickHouse computes the identical JSON_QUERY once), and
+  // JSON_VALUE unwraps that short text. Measured on chdb, 1M calls, a filter and a sort on two
+  // input fields: 911 -> 795 ms against JSON_QUERY and JSON_VALUE each parsing the document.
+  const wrapped = `JSON_QUERY(${c}, ${p})`;
+  const exists = `(${wrapped} NOT IN ('', '[null]'))`;
+  return { sql: `if(${exists}, JSON_VALUE(${wrapped}, '$[0]'), '')`, type: 'String', notNull: true, exists, ...(stringified ? { text: c } : {}) };
+}
+
+/**
+ * A string that is in the column of every row whose dynamic field `f` equals `value` (or, when
+ * `part`, contains it); null when there is none. That is `value` itself
+ * when the column is JSON.stringify text and `value` has nothing JSON.stringify escapes
+ * (quote, backslash, control characters, lone surrogates), so that a string the field holds
+ * is in the column as it is, and when `value` cannot come from the one text the two write
+ * differently, a number (ClickHouse prints 1e-7 as 1e-07, 0.000001 as 1e-06): an equal value
+ * is no number and no object or array (which hold numbers); a part holds no digit, and holds a
+ * character no number has, so it cannot lie inside one. A byte search rules rows out at ~2x
+ * the speed of parsing each document (measured on chdb, 1M calls, an equality on inputs.model
+ * matching 10%: 911 -> 632 ms); the parse runs only where it passes.
+ */
+function needle(f: ChField | undefined, value: unknown, part = false): string | null {
+  if (f?.text === undefined || typeof value !== 'string' || value === '' || !PLAIN.test(value) || LONE_SURROGATE.test(value)) return null;
+  const fits = part ? !/\d/.test(value) && /[^.eE+-]/.test(value) : !NUMBER_TEXT.test(value) && !/^[[{]/.test(value);
+  return fits ? value : null;
 }
 
 const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -119,7 +158,7 @@ class Printer {
         // Integers beyond 2^53 travel as Float64 (as SQLite reads such a literal: a REAL), never as
         // an Int64 the server could not parse.
         const type: ChType = typeof v === 'string' ? 'String' : typeof v === 'boolean' ? 'UInt8' : Number.isSafeInteger(v) ? 'Int64' : 'Float64';
-        return { sql: this.params.add(v, type), type };
+        return { sql: this.params.add(v, type), type, literal: v };
       }
       case 'field': {
         const f = this.printField(e.field, this.params);
@@ -134,8 +173,14 @@ class Printer {
       }
       case 'not':
         return bool(`(NOT ${this.print(e.item).sql})`);
-      case 'compare':
-        return bool(this.compare(this.print(e.left), e.op, this.print(e.right)));
+      case 'compare': {
+        const left = this.print(e.left);
+        const right = this.print(e.right);
+        const test = this.compare(left, e.op, right);
+        if (e.op !== 'eq') return bool(test);
+        const [f, n] = left.field?.text !== undefined ? [left.field, needle(left.field, right.literal)] : [right.field, needle(right.field, left.literal)];
+        return bool(n === null ? test : `(position(${f!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`);
+      }
       case 'in': {
         if (e.items.length === 0) return bool('0');
         const left = this.print(e.left);
@@ -143,12 +188,19 @@ class Printer {
         // An item of the other kind (text against a number) never equals, as in SQLite's IN.
         const alike = items.filter((i) => !mixed(left, i));
         if (alike.length === 0) return bool('0');
-        return bool(`(${left.sql} IN (${alike.map((i) => i.sql).join(', ')}))`);
+        const test = `(${left.sql} IN (${alike.map((i) => i.sql).join(', ')}))`;
+        // One pass over the text for all the strings (multiSearchAny takes at most 255 of them).
+        const needles = alike.length <= MAX_NEEDLES ? alike.map((i) => needle(left.field, i.literal)) : [null];
+        if (needles.some((n) => n === null)) return bool(test);
+        return bool(`(multiSearchAny(${left.field!.text}, [${needles.map((n) => this.params.add(n, 'String')).join(', ')}]) AND ${test})`);
       }
       case 'contains': {
-        const input = this.print(e.input).sql;
-        const substr = this.print(e.substr).sql;
-        return bool(e.caseInsensitive ? `(positionCaseInsensitiveUTF8(${input}, ${substr}) > 0)` : `(position(${input}, ${substr}) > 0)`);
+        const input = this.print(e.input);
+        const substr = this.print(e.substr);
+        const search = e.caseInsensitive ? 'positionCaseInsensitiveUTF8' : 'position';
+        const test = `(${search}(${input.sql}, ${substr.sql}) > 0)`;
+        const n = needle(input.field, substr.literal, true);
+        return bool(n === null ? test : `(${search}(${input.field!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`);
       }
       case 'isNull': {
         const input = this.print(e.input);
