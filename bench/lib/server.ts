@@ -68,7 +68,7 @@ export function startFlags(): string[] {
 
 /** node arguments that run Weft on `port` with `dataDir` (and `extra` flags, e.g. another engine), with npm start's node flags. */
 export function weftArgs(opts: Pick<BenchOptions, 'server'>, port: number, dataDir: string, extra: readonly string[] = []): string[] {
-  const entry = [...startFlags(), ...(opts.server === 'dist' ? [buildServer()] : ['--import', 'tsx', join(REPO_DIR, 'src', 'main.ts')])];
+  const entry = [...startFlags(), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(opts.server === 'dist' ? [buildServer()] : ['--import', 'tsx', join(REPO_DIR, 'src', 'main.ts')])];
   return [...entry, '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...extra];
 }
 

@@ -6,8 +6,9 @@ import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../ap
 import type { CompletedCallSchemaForInsert } from '../api/calls-v2.js';
 import { InvalidRequestError } from '../api/errors.js';
 import type { CallEndPart, CallStartPart } from '../storage/call-store.js';
-import { extractRefs } from './extract-refs.js';
+import { extractRefs, textMayHoldRefs } from './extract-refs.js';
 import { encodeJson } from './json-text.js';
+import { StringifiedJson } from './stringified-json.js';
 import { uuidv7 } from './ids.js';
 import { parseTimestamp } from '../time.js';
 
@@ -96,22 +97,32 @@ export function splitCompleted(c: CompletedCallSchemaForInsert): { start: Starte
 
 /**
  * A finished call that another protocol described (an OTLP span): times already in
- * microseconds, JSON as values. Ids and names arrive checked by that protocol's reader;
- * they are checked again here, as every call's are.
+ * microseconds, JSON as values, or as the sender's text where that text is already in its
+ * stored form (StringifiedJson: stored as it is, not parsed and encoded again). Ids and
+ * names arrive checked by that protocol's reader; they are checked again here, as every
+ * call's are.
  */
 export interface ForeignCall
   extends Omit<CallStartPart, 'attributes' | 'inputs' | 'input_refs' | 'wb_user_id' | 'expire_at'>,
     Omit<CallEndPart, 'output' | 'summary' | 'output_refs'> {
   readonly attributes: Record<string, unknown>;
-  readonly inputs: Record<string, unknown>;
+  readonly inputs: Record<string, unknown> | StringifiedJson;
+  /** Any JSON value, or a StringifiedJson of one. */
   readonly output: unknown;
   readonly summary: Record<string, unknown>;
+}
+
+/** A JSON value as stored, and its refs; StringifiedJson text is only parsed when it may hold a ref. */
+function foreignJson(v: unknown, field: string, refsOf: (value: unknown) => string[]): [string, string[]] {
+  if (!(v instanceof StringifiedJson)) return [encodeJson(v, field), refsOf(v)];
+  return [v.text, textMayHoldRefs(v.text) ? refsOf(JSON.parse(v.text)) : []];
 }
 
 /** A foreign call's two parts, as toStartPart and toEndPart make them from a start and an end. */
 export function foreignParts(c: ForeignCall, userId: string, retentionDays: number | null): { start: CallStartPart; end: CallEndPart } {
   const id = checkId(c.id, 'id');
-  const output = c.output === undefined ? null : c.output;
+  const [inputs, inputRefs] = foreignJson(c.inputs, 'inputs', extractRefs);
+  const [output, outputRefList] = foreignJson(c.output === undefined ? null : c.output, 'output', outputRefs);
   return {
     start: {
       project_id: c.project_id,
@@ -124,8 +135,8 @@ export function foreignParts(c: ForeignCall, userId: string, retentionDays: numb
       display_name: displayName(c.display_name),
       started_at: c.started_at,
       attributes: encodeJson(c.attributes, 'attributes'),
-      inputs: encodeJson(c.inputs, 'inputs'),
-      input_refs: extractRefs(c.inputs),
+      inputs,
+      input_refs: inputRefs,
       wb_user_id: userId,
       wb_run_id: wellFormed(c.wb_run_id),
       wb_run_step: c.wb_run_step,
@@ -136,9 +147,9 @@ export function foreignParts(c: ForeignCall, userId: string, retentionDays: numb
       id,
       ended_at: c.ended_at,
       exception: wellFormed(c.exception),
-      output: encodeJson(output, 'output'),
+      output,
       summary: encodeJson(c.summary, 'summary'),
-      output_refs: outputRefs(output),
+      output_refs: outputRefList,
       wb_run_step_end: c.wb_run_step_end,
     },
   };

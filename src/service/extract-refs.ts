@@ -6,6 +6,15 @@ export function isRefString(v: unknown): v is string {
   return typeof v === 'string' && REF_PREFIXES.some((p) => v.startsWith(p));
 }
 
+/**
+ * Whether JSON text may hold a ref: false only when it cannot. Every ref prefix ends in
+ * ":///", which JSON text in its stored form writes as it is (JSON.stringify escapes no
+ * slash), so one search for it rules most texts out.
+ */
+export function textMayHoldRefs(text: string): boolean {
+  return text.includes(':///');
+}
+
 /** Every distinct ref string found anywhere in `value`, in first-seen order. */
 export function extractRefs(value: unknown): string[] {
   const found = new Set<string>();

@@ -1,6 +1,7 @@
 // A span as the conventions read it: its flat attributes, the same attributes nested at
 // their dots (llm.input_messages.0.message.role -> llm.input_messages[0].message.role, keys
 // 0..n-1 becoming lists), and what each convention extracts from it.
+import { StringifiedJson } from '../../service/stringified-json.js';
 import type { Attributes, OtlpSpan } from './otlp-spans.js';
 
 type Obj = Record<string, unknown>;
@@ -30,7 +31,8 @@ export const sourced = <T>(value: T | undefined, ...from: string[]): Sourced<T> 
 
 /** What one convention finds in a span; span-to-call.ts takes each field from the first convention that has it. */
 export interface Extracted {
-  readonly inputs?: Sourced<Obj>;
+  /** An object, or the sender's text of one when that is in its stored form. */
+  readonly inputs?: Sourced<Obj | StringifiedJson>;
   /** Any JSON value; undefined: this convention found none. */
   readonly output?: Sourced<unknown>;
   readonly usage?: TokenCounts;
@@ -91,6 +93,22 @@ export function parseJsonish(v: unknown): unknown {
   } catch {
     return v;
   }
+}
+
+/**
+ * Text holding a JSON object or list in its stored form, kept as that text: content that
+ * becomes a call's inputs or output as it is need not be parsed and encoded again (the
+ * parse, the encoding and the garbage were a third of a span's time on the main thread).
+ */
+export function stringified(v: unknown): StringifiedJson | undefined {
+  if (typeof v !== 'string' || (v[0] !== '{' && v[0] !== '[')) return undefined;
+  return StringifiedJson.of(v) ?? undefined;
+}
+
+/** Inputs from one content value: an object as it is, anything else under `key`. */
+export function inputsFrom(v: unknown, key: string): Obj | StringifiedJson {
+  if (v instanceof StringifiedJson) return v.text[0] === '{' ? v : v.wrappedIn(key) ?? { [key]: JSON.parse(v.text) };
+  return isObj(v) ? v : { [key]: v };
 }
 
 /** Text known to be JSON (any JSON: a quoted string too) as its value; text that is not, unchanged. */

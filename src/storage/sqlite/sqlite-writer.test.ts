@@ -1,9 +1,10 @@
 // The writer on a real SQLite file, through its worker thread: acknowledged writes are
 // committed and visible to other connections, results cross the thread, a failing job of a
-// group fails alone, close waits, and the bound sheds only sheddable jobs.
+// group fails alone, close waits, the bound sheds only sheddable jobs, and the WAL reaches
+// the database file through the checkpointer thread, not the writer's commits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from './sqlite-database.js';
@@ -13,13 +14,13 @@ import { WriteQueueFullError } from '../call-store.js';
 import { startValues, type CallRow } from './sqlite-call-writes.js';
 import type { CallStartPart } from '../call-store.js';
 
-async function withWriter(fn: (w: ReturnType<typeof createSqliteWriter>, ids: () => string[]) => Promise<void>) {
+async function withWriter(fn: (w: ReturnType<typeof createSqliteWriter>, ids: () => string[], path: string) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), 'weft-writer-'));
   const path = join(dir, 'w.sqlite');
   const db = openSqlite(path, SQLITE_MIGRATIONS);
   const writer = createSqliteWriter(db, path);
   try {
-    await fn(writer, () => db.prepare('SELECT id FROM calls ORDER BY id').pluck().all() as string[]);
+    await fn(writer, () => db.prepare('SELECT id FROM calls ORDER BY id').pluck().all() as string[], path);
   } finally {
     await writer.close();
     db.close();
@@ -85,5 +86,21 @@ test('over the bound, sheddable jobs are refused and others still queue', async 
     await Promise.all([first, other]);
     assert.equal(w.queuedBytes(), 0);
     assert.deepEqual(ids(), ['q1', 'q3']);
+  });
+});
+
+test('committed pages reach the database file soon after the commits, copied by the checkpointer thread', async () => {
+  await withWriter(async (w, ids, path) => {
+    const before = statSync(path).size;
+    const inputs = JSON.stringify({ text: 'x'.repeat(1000) });
+    // ~3 MB of rows, far below the WAL size at which the writer would checkpoint by itself.
+    for (let batch = 0; batch < 10; batch++) {
+      const rows: CallRow[] = Array.from({ length: 200 }, (_, i) => [0, ['e/p', `r${batch}-${i}`, ...startValues({ ...start(`r${batch}-${i}`), inputs }, 0)]]);
+      await w.run('calls.write', [rows]);
+    }
+    assert.equal(ids().length, 2000);
+    const deadline = Date.now() + 5000;
+    while (statSync(path).size < before + 2_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(statSync(path).size >= before + 2_000_000, `the database file grew from ${before} to ${statSync(path).size} bytes only`);
   });
 });

@@ -6,6 +6,8 @@
 //   worker writes (two cores instead of one);
 // - jobs that arrive while a commit runs are committed together in the next transaction
 //   (group commit: one fsync for many writes), each acknowledged only after its commit.
+// - checkpoints (copying the WAL into the database file) run on a thread of their own, at
+//   most every CHECKPOINT_INTERVAL_MS while commits arrive, not inside the writer's commits.
 // The queue is bounded for jobs that may be shed (call ingestion): the bytes of jobs accepted
 // but not committed are counted, and a sheddable job that would take them over the limit is
 // refused (WriteQueueFullError) unless nothing is waiting, so one batch larger than the
@@ -57,6 +59,9 @@ export class SqliteWriteError extends Error {
  * anything else as it came.
  */
 const jobError = (r: Extract<JobResult, { ok: false }>, path: string): Error => sqliteFault(r.code, r.message, path) ?? new SqliteWriteError(r.message, r.code);
+
+/** How often, at most, the checkpointer copies committed WAL frames into the database file. */
+const CHECKPOINT_INTERVAL_MS = 250;
 
 /** Free space below which a disk that has been full still counts as full. */
 const FREE_AGAIN_BYTES = 16 * 1024 * 1024;
@@ -128,6 +133,10 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
   if (path === ':memory:') return createInlineWriter(db);
   const worker = spawnSqliteWorker('sqlite-write-worker', { path });
   worker.unref();
+  const checkpointer = spawnSqliteWorker('sqlite-checkpoint-worker', { path, intervalMs: CHECKPOINT_INTERVAL_MS });
+  checkpointer.unref();
+  // Without it the writer's own checkpoints still bound the WAL: its failure is not a write's.
+  checkpointer.on('error', () => {});
   // Each job is posted as soon as it is accepted (its arguments cloned then, a little at a
   // time, not a whole group at once); the worker groups what arrived while it committed.
   const pending = new Map<number, Pending>();
@@ -141,6 +150,7 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
 
   worker.on('message', ([done, seconds]: [[number, JobResult][], number]) => {
     commits.emit(seconds);
+    checkpointer.postMessage(0);
     for (const [id, r] of done) {
       const p = pending.get(id)!;
       pending.delete(id);
@@ -182,7 +192,7 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
     onCommit: commits.add,
     async close() {
       if (pending.size > 0) await new Promise<void>((r) => (idle = r));
-      await worker.terminate();
+      await Promise.all([worker.terminate(), checkpointer.terminate()]);
     },
   };
 }

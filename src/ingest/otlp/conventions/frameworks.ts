@@ -4,7 +4,8 @@
 // (traceloop.entity.input / .output, traceloop.span.kind; llm.usage.total_tokens of its
 // older LLM spans), Google's ADK on Vertex (gcp.vertex.agent.*), Weave's own
 // weave.span.kind, and plain input(s) / output(s) attributes.
-import { isObj, numberOf, parseJson, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import { inputsFrom, numberOf, parseJson, sourced, stringified, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import type { StringifiedJson } from '../../../service/stringified-json.js';
 
 type Obj = Record<string, unknown>;
 
@@ -13,14 +14,13 @@ type Obj = Record<string, unknown>;
 const INPUT_KEYS = ['mlflow.spanInputs', 'traceloop.entity.input', 'gcp.vertex.agent.llm_request', 'gcp.vertex.agent.tool_call_args', 'input', 'inputs'];
 const OUTPUT_KEYS = ['mlflow.spanOutputs', 'final_result', 'traceloop.entity.output', 'gcp.vertex.agent.llm_response', 'gcp.vertex.agent.tool_response', 'output', 'outputs'];
 
-function inputsOf(span: SpanView): Sourced<Obj> | undefined {
+function inputsOf(span: SpanView): Sourced<Obj | StringifiedJson> | undefined {
   const messages = parseJson(span.flat['pydantic_ai.all_messages']);
   if (Array.isArray(messages)) return sourced({ messages }, 'pydantic_ai.all_messages');
   for (const key of INPUT_KEYS) {
     const raw = span.flat[key];
     if (raw === undefined || raw === null) continue;
-    const v = parseJson(raw);
-    return sourced(isObj(v) ? v : { [key.slice(key.lastIndexOf('.') + 1)]: v }, key);
+    return sourced(inputsFrom(stringified(raw) ?? parseJson(raw), key.slice(key.lastIndexOf('.') + 1)), key);
   }
   return undefined;
 }
@@ -28,7 +28,7 @@ function inputsOf(span: SpanView): Sourced<Obj> | undefined {
 function outputOf(span: SpanView): Sourced<unknown> | undefined {
   for (const key of OUTPUT_KEYS) {
     const raw = span.flat[key];
-    if (raw !== undefined && raw !== null) return sourced(parseJson(raw), key);
+    if (raw !== undefined && raw !== null) return sourced(stringified(raw) ?? parseJson(raw), key);
   }
   return undefined;
 }

@@ -3,7 +3,7 @@
 // llm.token_count.* (prompt includes its cache_read / cache_write details),
 // llm.model_name, llm.provider / llm.system, llm.invocation_parameters (JSON text),
 // openinference.span.kind, session.id.
-import { isObj, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type SpanView } from '../span-view.js';
+import { inputsFrom, isObj, numberOf, parseJsonish, sourced, stringified, stringOf, type Convention, type Extracted, type SpanView } from '../span-view.js';
 
 type Obj = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ function valueOf(span: SpanView, key: 'input' | 'output'): unknown {
   const raw = span.get(`${key}.value`);
   if (raw === undefined || raw === null) return undefined;
   const mime = span.get(`${key}.mime_type`);
-  return mime === 'text/plain' ? raw : parseJsonish(raw);
+  return mime === 'text/plain' ? raw : stringified(raw) ?? parseJsonish(raw);
 }
 
 export const openInference: Convention = {
@@ -26,7 +26,7 @@ export const openInference: Convention = {
     if (!span.uses('input.', 'output.', 'llm.', 'openinference.')) return {};
     const input = valueOf(span, 'input');
     const inputs = input !== undefined
-      ? sourced(isObj(input) ? input : { input }, 'input.value')
+      ? sourced(inputsFrom(input, 'input'), 'input.value')
       : sourced(((m) => (m ? { messages: m } : undefined))(messageList(span.get('llm.input_messages'))), 'llm.input_messages.*');
     const outputValue = valueOf(span, 'output');
     const output = outputValue !== undefined ? sourced(outputValue, 'output.value') : sourced(messageList(span.get('llm.output_messages')), 'llm.output_messages.*');

@@ -3,31 +3,37 @@
 // ai.toolCall.* on tool spans, ai.usage.* (promptTokens / completionTokens up to v4,
 // inputTokens / outputTokens / totalTokens / cachedInputTokens / reasoningTokens from v5),
 // ai.model.id and ai.model.provider, ai.operationId.
-import { isObj, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import { inputsFrom, numberOf, parseJsonish, sourced, stringified, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import { StringifiedJson } from '../../../service/stringified-json.js';
 
 type Obj = Record<string, unknown>;
 
-function inputsOf(span: SpanView): Sourced<Obj> | undefined {
-  const messages = parseJsonish(span.flat['ai.prompt.messages']);
-  if (Array.isArray(messages)) return sourced({ messages }, 'ai.prompt.messages');
-  const prompt = parseJsonish(span.flat['ai.prompt']);
-  if (prompt !== undefined) return sourced(isObj(prompt) ? prompt : { prompt }, 'ai.prompt');
+/** A JSON text attribute: kept as text when in its stored form, else parsed when it holds an object or list. */
+const content = (v: unknown) => stringified(v) ?? parseJsonish(v);
+
+function inputsOf(span: SpanView): Sourced<Obj | StringifiedJson> | undefined {
+  const messages = content(span.flat['ai.prompt.messages']);
+  if (Array.isArray(messages) || (messages instanceof StringifiedJson && messages.text[0] === '[')) {
+    return sourced(inputsFrom(messages, 'messages'), 'ai.prompt.messages');
+  }
+  const prompt = content(span.flat['ai.prompt']);
+  if (prompt !== undefined) return sourced(inputsFrom(prompt, 'prompt'), 'ai.prompt');
   for (const key of ['ai.toolCall.args', 'ai.toolCall.input']) {
-    const args = parseJsonish(span.flat[key]);
-    if (args !== undefined) return sourced(isObj(args) ? args : { args }, key);
+    const args = content(span.flat[key]);
+    if (args !== undefined) return sourced(inputsFrom(args, 'args'), key);
   }
   return undefined;
 }
 
 function outputOf(span: SpanView): Sourced<unknown> | undefined {
   const object = span.flat['ai.response.object'];
-  if (object !== undefined) return sourced(parseJsonish(object), 'ai.response.object');
+  if (object !== undefined) return sourced(content(object), 'ai.response.object');
   const text = span.flat['ai.response.text'];
   const toolCalls = parseJsonish(span.flat['ai.response.toolCalls']);
   if (toolCalls !== undefined) return sourced({ text: text ?? null, tool_calls: toolCalls }, 'ai.response.text', 'ai.response.toolCalls');
   if (text !== undefined) return sourced(text, 'ai.response.text');
   for (const key of ['ai.toolCall.result', 'ai.toolCall.output']) {
-    if (span.flat[key] !== undefined) return sourced(parseJsonish(span.flat[key]), key);
+    if (span.flat[key] !== undefined) return sourced(content(span.flat[key]), key);
   }
   return undefined;
 }
