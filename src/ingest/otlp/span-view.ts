@@ -105,6 +105,9 @@ export function stringified(v: unknown): StringifiedJson | undefined {
   return StringifiedJson.of(v) ?? undefined;
 }
 
+/** A JSON text attribute as content: kept as text when in its stored form, else parsed when it holds an object or list. */
+export const jsonContent = (v: unknown): unknown => stringified(v) ?? parseJsonish(v);
+
 /** Inputs from one content value: an object as it is, anything else under `key`. */
 export function inputsFrom(v: unknown, key: string): Obj | StringifiedJson {
   if (v instanceof StringifiedJson) return v.text[0] === '{' ? v : v.wrappedIn(key) ?? { [key]: JSON.parse(v.text) };

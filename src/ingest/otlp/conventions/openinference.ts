@@ -3,7 +3,7 @@
 // llm.token_count.* (prompt includes its cache_read / cache_write details),
 // llm.model_name, llm.provider / llm.system, llm.invocation_parameters (JSON text),
 // openinference.span.kind, session.id.
-import { inputsFrom, isObj, numberOf, parseJsonish, sourced, stringified, stringOf, type Convention, type Extracted, type SpanView } from '../span-view.js';
+import { inputsFrom, isObj, jsonContent, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type SpanView } from '../span-view.js';
 
 type Obj = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ function valueOf(span: SpanView, key: 'input' | 'output'): unknown {
   const raw = span.get(`${key}.value`);
   if (raw === undefined || raw === null) return undefined;
   const mime = span.get(`${key}.mime_type`);
-  return mime === 'text/plain' ? raw : stringified(raw) ?? parseJsonish(raw);
+  return mime === 'text/plain' ? raw : jsonContent(raw);
 }
 
 export const openInference: Convention = {

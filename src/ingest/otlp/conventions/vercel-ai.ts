@@ -3,13 +3,10 @@
 // ai.toolCall.* on tool spans, ai.usage.* (promptTokens / completionTokens up to v4,
 // inputTokens / outputTokens / totalTokens / cachedInputTokens / reasoningTokens from v5),
 // ai.model.id and ai.model.provider, ai.operationId.
-import { inputsFrom, numberOf, parseJsonish, sourced, stringified, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import { inputsFrom, jsonContent as content, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
 import { StringifiedJson } from '../../../service/stringified-json.js';
 
 type Obj = Record<string, unknown>;
-
-/** A JSON text attribute: kept as text when in its stored form, else parsed when it holds an object or list. */
-const content = (v: unknown) => stringified(v) ?? parseJsonish(v);
 
 function inputsOf(span: SpanView): Sourced<Obj | StringifiedJson> | undefined {
   const messages = content(span.flat['ai.prompt.messages']);
