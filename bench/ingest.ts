@@ -17,7 +17,7 @@ import { generateTraces, type BatchItem } from './lib/gen-calls.js';
 import { USER_ID } from './lib/dataset.js';
 import { post, postOk } from './lib/http.js';
 import { type BenchResult } from './lib/report.js';
-import { cpuSeconds, startWeft, type ServerProc } from './lib/server.js';
+import { cpuSeconds, startWeft, writtenBytes, type ServerProc } from './lib/server.js';
 import { fmtMB, fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 
 const ROW_COLUMNS = [
@@ -102,6 +102,8 @@ export interface WeftRun {
   /** server CPU seconds per wall second while ingesting (1.0 = one core busy) */
   readonly cpu: number;
   readonly peakRss: number;
+  /** bytes the server wrote (write(2) and kin, all threads: WAL frames, checkpoints, responses) per call */
+  readonly writtenPerCall: number;
 }
 
 async function weftRun(opts: BenchOptions, traffic: Traffic, dir: string, check: boolean): Promise<WeftRun> {
@@ -130,16 +132,18 @@ export async function driveIngest(server: ServerProc, traffic: Traffic, clients:
       }
     };
     const cpu0 = cpuSeconds(server.pid);
+    const written0 = writtenBytes(server.pid);
     const t0 = performance.now();
     await Promise.all(Array.from({ length: clients }, client));
     const s = (performance.now() - t0) / 1000;
     const cpu = (cpuSeconds(server.pid) - cpu0) / s;
+    const writtenPerCall = (writtenBytes(server.pid) - written0) / traffic.calls;
     clearInterval(sampler);
     if (check) {
       const stats = JSON.parse((await postOk(server.url, '/calls/query_stats', { project_id: 'bench-entity/bench-project' })).body) as { count: number };
       if (stats.count !== traffic.calls) throw new Error(`ingested ${traffic.calls} calls but query_stats counts ${stats.count}`);
     }
-    return { rate: traffic.calls / s, batchMs, cpu, peakRss };
+    return { rate: traffic.calls / s, batchMs, cpu, peakRss, writtenPerCall };
   }
 }
 

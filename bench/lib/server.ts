@@ -168,6 +168,16 @@ export async function timeToFirstRequest(args: string[], port: number, timeoutMs
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; NaN once it is gone. */
+/** Bytes the process has handed to write(2) and its kind so far, all threads (/proc/<pid>/io wchar); NaN when unreadable. */
+export function writtenBytes(pid: number): number {
+  try {
+    const m = /^wchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
