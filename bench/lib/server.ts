@@ -167,7 +167,6 @@ export async function timeToFirstRequest(args: string[], port: number, timeoutMs
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; NaN once it is gone. */
 /** Bytes the process has handed to write(2) and its kind so far, all threads (/proc/<pid>/io wchar); NaN when unreadable. */
 export function writtenBytes(pid: number): number {
   try {
@@ -178,6 +177,7 @@ export function writtenBytes(pid: number): number {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; NaN once it is gone. */
 export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
