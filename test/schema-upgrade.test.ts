@@ -1,6 +1,7 @@
 // Opening a database written by the previous schema: the server says it is upgrading (a
 // large database takes a while), migrates, and serves the data it held. Migration 7 drops
-// the stored default prices (they come from a catalogue now) and keeps project prices.
+// the stored default prices (they come from a catalogue now) and keeps project prices;
+// migration 8 indexes calls by keys of their ids, and the old calls are found through them.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -16,7 +17,9 @@ test('a schema-4 database is upgraded at startup, with a message, and keeps its 
   const dir = dirs.make();
   const file = join(dir, 'weft.sqlite');
   const old = openSqlite(file, SQLITE_MIGRATIONS.filter((m) => m.version <= 4));
-  old.prepare(`INSERT INTO calls (project_id, id, trace_id, op_name, started_at, attributes, inputs) VALUES ('e/p', 'c1', 't1', 'op', 1, '{}', '{}')`).run();
+  const call = old.prepare(`INSERT INTO calls (project_id, id, trace_id, parent_id, op_name, started_at, attributes, inputs) VALUES ('e/p', ?, ?, ?, 'op', 1, '{}', '{}')`);
+  call.run('c1', 't1', null);
+  call.run('0a1b2c3d4e5f6a7b', '0123456789abcdef0123456789abcdef', 'c1');
   const price = old.prepare(`INSERT INTO llm_token_prices VALUES (?, ?, ?, 'p', 'gpt-4o', 0, 1, 2, 'USD', 'USD', 'u', 0)`);
   price.run('old-default', 'default', 'default');
   price.run('mine', 'project', 'e/p');
@@ -27,7 +30,15 @@ test('a schema-4 database is upgraded at startup, with a message, and keeps its 
     assert.ok(s.port, s.stderr);
     assert.match(s.stderr, new RegExp(`upgrading the database in .* from schema 4 to ${latest}`));
     const r = await fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"project_id":"e/p"}' });
-    assert.deepEqual(await r.json(), { count: 1, total_storage_size_bytes: null });
+    assert.deepEqual(await r.json(), { count: 2, total_storage_size_bytes: null });
+    // Migration 8 keys the id, trace and parent indexes: the old rows are found through them.
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`http://127.0.0.1:${s.port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).text();
+    assert.equal(JSON.parse(await post('/call/read', { project_id: 'e/p', id: '0a1b2c3d4e5f6a7b' })).call.parent_id, 'c1');
+    const children = await post('/calls/stream_query', { project_id: 'e/p', filter: { parent_ids: ['c1'] }, columns: ['id'] });
+    assert.deepEqual(children.split('\n').filter(Boolean).map((l) => JSON.parse(l).id), ['0a1b2c3d4e5f6a7b']);
+    const trace = await post('/calls/stream_query', { project_id: 'e/p', filter: { trace_ids: ['0123456789abcdef0123456789abcdef'] }, columns: ['id'] });
+    assert.deepEqual(trace.split('\n').filter(Boolean).map((l) => JSON.parse(l).id), ['0a1b2c3d4e5f6a7b']);
   } finally {
     s.stop();
   }
@@ -36,7 +47,7 @@ test('a schema-4 database is upgraded at startup, with a message, and keeps its 
     assert.equal(db.pragma('user_version', { simple: true }), latest);
     assert.deepEqual(db.prepare('SELECT id FROM llm_token_prices').all(), [{ id: 'mine' }]);
     const columns = (db.prepare('PRAGMA index_info(calls_parent)').all() as { name: string }[]).map((c) => c.name);
-    assert.deepEqual(columns, ['project_id', 'parent_id', 'started_at', 'id', 'deleted_at', 'expire_at']);
+    assert.deepEqual(columns, ['parent_key', 'started_at']);
   } finally {
     db.close();
   }

@@ -4,6 +4,7 @@
 // calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
 import type { CallEndPart, CallMetricRow, CallPart, CallProjectSummary, CallsQuery, CallStartPart, CallStore, StoredCall, ThreadTurns, TraceSkeletonRow } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { callKeyOf, keyParams } from './sqlite-call-keys.js';
 import { nowMicros, type Micros } from '../../time.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
 import { buildThreadTurnsSelect } from './sqlite-threads-select.js';
@@ -24,7 +25,7 @@ const PROJECT_SUMMARIES = `SELECT project_id, COUNT(*) AS call_count, MAX(starte
 
 const TRACE_SKELETON = `SELECT id, parent_id, op_name, display_name, started_at, ended_at, exception, summary
   FROM calls
-  WHERE project_id = ? AND trace_id = ? AND started_at IS NOT NULL AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > ?)
+  WHERE trace_key = ${callKeyOf('?')} AND +project_id = ? AND trace_id = ? AND started_at IS NOT NULL AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > ?)
   ORDER BY started_at, id`;
 /** Rows per chunk of a trace skeleton: small rows, read as arrays. */
 const SKELETON_ROWS_PER_CHUNK = 1000;
@@ -108,7 +109,7 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
       return row!.bytes;
     },
     projectSummaries: () => reads.all<CallProjectSummary>(PROJECT_SUMMARIES, [nowMicros()]),
-    traceSkeleton: (projectId, traceId) => reads.stream<TraceSkeletonRow>(TRACE_SKELETON, [projectId, traceId, nowMicros()], SKELETON_ROWS_PER_CHUNK, { raw: true }),
+    traceSkeleton: (projectId, traceId) => reads.stream<TraceSkeletonRow>(TRACE_SKELETON, [...keyParams(traceId), projectId, traceId, nowMicros()], SKELETON_ROWS_PER_CHUNK, { raw: true }),
     async startedRange(q, from, to) {
       const { sql, params } = buildStartedRange(q, from, to, nowMicros());
       const [row] = await reads.all<{ count: number; first: Micros | null; last: Micros | null }>(sql, params);

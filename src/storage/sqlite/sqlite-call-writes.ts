@@ -1,9 +1,11 @@
 // The write procedures of calls (run by the writer inside its transaction, see
 // sqlite-writer.ts): part upserts, display-name updates, soft deletes of call subtrees and
-// the retention purge. Every statement reaches rows through an index: a delete walks
-// calls_parent from the named calls, a purge reads calls_expire.
+// the retention purge. Every statement reaches rows through an index: upserts and renames
+// find a call by calls_id, a delete walks calls_parent from the named calls, a purge reads
+// calls_expire.
 import type { CallEndPart, CallStartPart } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { callKeyOf, keyParams } from './sqlite-call-keys.js';
 
 /**
  * A row for one of the part statements: [kind, positional parameters] (0 = start part,
@@ -37,45 +39,62 @@ export const endValues = (e: CallEndPart, bytes: number): unknown[] => [
 ];
 
 /**
- * Upsert of one part's columns (names from the fixed lists above, values as parameters).
+ * The part statements. A call is looked up by its key (sqlite-call-keys.ts): there is no
+ * unique index to conflict on, so `insert` adds the row only when no row of that project
+ * and id exists, and `update` sets the part's columns on the row that does. A start (and a
+ * whole call) is usually new, so it tries the insert first; an end usually follows its start,
+ * so it tries the update first. One writer runs both, so nothing comes between them.
  * An existing display_name is kept: one set by /call/update survives a retried start.
  * So is the expire_at of a start already written: a retried start after a change of the
  * project's time-to-live does not move the expiry (SET expressions see the old row).
  */
 const KEEP: Readonly<Record<string, string>> = {
-  display_name: 'display_name = COALESCE(calls.display_name, excluded.display_name)',
-  expire_at: 'expire_at = CASE WHEN calls.started_at IS NULL THEN excluded.expire_at ELSE calls.expire_at END',
+  display_name: 'display_name = COALESCE(display_name, ?)',
+  expire_at: 'expire_at = CASE WHEN started_at IS NULL THEN ? ELSE expire_at END',
 };
-function upsertSql(columns: readonly string[]): string {
-  const set = columns.map((c) => KEEP[c] ?? `${c} = excluded.${c}`);
-  return `INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (?, ?, ${columns.map(() => '?').join(', ')})
-    ON CONFLICT (project_id, id) DO UPDATE SET ${set.join(', ')}`;
+/** The call of a project and id (four parameters: keyParams(id), project, id). */
+const FIND = `calls.id_key = ${callKeyOf('?')} AND +calls.project_id = ? AND calls.id = ?`;
+const findParams = (projectId: string, id: string) => [...keyParams(id), projectId, id];
+
+function partStatements(db: SqliteDb, columns: readonly string[]) {
+  const insert = db.prepare(`INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (?, ?, ${columns.map(() => '?').join(', ')})`);
+  const update = db.prepare(`UPDATE calls SET ${columns.map((c) => KEEP[c] ?? `${c} = ?`).join(', ')} WHERE ${FIND}`);
+  /** values: [project_id, id, ...the columns' values]. */
+  return {
+    insert: (values: readonly unknown[]) => insert.run(values),
+    update: (values: readonly unknown[]) => update.run(...values.slice(2), ...findParams(values[0] as string, values[1] as string)).changes > 0,
+  };
 }
 
 /**
- * The live calls named and all their live descendants. CROSS JOIN fixes the loop order:
- * each step probes calls_parent (project_id, parent_id) for the children of the rows found
- * so far, so the cost follows the size of the subtree, not of the project.
+ * The rowids and ids of the live calls named and of all their live descendants. CROSS JOIN
+ * fixes the loop order: each step probes calls_parent by key for the children of the rows
+ * found so far, so the cost follows the size of the subtree, not of the project.
  */
 const SUBTREE = `
-  WITH RECURSIVE doomed(id) AS (
-    SELECT c.id FROM json_each(?) AS j CROSS JOIN calls AS c
-     WHERE c.project_id = ? AND c.id = j.value AND c.deleted_at IS NULL
+  WITH RECURSIVE doomed(rid, id, k) AS (
+    SELECT c.rowid, c.id, c.id_key FROM json_each(?) AS j CROSS JOIN calls AS c
+     WHERE c.id_key = ${callKeyOf('j.value')} AND +c.project_id = ? AND c.id = j.value AND c.deleted_at IS NULL
     UNION
-    SELECT c.id FROM doomed AS d CROSS JOIN calls AS c
-     WHERE c.project_id = ? AND c.parent_id = d.id AND c.deleted_at IS NULL
-  ) SELECT id FROM doomed`;
+    SELECT c.rowid, c.id, c.id_key FROM doomed AS d CROSS JOIN calls AS c
+     WHERE c.parent_key = d.k AND +c.project_id = ? AND c.parent_id = d.id AND c.deleted_at IS NULL
+  ) SELECT rid, id FROM doomed`;
 
 export function callWrites(db: SqliteDb) {
-  const parts = [upsertSql(START_COLUMNS), upsertSql(END_COLUMNS), upsertSql([...START_COLUMNS, ...END_COLUMNS])].map((sql) => db.prepare(sql));
+  const [start, end, whole] = [START_COLUMNS, END_COLUMNS, [...START_COLUMNS, ...END_COLUMNS]].map((c) => partStatements(db, c));
+  const exists = db.prepare(`SELECT 1 FROM calls WHERE ${FIND}`).pluck();
+  const found = (v: readonly unknown[]) => exists.get(...findParams(v[0] as string, v[1] as string)) !== undefined;
+  const writePart: readonly ((values: readonly unknown[]) => void)[] = [
+    (v) => (found(v) ? start!.update(v) : start!.insert(v)),
+    (v) => end!.update(v) || end!.insert(v),
+    (v) => (found(v) ? whole!.update(v) : whole!.insert(v)),
+  ];
   // An update part must survive a later (retried) start: display_name written here wins
   // because the start upsert keeps an existing display_name.
-  const updateName = db.prepare(`
-    INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)
-    ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name`);
-  const subtree = db.prepare(SUBTREE).pluck();
-  const mark = db.prepare(`UPDATE calls SET deleted_at = ?
-    WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`);
+  const setName = db.prepare(`UPDATE calls SET display_name = ? WHERE ${FIND}`);
+  const insertName = db.prepare('INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)');
+  const subtree = db.prepare(SUBTREE).raw();
+  const mark = db.prepare('UPDATE calls SET deleted_at = ? WHERE rowid IN (SELECT value FROM json_each(?))');
   // Expired calls, oldest expiry first (the calls_expire index), and their feedback.
   const expired = db.prepare('SELECT rowid, project_id, id FROM calls WHERE expire_at IS NOT NULL AND expire_at <= ? ORDER BY expire_at LIMIT ?');
   const dropCall = db.prepare('DELETE FROM calls WHERE rowid = ?');
@@ -83,16 +102,16 @@ export function callWrites(db: SqliteDb) {
 
   return {
     'calls.write'(rows: readonly CallRow[]): void {
-      for (const [kind, values] of rows) parts[kind]!.run(values);
+      for (const [kind, values] of rows) writePart[kind]!(values);
     },
     'calls.updateName'(projectId: string, callId: string, displayName: string): void {
-      updateName.run(projectId, callId, displayName);
+      if (setName.run(displayName, ...findParams(projectId, callId)).changes === 0) insertName.run(projectId, callId, displayName);
     },
     /** Soft-deletes the calls and their descendants; the count includes ids not found (Weave's rule). */
     'calls.delete'(projectId: string, callIds: readonly string[], at: number): number {
-      const found = subtree.all(JSON.stringify(callIds), projectId, projectId) as string[];
-      mark.run(at, projectId, JSON.stringify(found));
-      return new Set([...callIds, ...found]).size;
+      const found = subtree.all(JSON.stringify(callIds), projectId, projectId) as [number, string][];
+      mark.run(at, JSON.stringify(found.map(([rowid]) => rowid)));
+      return new Set([...callIds, ...found.map(([, id]) => id)]).size;
     },
     'calls.purgeExpired'(now: bigint, limit: number): number {
       const rows = expired.all(now, limit) as { rowid: number; project_id: string; id: string }[];

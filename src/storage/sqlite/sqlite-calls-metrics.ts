@@ -3,14 +3,11 @@
 // only), over live calls, reading a few columns instead of whole rows.
 import type { CallsQuery } from '../call-store.js';
 import type { Micros } from '../../time.js';
-import { printCallsField } from './sqlite-calls-select.js';
-import { param, printSqliteExpr, sql, type SqlFragment } from './sqlite-dialect.js';
+import { fromLiveCalls } from './sqlite-calls-select.js';
+import { param, sql, type SqlFragment } from './sqlite-dialect.js';
 
 /** Live calls of the query's project matching its `where` (sort, limit and columns are ignored). */
-function matching(q: CallsQuery, now: Micros): SqlFragment {
-  const where = q.where === null ? { sql: '', params: [] } : sql` AND ${printSqliteExpr(q.where, printCallsField)}`;
-  return sql`FROM calls WHERE calls.project_id = ${param(q.projectId)} AND calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND (calls.expire_at IS NULL OR calls.expire_at > ${param(now)})${where}`;
-}
+const matching = fromLiveCalls;
 
 /** An optional bound on started_at: from inclusive, to exclusive. */
 function startedWithin(from: Micros | null, to: Micros | null): SqlFragment {

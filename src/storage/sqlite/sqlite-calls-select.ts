@@ -7,9 +7,10 @@ import { assertNever, type FieldRef } from '../../query/plan.js';
 import { nowMicros, type Micros } from '../../time.js';
 import { CALL_JSON_COLUMNS } from '../../query/calls-fields.js';
 import {
-  param, printSqliteExpr, printSqliteOrderBy, sql, sqlIdentifier, sqliteJsonField, sqliteJsonExists,
+  joinSql, param, printSqliteExpr, printSqliteOrderBy, sql, sqlIdentifier, sqliteJsonField, sqliteJsonExists,
   sqliteJsonValue, type FieldPrinter, type FieldSql, type SqlFragment,
 } from './sqlite-dialect.js';
+import { callKeyOf, callKeyTests, keyParams } from './sqlite-call-keys.js';
 
 /** Calls columns a plan may reference: the API columns plus the extracted ref arrays (CallsFilter). */
 const COLUMN_TYPES: Readonly<Record<string, 'text' | 'integer'>> = {
@@ -105,7 +106,7 @@ export const printCallsField: FieldPrinter = (field: FieldRef): FieldSql => {
  * Bytes of every live call of the same trace as the outer `calls` row, on trace roots only
  * (null on the other calls, as in Weave); one parameter: now.
  */
-const TRACE_BYTES = `CASE WHEN calls.parent_id IS NULL THEN (SELECT SUM(t.start_bytes + t.end_bytes) FROM calls AS t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ?)) END`;
+const TRACE_BYTES = `CASE WHEN calls.parent_id IS NULL THEN (SELECT SUM(t.start_bytes + t.end_bytes) FROM calls AS t WHERE t.trace_key = calls.trace_key AND +t.project_id = calls.project_id AND t.trace_id = calls.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ?)) END`;
 
 const REQUIRED: ReadonlySet<CallColumn> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at']);
 
@@ -117,10 +118,17 @@ function selectList(q: CallsQuery, now: Micros): SqlFragment {
   return { sql: items.join(', '), params: q.includeTotalStorageSize ? param(now).params : [] };
 }
 
-/** FROM + WHERE shared by the select and the count. */
-function fromWhere(q: CallsQuery, now: Micros): SqlFragment {
+/**
+ * `FROM calls WHERE` the project's live calls matching `where`: the one way in for the
+ * select, the count and the metrics. When `where` pins ids, trace ids or parent ids, the key
+ * tests make their indexes the way in, and `+` keeps the project-leading indexes out of it.
+ */
+export function fromLiveCalls(q: CallsQuery, now: Micros): SqlFragment {
   const where = q.where === null ? raw('') : sql` AND ${printSqliteExpr(q.where, printCallsField)}`;
-  return sql`FROM calls WHERE calls.project_id = ${param(q.projectId)} AND ${live(now)}${where}`;
+  const keys = callKeyTests(q.where);
+  const project = keys.length === 0 ? raw('calls.project_id') : raw('+calls.project_id');
+  const keyed = keys.length === 0 ? raw('') : sql`${joinSql(keys, ' AND ')} AND `;
+  return sql`FROM calls WHERE ${keyed}${project} = ${param(q.projectId)} AND ${live(now)}${where}`;
 }
 
 /** LIMIT / OFFSET (SQLite needs a LIMIT before an OFFSET: -1 means none). */
@@ -137,7 +145,7 @@ function limitOffset(q: CallsQuery): SqlFragment {
 export function buildCallsSelect(q: CallsQuery, now: Micros = nowMicros()): SqlFragment {
   const order = printSqliteOrderBy(q.sort, printCallsField);
   const orderBy = order.sql === '' ? raw('') : sql` ${order}`;
-  return sql`SELECT ${selectList(q, now)} ${fromWhere(q, now)}${orderBy}${limitOffset(q)}`;
+  return sql`SELECT ${selectList(q, now)} ${fromLiveCalls(q, now)}${orderBy}${limitOffset(q)}`;
 }
 
 /**
@@ -150,8 +158,8 @@ export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalSto
 } {
   const q: CallsQuery = { projectId: '', where: null, sort: [], limit: null, offset: null, columns: null, includeStorageSize, includeTotalStorageSize };
   return {
-    sql: `SELECT ${selectList(q, 0).sql} FROM calls WHERE calls.project_id = ? AND calls.id = ? AND ${LIVE}`,
-    args: (projectId, callId, now) => [...selectList(q, now).params, projectId, callId, ...live(now).params],
+    sql: `SELECT ${selectList(q, 0).sql} FROM calls WHERE calls.id_key = ${callKeyOf('?')} AND +calls.project_id = ? AND calls.id = ? AND ${LIVE}`,
+    args: (projectId, callId, now) => [...selectList(q, now).params, ...keyParams(callId), projectId, callId, ...live(now).params],
   };
 }
 
@@ -163,9 +171,9 @@ export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalSto
 export function buildCallsCount(q: CallsQuery, now: Micros = nowMicros()): SqlFragment {
   const order = q.limit === null && q.offset === null ? raw('') : printSqliteOrderBy(q.sort, printCallsField);
   const orderBy = order.sql === '' ? raw('') : sql` ${order}`;
-  const matched = sql`SELECT calls.trace_id ${fromWhere(q, now)}${orderBy}${limitOffset(q)}`;
+  const matched = sql`SELECT calls.trace_id, calls.trace_key ${fromLiveCalls(q, now)}${orderBy}${limitOffset(q)}`;
   const total = q.includeTotalStorageSize
-    ? sql`(SELECT COALESCE(SUM(t.start_bytes + t.end_bytes), 0) FROM calls AS t WHERE t.project_id = ${param(q.projectId)} AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ${param(now)}) AND t.trace_id IN (SELECT trace_id FROM matched))`
+    ? sql`(SELECT COALESCE(SUM(t.start_bytes + t.end_bytes), 0) FROM calls AS t WHERE t.trace_key IN (SELECT trace_key FROM matched) AND +t.project_id = ${param(q.projectId)} AND t.started_at IS NOT NULL AND t.deleted_at IS NULL AND (t.expire_at IS NULL OR t.expire_at > ${param(now)}) AND t.trace_id IN (SELECT trace_id FROM matched))`
     : raw('NULL');
   return sql`WITH matched AS (${matched}) SELECT (SELECT COUNT(*) FROM matched) AS count, ${total} AS total_storage_size_bytes`;
 }

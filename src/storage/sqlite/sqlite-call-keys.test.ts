@@ -1,0 +1,76 @@
+// The call keys on a real SQLite database with every migration: what a key is, and that every
+// lookup by id, trace id or parent id goes through its key index (a lookup that printed the
+// key differently would silently scan the project instead).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSqlite } from './sqlite-database.js';
+import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
+import { callKeyOf, keyParams } from './sqlite-call-keys.js';
+import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
+import { buildMetricRows } from './sqlite-calls-metrics.js';
+import { callWrites } from './sqlite-call-writes.js';
+import { compileCallsQuery, type CallsQueryInput } from '../../query/compile-calls-query.js';
+
+const db = openSqlite(':memory:', SQLITE_MIGRATIONS);
+const keyOf = (id: string | null) => db.prepare(`SELECT hex(${callKeyOf('?')}) AS k, typeof(${callKeyOf('?')}) AS t`).get(...keyParams(id as string), ...keyParams(id as string)) as { k: string; t: string };
+const plan = (sql: string, params: readonly unknown[]) =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+
+test('a key is the first 16 hex digits of the id as bytes, dashes ignored; other ids key as themselves', () => {
+  assert.deepEqual(keyOf('0192f1a2-1234-7abc-8def-0123456789ab'), { k: '0192F1A212347ABC', t: 'blob' });
+  assert.deepEqual(keyOf('0a1b2c3d4e5f6a7b'), { k: '0A1B2C3D4E5F6A7B', t: 'blob' });
+  assert.deepEqual(keyOf('0123456789abcdef0123456789abcdef'), { k: '0123456789ABCDEF', t: 'blob' });
+  assert.equal(keyOf('ABCDEF0123456789').k, keyOf('abcdef0123456789').k); // same key, told apart by the id
+  assert.deepEqual(keyOf('call-1'), { k: Buffer.from('call-1').toString('hex').toUpperCase(), t: 'text' });
+  assert.deepEqual(keyOf(null), { k: '', t: 'null' });
+});
+
+test('UUIDv7 keys keep the ids\' time order, so the SDK\'s inserts stay at the end of each index', () => {
+  const ids = ['0192f1a2-1234-7abc-8def-0123456789ab', '0192f1a2-1235-7000-8000-000000000000', '0193a000-0000-7000-8000-000000000000'];
+  const keys = ids.map((id) => keyOf(id).k);
+  assert.deepEqual([...keys].sort(), keys);
+});
+
+const CASES: Record<string, [CallsQueryInput, RegExp]> = {
+  'call_ids': [{ project_id: 'e/p', filter: { call_ids: ['a', 'b'] } }, /USING INDEX calls_id \(id_key=\?\)/],
+  'trace_ids': [{ project_id: 'e/p', filter: { trace_ids: ['t'] } }, /USING INDEX calls_trace \(trace_key=\?/],
+  'parent_ids': [{ project_id: 'e/p', filter: { parent_ids: ['p'] } }, /USING INDEX calls_parent \(parent_key=\?/],
+  'trace_ids with op_names': [{ project_id: 'e/p', filter: { trace_ids: ['t'], op_names: ['weave:///e/p/op/o:1'] } }, /USING INDEX calls_trace \(trace_key=\?/],
+  '$expr id = literal': [{ project_id: 'e/p', query: { $expr: { $eq: [{ $literal: 'x' }, { $getField: 'id' }] } } }, /USING INDEX calls_id \(id_key=\?\)/],
+  'roots': [{ project_id: 'e/p', filter: { trace_roots_only: true }, sort_by: [{ field: 'started_at', direction: 'desc' }] }, /USING (COVERING )?INDEX calls_roots \(project_id=\?/],
+};
+
+for (const [name, [req, expected]] of Object.entries(CASES)) {
+  test(`${name}: the select, the count and the metric rows go through the key index`, () => {
+    const q = compileCallsQuery(req);
+    const select = buildCallsSelect({ ...q, includeTotalStorageSize: true }, 0);
+    assert.match(plan(select.sql, select.params), expected);
+    assert.doesNotMatch(plan(select.sql, select.params), /SCAN calls/);
+    const count = buildCallsCount(q, 0);
+    assert.match(plan(count.sql, count.params), expected);
+    const metrics = buildMetricRows(q, 0, 1, 0);
+    assert.match(plan(metrics.sql, metrics.params), expected);
+  });
+}
+
+test('a point read and the trace bytes of its root go through calls_id and calls_trace', () => {
+  const { sql, args } = buildCallByIdSelect(true, true);
+  const p = plan(sql, args('e/p', 'id', 0));
+  assert.match(p, /SEARCH calls USING INDEX calls_id \(id_key=\?\)/);
+  assert.match(p, /SEARCH t USING INDEX calls_trace \(trace_key=\?/);
+});
+
+test('every write statement finds its call through calls_id, and a delete walks calls_parent', () => {
+  const plans: string[] = [];
+  const prepare = db.prepare.bind(db);
+  const spy = Object.create(db) as typeof db;
+  spy.prepare = ((sql: string) => {
+    if (/\bWHERE\b/.test(sql) && /id_key|parent_key/.test(sql)) plans.push(plan(sql, new Array((sql.match(/\?/g) ?? []).length).fill('x')));
+    return prepare(sql);
+  }) as typeof db.prepare;
+  callWrites(spy);
+  assert.ok(plans.length >= 5, `${plans.length} keyed statements`);
+  for (const p of plans) assert.match(p, /USING INDEX calls_id \(id_key=\?\)/);
+  assert.ok(plans.some((p) => /USING INDEX calls_parent \(parent_key=\?\)/.test(p)));
+  for (const p of plans) assert.doesNotMatch(p, /SCAN c(alls)?\b/);
+});
