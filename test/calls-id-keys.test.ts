@@ -1,6 +1,6 @@
-// Calls are found by their full ids, whatever the engine indexes: SQLite looks calls up by an
-// 8-byte key of the id (its first 16 hex digits, sqlite-call-keys.ts), which ids may share.
-// Ids sharing a key, the same id in two projects, and ids of every shape (OTLP hex, upper and
+// Calls are found by their full ids, whatever the engine indexes: SQLite looks calls up by a
+// key of the id (its first 16 hex digits, sqlite-call-keys.ts), which ids may share. Ids
+// sharing a key, the same id in two projects, and ids of every shape (OTLP hex, upper and
 // lower case, not hex at all) stay distinct calls for reads, writes, filters and deletes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

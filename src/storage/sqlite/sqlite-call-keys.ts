@@ -1,45 +1,56 @@
-// Migration 8: calls are found by 8-byte keys of their ids instead of by the id strings.
+// Migration 9: calls are found by keys of their ids instead of by the id strings.
 //
 // Why: OpenTelemetry span and trace ids are random, so each span's entries in the id, trace
 // and parent indexes land on pages no other span of the commit touches, and every such page
 // is written whole to the WAL at commit. Entries of (project_id, id) text were ~50 bytes, of
-// the trace and parent indexes ~90; an 8-byte key packs 3-6x more entries a page, so a commit
-// of random ids dirties fewer pages (measured: OTLP wrote 1.71 WAL pages a span, SDK calls 0.60).
+// the trace and parent indexes ~90; a 16-character key packs 2-4x more entries a page, so a
+// commit of random ids dirties fewer pages (measured: OTLP wrote 1.71 WAL pages a span, SDK
+// calls 0.60; with these keys 1.29 and 0.56).
 //
-// The key of an id is its first 16 hex digits as 8 bytes, dashes ignored: for a UUIDv7 (the
-// SDKs' call and trace ids) that is the millisecond timestamp and 12 random bits, so the SDK's
-// keys keep time order and its inserts stay at the right edge of each index. An id that does
-// not start with 16 hex digits (or is shorter) keys as itself. Keys are not unique: every
-// lookup compares the full id (and project) on the row, and the writer, the only one that
-// inserts, looks a call up before inserting it instead of relying on a unique index.
+// The key of an id is its first 16 hex digits, dashes left out: for a UUIDv7 (the SDKs' call
+// and trace ids) that is the millisecond timestamp and 12 random bits, so the SDK's keys keep
+// time order and its inserts stay at the end of each index; an OpenTelemetry span id is its
+// own key. An id that does not start with 16 hex digits keys as itself. Keys are not unique:
+// every lookup compares the full id (and project) on the row, and the writer, the only one
+// that inserts, looks a call up before inserting it instead of relying on a unique index.
 //
 // The keys are VIRTUAL generated columns: adding them rewrites no row, and SQLite computes
-// them with the same built-in expression on write and in every lookup (callKeyOf), so the two
-// cannot disagree. Lookups say `+calls.project_id`: the unary plus keeps the planner off the
+// them with the same expression on write and in every lookup (callKeyOf), so the two cannot
+// disagree. Lookups say `+calls.project_id`: the unary plus keeps the planner off the
 // project-leading indexes, which on a database without statistics it may otherwise prefer.
+// Migration 8 had 8-byte keys (sqlite-calls-keys-v8.ts), 5% more OTLP spans/s, but through
+// unhex(), which older sqlite3 tools lack.
 import type { Expr } from '../../query/plan.js';
 import type { SqlFragment } from './sqlite-dialect.js';
 
-/** SQL of the key of `x` (a column or a `?`; a `?` is bound twice, see keyParams). */
-export const callKeyOf = (x: string): string => `coalesce(unhex(substr(replace(${x}, '-', ''), 1, 16)), ${x})`;
+const HEX16 = '[0-9a-fA-F]'.repeat(16);
+
+/**
+ * SQL of the key of `x` (a column or a `?`; a `?` is bound three times, see keyParams). Only
+ * functions of every SQLite since generated columns (3.31) appear in it: a schema that named a
+ * newer one (unhex, 3.41) could not be checked (PRAGMA integrity_check) or written by an older
+ * sqlite3 tool, such as Debian 12's.
+ */
+export const callKeyOf = (x: string): string =>
+  `CASE WHEN substr(replace(${x}, '-', ''), 1, 16) GLOB '${HEX16}' THEN substr(replace(${x}, '-', ''), 1, 16) ELSE ${x} END`;
 
 /** The parameters of callKeyOf('?') for one id. */
-export const keyParams = (id: string): [string, string] => [id, id];
+export const keyParams = (id: string): [string, string, string] => [id, id, id];
 
-export const CALLS_KEYS_V8 = `
-ALTER TABLE calls ADD COLUMN id_key BLOB GENERATED ALWAYS AS (${callKeyOf('id')}) VIRTUAL;
-ALTER TABLE calls ADD COLUMN trace_key BLOB GENERATED ALWAYS AS (${callKeyOf('trace_id')}) VIRTUAL;
-ALTER TABLE calls ADD COLUMN parent_key BLOB GENERATED ALWAYS AS (${callKeyOf('parent_id')}) VIRTUAL;
-DROP INDEX calls_pk;
+export const CALLS_KEYS_V9 = `
+DROP INDEX calls_id;
 DROP INDEX calls_trace;
 DROP INDEX calls_parent;
+ALTER TABLE calls DROP COLUMN id_key;
+ALTER TABLE calls DROP COLUMN trace_key;
+ALTER TABLE calls DROP COLUMN parent_key;
+ALTER TABLE calls ADD COLUMN id_key TEXT GENERATED ALWAYS AS (${callKeyOf('id')}) VIRTUAL;
+ALTER TABLE calls ADD COLUMN trace_key TEXT GENERATED ALWAYS AS (${callKeyOf('trace_id')}) VIRTUAL;
+ALTER TABLE calls ADD COLUMN parent_key TEXT GENERATED ALWAYS AS (${callKeyOf('parent_id')}) VIRTUAL;
 CREATE INDEX calls_id ON calls (id_key);
 -- A trace's calls in start order (ties on started_at are sorted by id after the index).
 CREATE INDEX calls_trace ON calls (trace_key, started_at);
 CREATE INDEX calls_parent ON calls (parent_key, started_at) WHERE parent_key IS NOT NULL;
--- Roots (trace_roots_only, the UI's default view) by project in start order, with the live
--- columns so that counting them reads no row: what calls_parent's (project_id, NULL) prefix did.
-CREATE INDEX calls_roots ON calls (project_id, started_at, id, deleted_at, expire_at) WHERE parent_id IS NULL;
 `;
 
 /** The keyed columns and the key column of each. */

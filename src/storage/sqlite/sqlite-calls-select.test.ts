@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { CALLS_SCHEMA_V1 } from './sqlite-calls-schema.js';
 import { CALLS_LIVE_INDEXES_V5 } from './sqlite-calls-live-indexes.js';
-import { CALLS_KEYS_V8 } from './sqlite-call-keys.js';
+import { CALLS_KEYS_V8 } from './sqlite-calls-keys-v8.js';
+import { CALLS_KEYS_V9 } from './sqlite-call-keys.js';
 import { buildCallsCount, buildCallsSelect } from './sqlite-calls-select.js';
 import { compileCallsQuery, type CallsQueryInput } from '../../query/compile-calls-query.js';
 
@@ -65,7 +66,7 @@ const FEEDBACK: [string, string, string, unknown, number, string | null][] = [
 
 function openDb(): Database.Database {
   const db = new Database(':memory:');
-  db.exec(CALLS_SCHEMA_V1 + CALLS_LIVE_INDEXES_V5 + CALLS_KEYS_V8);
+  db.exec(CALLS_SCHEMA_V1 + CALLS_LIVE_INDEXES_V5 + CALLS_KEYS_V8 + CALLS_KEYS_V9);
   // The columns of the feedback table the calls SQL reads (its real schema is the feedback engine's).
   db.exec(`CREATE TABLE feedback (id TEXT, project_id TEXT, weave_ref TEXT, wb_user_id TEXT, creator TEXT, created_at INTEGER,
     feedback_type TEXT, payload TEXT, annotation_ref TEXT, runnable_ref TEXT, call_ref TEXT, trigger_ref TEXT)`);
