@@ -52,7 +52,7 @@ const KEEP: Readonly<Record<string, string>> = {
   display_name: 'display_name = COALESCE(display_name, ?)',
   expire_at: 'expire_at = CASE WHEN started_at IS NULL THEN ? ELSE expire_at END',
 };
-/** The call of a project and id (four parameters: keyParams(id), project, id). */
+/** The call of a project and id (its parameters: findParams). */
 const FIND = `calls.id_key = ${callKeyOf('?')} AND +calls.project_id = ? AND calls.id = ?`;
 const findParams = (projectId: string, id: string) => [...keyParams(id), projectId, id];
 

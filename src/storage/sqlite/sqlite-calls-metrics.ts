@@ -1,13 +1,10 @@
 // The SQL behind the monitor's time series (CallStore.startedRange and CallStore.metricRows):
-// the same `where` as the calls queries (printed by printCallsField, values as parameters
-// only), over live calls, reading a few columns instead of whole rows.
+// the live calls of the same `where` as the calls queries (fromLiveCalls: values as
+// parameters only, keyed lookups where the where pins ids), reading a few columns, not rows.
 import type { CallsQuery } from '../call-store.js';
 import type { Micros } from '../../time.js';
 import { fromLiveCalls } from './sqlite-calls-select.js';
 import { param, sql, type SqlFragment } from './sqlite-dialect.js';
-
-/** Live calls of the query's project matching its `where` (sort, limit and columns are ignored). */
-const matching = fromLiveCalls;
 
 /** An optional bound on started_at: from inclusive, to exclusive. */
 function startedWithin(from: Micros | null, to: Micros | null): SqlFragment {
@@ -22,7 +19,7 @@ function startedWithin(from: Micros | null, to: Micros | null): SqlFragment {
  * of the first and the last (NULL when none). Without a filter, calls_started covers it.
  */
 export function buildStartedRange(q: CallsQuery, from: Micros | null, to: Micros | null, now: Micros): SqlFragment {
-  return sql`SELECT COUNT(*) AS count, MIN(calls.started_at) AS first, MAX(calls.started_at) AS last ${matching(q, now)}${startedWithin(from, to)}`;
+  return sql`SELECT COUNT(*) AS count, MIN(calls.started_at) AS first, MAX(calls.started_at) AS last ${fromLiveCalls(q, now)}${startedWithin(from, to)}`;
 }
 
 /**
@@ -34,5 +31,5 @@ export function buildStartedRange(q: CallsQuery, from: Micros | null, to: Micros
  */
 export function buildMetricRows(q: CallsQuery, from: Micros, to: Micros, now: Micros): SqlFragment {
   const usage = `CASE WHEN instr(calls.summary, '"usage"') > 0 THEN calls.summary -> '$.usage' END`;
-  return sql`SELECT calls.started_at, calls.ended_at, COALESCE(calls.exception, '') <> '' AS error, ${{ sql: usage, params: [] }} AS usage ${matching(q, now)}${startedWithin(from, to)}`;
+  return sql`SELECT calls.started_at, calls.ended_at, COALESCE(calls.exception, '') <> '' AS error, ${{ sql: usage, params: [] }} AS usage ${fromLiveCalls(q, now)}${startedWithin(from, to)}`;
 }
