@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
+import { callKeyOf, keyParams } from '../src/storage/sqlite/sqlite-call-keys.js';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset } from './lib/dataset.js';
@@ -36,8 +37,8 @@ function tracesToDelete(file: string, project: string, n: number): { size: numbe
     const size = SIZES.find((s) => (sizes.get(s)?.length ?? 0) >= n);
     if (size === undefined) throw new Error(`the dataset has fewer than ${n} traces of any size from 6 to 15 calls`);
     const traceIds = sizes.get(size)!;
-    const root = db.prepare('SELECT id FROM calls WHERE project_id = ? AND trace_id = ? AND parent_id IS NULL').pluck();
-    return { size, traceIds, roots: traceIds.map((t) => root.get(project, t) as string) };
+    const root = db.prepare(`SELECT id FROM calls WHERE trace_key = ${callKeyOf('?')} AND +project_id = ? AND trace_id = ? AND parent_id IS NULL`).pluck();
+    return { size, traceIds, roots: traceIds.map((t) => root.get(...keyParams(t), project, t) as string) };
   } finally {
     db.close();
   }
@@ -46,8 +47,9 @@ function tracesToDelete(file: string, project: string, n: number): { size: numbe
 function restore(file: string, project: string, traceIds: readonly string[]): number {
   const db = new Database(file);
   try {
-    return db.prepare(`UPDATE calls SET deleted_at = NULL WHERE project_id = ? AND trace_id IN (SELECT value FROM json_each(?))`)
-      .run(project, JSON.stringify(traceIds)).changes;
+    return db.prepare(`UPDATE calls SET deleted_at = NULL
+      WHERE trace_key IN (SELECT ${callKeyOf('value')} FROM json_each(?)) AND +project_id = ? AND trace_id IN (SELECT value FROM json_each(?))`)
+      .run(JSON.stringify(traceIds), project, JSON.stringify(traceIds)).changes;
   } finally {
     db.close();
   }

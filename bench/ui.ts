@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
+import { callKeyOf, keyParams } from '../src/storage/sqlite/sqlite-call-keys.js';
 import { launch, mark, openPage } from '../test/ui/browser.js';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, REPO_DIR, type BenchOptions } from './lib/config.js';
@@ -104,13 +105,13 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     }
 
     const db = new Database(join(dir, SQLITE_FILE), { readonly: true });
-    const read = db.prepare('SELECT id, parent_id, op_name, display_name, started_at, ended_at, exception, summary FROM calls WHERE project_id = ? AND trace_id = ? AND deleted_at IS NULL ORDER BY started_at, id').raw(true);
+    const read = db.prepare(`SELECT id, parent_id, op_name, display_name, started_at, ended_at, exception, summary FROM calls WHERE trace_key = ${callKeyOf('?')} AND +project_id = ? AND trace_id = ? AND deleted_at IS NULL ORDER BY started_at, id`).raw(true);
     for (let i = 0; i < opts.runs; i++) {
       let t = performance.now();
       await postOk(weft.url, '/ui/api/trace_tree', { project_id: project, trace_id: manifest.bigTraceId });
       s.server.push(performance.now() - t);
       t = performance.now();
-      read.all(project, manifest.bigTraceId);
+      read.all(...keyParams(manifest.bigTraceId), project, manifest.bigTraceId);
       s.base.push(performance.now() - t);
     }
     db.close();
