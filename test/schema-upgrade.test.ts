@@ -1,7 +1,7 @@
 // Opening a database written by the previous schema: the server says it is upgrading (a
 // large database takes a while), migrates, and serves the data it held. Migration 7 drops
 // the stored default prices (they come from a catalogue now) and keeps project prices;
-// migration 8 indexes calls by keys of their ids, and the old calls are found through them.
+// migrations 8 and 9 index calls by keys of their ids, and the old calls are found through them.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ test('a schema-4 database is upgraded at startup, with a message, and keeps its 
     assert.match(s.stderr, new RegExp(`upgrading the database in .* from schema 4 to ${latest}`));
     const r = await fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"project_id":"e/p"}' });
     assert.deepEqual(await r.json(), { count: 2, total_storage_size_bytes: null });
-    // Migration 8 keys the id, trace and parent indexes: the old rows are found through them.
+    // Migrations 8 and 9 key the id, trace and parent indexes: the old rows are found through them.
     const post = async (path: string, body: unknown) =>
       (await fetch(`http://127.0.0.1:${s.port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).text();
     assert.equal(JSON.parse(await post('/call/read', { project_id: 'e/p', id: '0a1b2c3d4e5f6a7b' })).call.parent_id, 'c1');

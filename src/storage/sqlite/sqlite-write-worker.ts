@@ -12,9 +12,9 @@ const db = openSqliteConnection((workerData as { path: string }).path);
 // The checkpointer thread copies the WAL into the database file (sqlite-checkpoint-worker.ts);
 // this connection checkpoints itself (inside a commit) only when the WAL passes 40,000 pages
 // (~320 MB of 8 KB pages), a bound for when that thread falls behind. Writes of random keys
-// (OTLP span and trace ids) dirty index pages all over the key indexes: measured, ~1.1 WAL
-// pages a span against ~0.6 a call (~21 against ~10 KB written, checkpoints included); at
-// 25,000 spans/s the WAL grows ~230 MB/s, of which the checkpointer copies what accumulated
+// (OTLP span and trace ids) dirty index pages all over the key indexes: measured, ~1.3 WAL
+// pages a span against ~0.6 a call (~14 against ~8 KB written, checkpoints included); at
+// 25,000 spans/s the WAL grows ~260 MB/s, of which the checkpointer copies what accumulated
 // every 250 ms.
 db.pragma('wal_autocheckpoint = 40000');
 // 16 MB of page cache instead of SQLite's 2 MB default: OTLP's random span and parent keys
