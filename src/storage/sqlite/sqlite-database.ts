@@ -23,7 +23,8 @@ export function openSqliteConnection(path: string): SqliteDb {
   // database 3.68 -> 3.05 GB, query (b) -24%, (c) -5%, (a) and point reads unchanged.
   db.pragma('page_size = 8192');
   db.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode is durable against process crashes; FULL adds power-loss safety.
+  // NORMAL in WAL mode is durable against process crashes; FULL adds power-loss safety. The
+  // writer's thread switches its connection to NORMAL and syncs the WAL itself (sqlite-wal-sync.ts).
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

@@ -1,14 +1,19 @@
 // The writer's thread (see sqlite-writer.ts): owns the only writing connection to the file.
 // Jobs arrive one message each; every job that arrived while a group was being committed is
 // committed together in the next transaction (group commit), and each result goes back with
-// its job's id once that transaction has committed, with the seconds the group took (the
-// writer's commit latency, StoreStats.onCommit).
+// its job's id once that transaction has committed and the WAL is synced (sqlite-wal-sync.ts),
+// with the seconds the group took (the writer's commit latency, StoreStats.onCommit).
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from './sqlite-database.js';
-import { createGroupRunner, type WriteJob } from './sqlite-write-procedures.js';
+import { createGroupRunner, type JobResult, type WriteJob } from './sqlite-write-procedures.js';
+import { syncedByCommit, walSync } from './sqlite-wal-sync.js';
 
-const db = openSqliteConnection((workerData as { path: string }).path);
+const path = (workerData as { path: string }).path;
+const db = openSqliteConnection(path);
+const inWal = db.pragma('journal_mode', { simple: true }) === 'wal';
+if (inWal) db.pragma('synchronous = NORMAL');
+const sync = inWal ? walSync(`${path}-wal`) : syncedByCommit;
 // The checkpointer thread copies the WAL into the database file (sqlite-checkpoint-worker.ts);
 // this connection checkpoints itself (inside a commit) only when the WAL passes 40,000 pages
 // (~320 MB of 8 KB pages), a bound for when that thread falls behind. Writes of random keys
@@ -32,9 +37,21 @@ function commitWaiting(): void {
   waiting = [];
   const began = performance.now();
   const results = runGroup(group.map(([, job]) => job));
+  const err = sync();
+  const answered = err === null ? results : results.map((r) => (r.ok ? notDurable(err) : r));
   const seconds = (performance.now() - began) / 1000;
-  parentPort!.postMessage([group.map(([id], i) => [id, results[i]]), seconds]);
+  parentPort!.postMessage([group.map(([id], i) => [id, answered[i]]), seconds]);
 }
+
+/**
+ * A committed write whose WAL could not be synced is not acknowledged: a 503 (sqlite-faults.ts).
+ * Other connections may already see it; every write Weft takes can be sent again.
+ */
+const notDurable = (err: NodeJS.ErrnoException): JobResult => ({
+  ok: false,
+  message: `the write could not be made durable: fdatasync of ${path}-wal failed (${err.code ?? err.message})`,
+  code: 'SQLITE_IOERR_FSYNC',
+});
 
 parentPort!.on('message', (msg: [number, WriteJob]) => {
   waiting.push(msg);

@@ -1,16 +1,18 @@
 // The writer on a real SQLite file, through its worker thread: acknowledged writes are
 // committed and visible to other connections, results cross the thread, a failing job of a
-// group fails alone, close waits, the bound sheds only sheddable jobs, and the WAL reaches
-// the database file through the checkpointer thread, not the writer's commits.
+// group fails alone, close waits, the bound sheds only sheddable jobs, the WAL reaches
+// the database file through the checkpointer thread, not the writer's commits, and no write
+// is acknowledged before the writer has synced the WAL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from './sqlite-database.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { createSqliteWriter, SqliteWriteError } from './sqlite-writer.js';
 import { WriteQueueFullError } from '../call-store.js';
+import { ServiceUnavailableError } from '../../api/errors.js';
 import { startValues, type CallRow } from './sqlite-call-writes.js';
 import type { CallStartPart } from '../call-store.js';
 
@@ -102,5 +104,22 @@ test('committed pages reach the database file soon after the commits, copied by 
     const deadline = Date.now() + 5000;
     while (statSync(path).size < before + 2_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.ok(statSync(path).size >= before + 2_000_000, `the database file grew from ${before} to ${statSync(path).size} bytes only`);
+  });
+});
+
+test('a write is acknowledged only after the writer synced the WAL file: with that file gone, writes fail with 503', async () => {
+  await withWriter(async (w, ids, path) => {
+    await w.run('calls.write', [[row('before')]]);
+    // SQLite keeps writing through its open descriptor; the writer's sync opens the file by name.
+    unlinkSync(`${path}-wal`);
+    const results = await Promise.allSettled([w.run('calls.write', [[row('a1')]]), w.run('objects.create', [{ project_id: 'e/p', object_id: 'o', digest: 'd', kind: 'object', base_object_class: null, leaf_object_class: null, val: '{}', wb_user_id: null, created_at: 1 }])]);
+    for (const r of results) {
+      assert.equal(r.status, 'rejected');
+      const err = (r as PromiseRejectedResult).reason;
+      assert.ok(err instanceof ServiceUnavailableError, String(err));
+      assert.match(err.message, /could not be made durable: fdatasync of .*-wal failed \(ENOENT\)/);
+    }
+    // Committed, so other connections see it, but never acknowledged: a client sends it again.
+    assert.deepEqual(ids(), ['a1', 'before']);
   });
 });
