@@ -45,7 +45,8 @@ function commitWaiting(): void {
 
 /**
  * A committed write whose WAL could not be synced is not acknowledged: a 503 (sqlite-faults.ts).
- * Other connections may already see it; every write Weft takes can be sent again.
+ * Other connections may already see it. Sent again, call parts and objects land on what is
+ * there (upserts, content addresses); a feedback sent again is a second one.
  */
 const notDurable = (err: NodeJS.ErrnoException): JobResult => ({
   ok: false,
