@@ -11,9 +11,9 @@ import { syncedByCommit, walSync } from './sqlite-wal-sync.js';
 
 const path = (workerData as { path: string }).path;
 const db = openSqliteConnection(path);
-const inWal = db.pragma('journal_mode', { simple: true }) === 'wal';
-if (inWal) db.pragma('synchronous = NORMAL');
-const sync = inWal ? walSync(`${path}-wal`) : syncedByCommit;
+const ownSync = process.platform === 'linux' && db.pragma('journal_mode', { simple: true }) === 'wal';
+if (ownSync) db.pragma('synchronous = NORMAL');
+const sync = ownSync ? walSync(`${path}-wal`) : syncedByCommit;
 // The checkpointer thread copies the WAL into the database file (sqlite-checkpoint-worker.ts);
 // this connection checkpoints itself (inside a commit) only when the WAL passes 40,000 pages
 // (~320 MB of 8 KB pages), a bound for when that thread falls behind. Writes of random keys
