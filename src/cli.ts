@@ -8,7 +8,8 @@
 // Every command takes --data-dir DIR (default: WEFT_DATA_DIR, else ./weft-data), or the
 // server's ClickHouse settings (--engine clickhouse, --clickhouse-url ..., or their WEFT_* variables).
 import { join, resolve } from 'node:path';
-import { ConfigError, DEFAULTS, loadConfig } from './config.js';
+import { parseArgs } from 'node:util';
+import { argsError, ConfigError, DEFAULTS, loadConfig } from './config.js';
 import { openStore } from './open-store.js';
 import { COPY_USAGE, CopyUsageError, runCopy } from './cli-copy.js';
 import { runBackup } from './cli-backup.js';
@@ -27,6 +28,9 @@ const USAGE = `usage:
   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json] [--data-dir DIR]
   weft keys list [--json] [--data-dir DIR]
   weft keys revoke ID [--data-dir DIR]
+  The server's storage settings choose the database: --data-dir (WEFT_DATA_DIR), or --engine
+  clickhouse and --clickhouse-* (their WEFT_* variables); see weft --help.
+  Exit codes: 0 done, 1 failed (a bad role, an unknown key...), 2 usage.
 `;
 
 class UsageError extends Error {}
@@ -35,29 +39,27 @@ interface Parsed {
   readonly positional: string[];
   readonly options: Map<string, string>;
   readonly json: boolean;
+  readonly help: boolean;
 }
 
 /** Storage flags, read as the server reads them (config.ts). */
-const STORAGE = ['--engine', '--clickhouse-url', '--clickhouse-user', '--clickhouse-password', '--clickhouse-database', '--clickhouse-cluster'];
-const VALUED = new Set(['--user', '--entity', '--role', '--project', '--data-dir', ...STORAGE]);
+const STORAGE = ['engine', 'clickhouse-url', 'clickhouse-user', 'clickhouse-password', 'clickhouse-database', 'clickhouse-cluster'];
+const OPTIONS = {
+  ...Object.fromEntries(['user', 'entity', 'role', 'project', 'data-dir', ...STORAGE].map((f) => [f, { type: 'string' as const }])),
+  json: { type: 'boolean' as const },
+  help: { type: 'boolean' as const, short: 'h' },
+};
 
 function parse(argv: readonly string[]): Parsed {
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  let json = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--json') json = true;
-    else if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const flag = eq < 0 ? arg : arg.slice(0, eq);
-      if (!VALUED.has(flag)) throw new UsageError(`unknown option ${flag}`);
-      const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (value === undefined) throw new UsageError(`option ${flag} needs a value`);
-      options.set(flag, value);
-    } else positional.push(arg);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new UsageError(argsError(err).message);
   }
-  return { positional, options, json };
+  const options = new Map<string, string>();
+  for (const [flag, v] of Object.entries(parsed.values)) if (typeof v === 'string') options.set(`--${flag}`, v);
+  return { positional: parsed.positionals, options, json: parsed.values.json === true, help: parsed.values.help === true };
 }
 
 function need(p: Parsed, flag: string): string {
@@ -71,7 +73,13 @@ async function run(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'backup') return runBackup(argv.slice(1));
   if (argv[0] !== 'keys') throw new UsageError(`unknown command ${argv[0] ?? '(none)'}`);
   const p = parse(argv.slice(1));
+  if (p.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const [command, ...rest] = p.positional;
+  // Before the database is opened: a usage mistake creates nothing.
+  if (command !== 'create' && command !== 'list' && command !== 'revoke') throw new UsageError(`unknown keys command ${command ?? '(none)'}`);
   const { auth, close } = await openAuth(p);
   const out = (s: string) => process.stdout.write(s + '\n');
   try {
@@ -104,8 +112,6 @@ async function run(argv: readonly string[]): Promise<number> {
         out(`revoked key ${r.id} at ${r.revoked_at}`);
         return 0;
       }
-      default:
-        throw new UsageError(`unknown keys command ${command ?? '(none)'}`);
     }
   } finally {
     await close();
@@ -113,7 +119,7 @@ async function run(argv: readonly string[]): Promise<number> {
 }
 
 async function openAuth(p: Parsed): Promise<{ auth: AuthStore; close: () => Promise<void> }> {
-  const config = loadConfig(STORAGE.flatMap((f) => (p.options.has(f) ? [f, p.options.get(f)!] : [])), process.env);
+  const config = loadConfig(STORAGE.flatMap((f) => (p.options.has(`--${f}`) ? [`--${f}`, p.options.get(`--${f}`)!] : [])), process.env);
   if (config.engine === 'clickhouse') {
     const store = await openStore(config);
     return { auth: store.auth, close: () => store.close() };

@@ -1,5 +1,6 @@
 // Configuration from the environment and equivalent command-line flags; frozen once read.
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 /** How log lines are written: JSON (one object a line) or pretty (one readable line, for a terminal). */
 export type LogFormat = 'json' | 'pretty';
@@ -67,53 +68,46 @@ export const DEFAULTS = {
   clickhouseCluster: null,
 } as const;
 
-/** Flags that take no value: present means true. */
-const SWITCHES: Record<string, keyof Config> = { '--insecure-open': 'insecureOpen' };
+/**
+ * Every setting: its flag, its environment variable and a line for `weft --help`. A switch
+ * takes no value on the command line (present: true); its variable says true or false.
+ */
+interface Setting {
+  readonly key: keyof Config;
+  readonly flag: string;
+  readonly env: string;
+  readonly value: string;
+  readonly help: string;
+  readonly isSwitch?: true;
+}
 
-const FLAGS: Record<string, keyof Config> = {
-  '--host': 'host',
-  '--port': 'port',
-  '--data-dir': 'dataDir',
-  '--body-limit': 'bodyLimit',
-  '--user': 'localUserId',
-  '--username': 'localUsername',
-  '--log-level': 'logLevel',
-  '--log-format': 'logFormat',
-  '--metrics-token': 'metricsToken',
-  '--rate-limit': 'rateLimitPerMinute',
-  '--ingest-queue-bytes': 'ingestQueueBytes',
-  '--retention-interval-ms': 'retentionIntervalMs',
-  '--default-entity': 'defaultEntity',
-  '--engine': 'engine',
-  '--clickhouse-url': 'clickhouseUrl',
-  '--clickhouse-user': 'clickhouseUser',
-  '--clickhouse-password': 'clickhousePassword',
-  '--clickhouse-database': 'clickhouseDatabase',
-  '--clickhouse-cluster': 'clickhouseCluster',
-};
+export const SETTINGS: readonly Setting[] = [
+  { key: 'host', flag: 'host', env: 'HOST', value: 'ADDR', help: 'address to listen on' },
+  { key: 'port', flag: 'port', env: 'PORT', value: 'N', help: 'port to listen on' },
+  { key: 'dataDir', flag: 'data-dir', env: 'WEFT_DATA_DIR', value: 'DIR', help: 'where the SQLite database lives' },
+  { key: 'bodyLimit', flag: 'body-limit', env: 'WEFT_BODY_LIMIT', value: 'BYTES', help: 'largest request body; larger is 413' },
+  { key: 'localUserId', flag: 'user', env: 'WEFT_LOCAL_USER_ID', value: 'ID', help: 'the user every write gets while no API key exists' },
+  { key: 'localUsername', flag: 'username', env: 'WEFT_LOCAL_USERNAME', value: 'NAME', help: "that user's name" },
+  { key: 'insecureOpen', flag: 'insecure-open', env: 'WEFT_INSECURE_OPEN', value: '', help: 'serve without API keys on a non-loopback address', isSwitch: true },
+  { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'WEFT_RATE_LIMIT', value: 'N', help: 'requests per minute per API key (0: no limit)' },
+  { key: 'ingestQueueBytes', flag: 'ingest-queue-bytes', env: 'WEFT_INGEST_QUEUE_BYTES', value: 'BYTES', help: 'call rows waiting to be written before ingest answers 503' },
+  { key: 'retentionIntervalMs', flag: 'retention-interval-ms', env: 'WEFT_RETENTION_INTERVAL_MS', value: 'MS', help: 'how often expired calls are deleted (0: never)' },
+  { key: 'logLevel', flag: 'log-level', env: 'WEFT_LOG_LEVEL', value: 'LEVEL', help: 'silent, error, warn, info (a line per request) or debug' },
+  { key: 'logFormat', flag: 'log-format', env: 'WEFT_LOG_FORMAT', value: 'FORMAT', help: 'json or pretty' },
+  { key: 'metricsToken', flag: 'metrics-token', env: 'WEFT_METRICS_TOKEN', value: 'SECRET', help: 'a bearer token that may read /metrics from another host' },
+  { key: 'defaultEntity', flag: 'default-entity', env: 'WEFT_DEFAULT_ENTITY', value: 'ENTITY', help: "the viewer's default entity in open mode (none: the username)" },
+  { key: 'engine', flag: 'engine', env: 'WEFT_ENGINE', value: 'ENGINE', help: 'sqlite or clickhouse' },
+  { key: 'clickhouseUrl', flag: 'clickhouse-url', env: 'WEFT_CLICKHOUSE_URL', value: 'URL', help: "ClickHouse's HTTP address (chdb:DIR: in process, needs chdb)" },
+  { key: 'clickhouseUser', flag: 'clickhouse-user', env: 'WEFT_CLICKHOUSE_USER', value: 'USER', help: 'ClickHouse user' },
+  { key: 'clickhousePassword', flag: 'clickhouse-password', env: 'WEFT_CLICKHOUSE_PASSWORD', value: 'PASSWORD', help: 'ClickHouse password' },
+  { key: 'clickhouseDatabase', flag: 'clickhouse-database', env: 'WEFT_CLICKHOUSE_DATABASE', value: 'NAME', help: "Weft's ClickHouse database" },
+  { key: 'clickhouseCluster', flag: 'clickhouse-cluster', env: 'WEFT_CLICKHOUSE_CLUSTER', value: 'NAME', help: 'a ClickHouse cluster: replicated (and distributed) tables' },
+];
 
-const ENV: Record<keyof Config, string> = {
-  host: 'HOST',
-  port: 'PORT',
-  dataDir: 'WEFT_DATA_DIR',
-  bodyLimit: 'WEFT_BODY_LIMIT',
-  localUserId: 'WEFT_LOCAL_USER_ID',
-  localUsername: 'WEFT_LOCAL_USERNAME',
-  logLevel: 'WEFT_LOG_LEVEL',
-  logFormat: 'WEFT_LOG_FORMAT',
-  metricsToken: 'WEFT_METRICS_TOKEN',
-  insecureOpen: 'WEFT_INSECURE_OPEN',
-  rateLimitPerMinute: 'WEFT_RATE_LIMIT',
-  ingestQueueBytes: 'WEFT_INGEST_QUEUE_BYTES',
-  retentionIntervalMs: 'WEFT_RETENTION_INTERVAL_MS',
-  defaultEntity: 'WEFT_DEFAULT_ENTITY',
-  engine: 'WEFT_ENGINE',
-  clickhouseUrl: 'WEFT_CLICKHOUSE_URL',
-  clickhouseUser: 'WEFT_CLICKHOUSE_USER',
-  clickhousePassword: 'WEFT_CLICKHOUSE_PASSWORD',
-  clickhouseDatabase: 'WEFT_CLICKHOUSE_DATABASE',
-  clickhouseCluster: 'WEFT_CLICKHOUSE_CLUSTER',
-};
+/** The settings' options for node:util parseArgs. */
+export const SETTING_OPTIONS: Record<string, { type: 'string' | 'boolean' }> = Object.fromEntries(
+  SETTINGS.map((s) => [s.flag, { type: s.isSwitch ? 'boolean' : 'string' }]),
+);
 
 export class ConfigError extends Error {}
 
@@ -129,26 +123,30 @@ function toBool(key: keyof Config, raw: string): boolean {
   throw new ConfigError(`${key} must be true or false, got "${raw}"`);
 }
 
-/** Flags win over the environment, which wins over the defaults. */
-export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Config {
-  const raw: Partial<Record<keyof Config, string>> = {};
-  for (const key of Object.keys(ENV) as (keyof Config)[]) {
-    const v = env[ENV[key]];
-    if (v !== undefined && v !== '') raw[key] = v;
+/**
+ * A parseArgs failure as a ConfigError saying what was wrong with which option: node's own
+ * messages also describe how to pass a positional that starts with a dash, which no command
+ * of Weft's takes.
+ */
+export function argsError(err: unknown): ConfigError {
+  const e = err as { code?: string; message?: string };
+  const option = /'(-[^' ]+)/.exec(e.message ?? '')?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new ConfigError(`unknown option ${option}`);
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return new ConfigError(/does not take an argument/.test(e.message ?? '') ? `option ${option} takes no value` : `option ${option} needs a value`);
   }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const toggle = SWITCHES[flag];
-    if (toggle) {
-      raw[toggle] = inline ?? 'true';
-      continue;
-    }
-    const key = FLAGS[flag];
-    if (!key) throw new ConfigError(`unknown option ${flag}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new ConfigError(`option ${flag} needs a value`);
-    raw[key] = value;
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new ConfigError(`unexpected argument ${/'([^']*)'/.exec(e.message ?? '')?.[1] ?? ''}`.trim());
+  return new ConfigError(e.message ?? String(err));
+}
+
+/** The settings' values from flags already parsed (parseArgs), over those of the environment. */
+export function configFrom(flags: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): Config {
+  const raw: Partial<Record<keyof Config, string>> = {};
+  for (const s of SETTINGS) {
+    const v = env[s.env];
+    if (v !== undefined && v !== '') raw[s.key] = v;
+    const f = flags[s.flag];
+    if (f !== undefined) raw[s.key] = String(f);
   }
   const engine = raw.engine ?? DEFAULTS.engine;
   if (engine !== 'sqlite' && engine !== 'clickhouse') throw new ConfigError(`engine must be sqlite or clickhouse, got "${engine}"`);
@@ -182,4 +180,15 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     clickhouseDatabase,
     clickhouseCluster,
   });
+}
+
+/** Flags win over the environment, which wins over the defaults. */
+export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Config {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: SETTING_OPTIONS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw argsError(err);
+  }
+  return configFrom(values, env);
 }

@@ -1,7 +1,9 @@
 // Entry point: read config, open the store, build the app, listen; close cleanly on signals.
 // What stops startup is said in one line that names the problem and the fix, exit code 1
 // (2 for a usage mistake); the stack only with WEFT_LOG_LEVEL=debug.
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { parseArgs } from 'node:util';
+import { argsError, ConfigError, configFrom, SETTING_OPTIONS, type Config } from './config.js';
+import { serverUsage, WEFT_VERSION } from './cli-usage.js';
 import { buildApp } from './http/app.js';
 import { openStore } from './open-store.js';
 import { isLoopback } from './http/auth-mode.js';
@@ -57,12 +59,31 @@ async function main(config: Config): Promise<void> {
   process.on('SIGTERM', shutdown);
 }
 
+/** The server's flags: the settings (config.ts), --help and --version. */
+function serverFlags(argv: readonly string[]) {
+  try {
+    const options = { ...SETTING_OPTIONS, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } as const;
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw argsError(err);
+  }
+}
+
 let config: Config;
 try {
-  config = loadConfig(process.argv.slice(2), process.env);
+  const values = serverFlags(process.argv.slice(2));
+  if (values.help) {
+    process.stdout.write(serverUsage());
+    process.exit(0);
+  }
+  if (values.version) {
+    process.stdout.write(`weft ${WEFT_VERSION}\n`);
+    process.exit(0);
+  }
+  config = configFrom(values, process.env);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`weft: ${err.message}\n`);
+  process.stderr.write(`weft: ${err.message}\nRun weft --help for the options.\n`);
   process.exit(2);
 }
 main(config).catch((err) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULTS, loadConfig, SETTINGS } from '../src/config.js';
 
 test('defaults: 127.0.0.1:6345, ./weft-data, a 32 MiB body limit', () => {
   const c = loadConfig([], {});
@@ -36,4 +36,27 @@ test('log format and metrics token: env and flags, json by default, anything els
   const f = loadConfig(['--log-format', 'json', '--metrics-token=other'], { WEFT_LOG_FORMAT: 'pretty' });
   assert.deepEqual([f.logFormat, f.metricsToken], ['json', 'other']);
   assert.throws(() => loadConfig(['--log-format', 'text'], {}), ConfigError);
+});
+
+test('one setting per option: every field of the config has one flag and one variable, none shared', () => {
+  assert.deepEqual(SETTINGS.map((s) => s.key).sort(), Object.keys(DEFAULTS).sort());
+  assert.equal(new Set(SETTINGS.map((s) => s.flag)).size, SETTINGS.length);
+  assert.equal(new Set(SETTINGS.map((s) => s.env)).size, SETTINGS.length);
+  for (const s of SETTINGS.filter((x) => !x.isSwitch)) {
+    const value = s.key === 'port' || s.key === 'bodyLimit' || s.key === 'rateLimitPerMinute' || s.key === 'ingestQueueBytes' || s.key === 'retentionIntervalMs' ? '7'
+      : s.key === 'engine' ? 'clickhouse' : s.key === 'logFormat' ? 'pretty' : 'abc';
+    const fromFlag = loadConfig([`--${s.flag}`, value], {});
+    const fromEnv = loadConfig([], { [s.env]: value });
+    assert.deepEqual(fromFlag[s.key], fromEnv[s.key], s.flag);
+    assert.notDeepEqual(fromFlag[s.key], DEFAULTS[s.key], `${s.flag} changed nothing`);
+  }
+});
+
+test('a switch: the flag alone is true, its variable says true or false, a value on the flag is an error', () => {
+  assert.equal(loadConfig(['--insecure-open'], {}).insecureOpen, true);
+  assert.equal(loadConfig([], { WEFT_INSECURE_OPEN: 'true' }).insecureOpen, true);
+  assert.equal(loadConfig([], { WEFT_INSECURE_OPEN: 'false' }).insecureOpen, false);
+  assert.throws(() => loadConfig(['--insecure-open=false'], {}), /takes no value/);
+  assert.throws(() => loadConfig(['stray'], {}), /unexpected argument stray/);
+  assert.throws(() => loadConfig(['--nope'], {}), /unknown option --nope/);
 });
