@@ -22,6 +22,8 @@ export const COPY_USAGE = `usage: weft copy --from STORE --to STORE [--checkpoin
   --only copies some resources: ${COPY_RESOURCES.join(', ')}.
   Run it again to resume an interrupted copy; it ends with a count check (exit 1 on a mismatch).
   Keys and users are not copied: create them on the target with weft keys create.
+  Each flag may be given as a variable instead: WEFT_COPY_FROM, WEFT_COPY_TO, WEFT_COPY_CHECKPOINT, WEFT_COPY_ONLY.
+  Exit codes: 0 copied and counted; 1 failed or a count is short; 2 usage.
 `;
 
 export class CopyUsageError extends Error {}
@@ -60,6 +62,11 @@ export async function runCopy(argv: readonly string[]): Promise<number> {
     process.stdout.write(COPY_USAGE);
     return 0;
   }
+  // Each flag also as a variable: a store's URL may hold a password, kept out of shell history.
+  values.from ??= process.env.WEFT_COPY_FROM || undefined;
+  values.to ??= process.env.WEFT_COPY_TO || undefined;
+  values.checkpoint ??= process.env.WEFT_COPY_CHECKPOINT || undefined;
+  values.only ??= process.env.WEFT_COPY_ONLY || undefined;
   if (!values.from || !values.to) throw new CopyUsageError('copy needs --from and --to');
   if (values.from === values.to) throw new CopyUsageError('--from and --to name the same store');
   const only = values.only === undefined ? undefined : values.only.split(',').map((r) => r.trim());

@@ -12,10 +12,11 @@ import { CHILD_ENV, ROOT, tempDirs } from './helpers/weft-process.js';
 const dirs = tempDirs('weft-cli-conv-');
 after(() => dirs.removeAll());
 
-function run(entry: 'src/main.ts' | 'src/cli.ts', ...args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: ROOT, encoding: 'utf8', env: CHILD_ENV });
+function runIn(env: Record<string, string>, entry: 'src/main.ts' | 'src/cli.ts', ...args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...CHILD_ENV, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
+const run = (entry: 'src/main.ts' | 'src/cli.ts', ...args: string[]) => runIn({}, entry, ...args);
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -71,4 +72,15 @@ test('weft keys, copy and backup answer --help with their usage (exit 0) and mis
     assert.match(r.err, /^weft: /);
   }
   assert.ok(!existsSync(dataDir), 'a usage mistake created the data directory');
+});
+
+test('weft copy takes its flags as variables too (WEFT_COPY_FROM, WEFT_COPY_TO, WEFT_COPY_CHECKPOINT)', () => {
+  const root = dirs.make();
+  const [from, to] = [join(root, 'from'), join(root, 'to')];
+  assert.equal(run('src/cli.ts', 'keys', 'list', '--data-dir', from).code, 0, 'a source database');
+  assert.equal(run('src/cli.ts', 'copy').code, 2, 'no stores: usage');
+  const r = runIn({ WEFT_COPY_FROM: `sqlite:${from}`, WEFT_COPY_TO: `sqlite:${to}`, WEFT_COPY_CHECKPOINT: join(root, 'ckpt.json') }, 'src/cli.ts', 'copy');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /every count matches/);
+  assert.ok(existsSync(join(to, 'weft.sqlite')), 'the target database was written');
 });
