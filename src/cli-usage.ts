@@ -1,10 +1,6 @@
 // What `weft --help` and `weft --version` print. The options come from config.ts's SETTINGS,
 // the one table of flags and environment variables, so the help cannot drift from them.
-import { createRequire } from 'node:module';
 import { DEFAULTS, SETTINGS } from './config.js';
-
-/** package.json's version (this file runs from src/ and from dist/, both beside it). */
-export const WEFT_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 const shown = (v: unknown): string => (v === null ? 'none' : String(v));
 

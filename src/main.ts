@@ -3,7 +3,8 @@
 // (2 for a usage mistake); the stack only with WEFT_LOG_LEVEL=debug.
 import { parseArgs } from 'node:util';
 import { argsError, ConfigError, configFrom, SETTING_OPTIONS, type Config } from './config.js';
-import { serverUsage, WEFT_VERSION } from './cli-usage.js';
+import { serverUsage } from './cli-usage.js';
+import { weftVersion } from './package-root.js';
 import { buildApp } from './http/app.js';
 import { openStore } from './open-store.js';
 import { isLoopback } from './http/auth-mode.js';
@@ -77,7 +78,7 @@ try {
     process.exit(0);
   }
   if (values.version) {
-    process.stdout.write(`weft ${WEFT_VERSION}\n`);
+    process.stdout.write(`weft ${weftVersion()}\n`);
     process.exit(0);
   }
   config = configFrom(values, process.env);

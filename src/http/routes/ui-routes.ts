@@ -4,12 +4,12 @@
 // routes on the client (/ui/acme/proj/calls/abc?call=x). Pages, assets and the redirects
 // here are open (they hold no data; the API they call checks keys), and stay out of the
 // OpenAPI document: they are declared in their Fastify config, not in the route table.
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotBuiltError, NotFoundError } from '../../api/errors.js';
+import { findPackageRoot } from '../../package-root.js';
 import { UI_PREFIX, uiRoutes } from '../../api/ui.js';
 import { listUiProjects } from '../../service/ui-projects.js';
 import type { Store } from '../../storage/store.js';
@@ -36,18 +36,6 @@ const REVALIDATE = { cacheControl: false } as const;
 const OPEN = { config: { access: 'open' } } as const;
 
 const NOT_BUILT = 'The web UI is not built: run `npm run build` (it builds dist/ui), then reload';
-
-/** The nearest directory at or above `from` whose package.json names the package "weft", or null. */
-export function findPackageRoot(from: string): string | null {
-  for (let dir = resolve(from); ; dir = dirname(dir)) {
-    try {
-      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'weft') return dir;
-    } catch {
-      // No package.json here, or not JSON: keep walking up.
-    }
-    if (dirname(dir) === dir) return null;
-  }
-}
 
 /**
  * Where the built UI lives: <package root>/dist/ui. Found from this module's directory, which is
