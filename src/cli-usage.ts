@@ -1,5 +1,5 @@
-// What `weft --help` and `weft --version` print. The options come from config.ts's SETTINGS,
-// the one table of flags and environment variables, so the help cannot drift from them.
+// What `weft --help` prints. The options come from config.ts's SETTINGS, the one table of
+// flags and environment variables, so the help cannot drift from them.
 import { DEFAULTS, SETTINGS } from './config.js';
 
 const shown = (v: unknown): string => (v === null ? 'none' : String(v));

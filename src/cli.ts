@@ -9,7 +9,7 @@
 // server's ClickHouse settings (--engine clickhouse, --clickhouse-url ..., or their WEFT_* variables).
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { argsError, ConfigError, DEFAULTS, loadConfig } from './config.js';
+import { argsError, ConfigError, DEFAULTS, loadConfig, SETTINGS } from './config.js';
 import { openStore } from './open-store.js';
 import { COPY_USAGE, CopyUsageError, runCopy } from './cli-copy.js';
 import { runBackup } from './cli-backup.js';
@@ -43,7 +43,7 @@ interface Parsed {
 }
 
 /** Storage flags, read as the server reads them (config.ts). */
-const STORAGE = ['engine', 'clickhouse-url', 'clickhouse-user', 'clickhouse-password', 'clickhouse-database', 'clickhouse-cluster'];
+const STORAGE = SETTINGS.filter((s) => s.key === 'engine' || s.key.startsWith('clickhouse')).map((s) => s.flag);
 const OPTIONS = {
   ...Object.fromEntries(['user', 'entity', 'role', 'project', 'data-dir', ...STORAGE].map((f) => [f, { type: 'string' as const }])),
   json: { type: 'boolean' as const },
