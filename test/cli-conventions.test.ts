@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS } from '../src/config.js';
 import { CHILD_ENV, ROOT, tempDirs } from './helpers/weft-process.js';
@@ -83,4 +83,15 @@ test('weft copy takes its flags as variables too (WEFT_COPY_FROM, WEFT_COPY_TO, 
   assert.equal(r.code, 0, r.err);
   assert.match(r.err, /every count matches/);
   assert.ok(existsSync(join(to, 'weft.sqlite')), 'the target database was written');
+});
+
+test('bin/weft.js in a checkout that was never built says so (exit 1), not a module stack', () => {
+  const root = dirs.make();
+  mkdirSync(join(root, 'bin'));
+  copyFileSync(join(ROOT, 'bin', 'weft.js'), join(root, 'bin', 'weft.js'));
+  for (const args of [['--version'], ['keys', 'list']]) {
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'weft.js'), ...args], { encoding: 'utf8', env: CHILD_ENV });
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.stderr, 'weft: not built yet: run `npm run build` in the repository (npm install does it)\n');
+  }
 });
