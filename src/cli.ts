@@ -9,7 +9,7 @@
 // server's ClickHouse settings (--engine clickhouse, --clickhouse-url ..., or their WEFT_* variables).
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { argsError, ConfigError, DEFAULTS, loadConfig, SETTINGS } from './config.js';
+import { argsError, ConfigError, configFrom, DEFAULTS, SETTINGS } from './config.js';
 import { openStore } from './open-store.js';
 import { COPY_USAGE, CopyUsageError, runCopy } from './cli-copy.js';
 import { runBackup } from './cli-backup.js';
@@ -119,7 +119,7 @@ async function run(argv: readonly string[]): Promise<number> {
 }
 
 async function openAuth(p: Parsed): Promise<{ auth: AuthStore; close: () => Promise<void> }> {
-  const config = loadConfig(STORAGE.flatMap((f) => (p.options.has(`--${f}`) ? [`--${f}`, p.options.get(`--${f}`)!] : [])), process.env);
+  const config = configFrom(Object.fromEntries(STORAGE.map((f) => [f, p.options.get(`--${f}`)])), process.env);
   if (config.engine === 'clickhouse') {
     const store = await openStore(config);
     return { auth: store.auth, close: () => store.close() };
