@@ -36,6 +36,7 @@ export async function openStore(config: Config, opts: SqliteStoreOptions = {}): 
   }
   return createSqliteStore(config.dataDir, {
     onUpgrade: (from, to) => process.stderr.write(`weft: upgrading the database in ${config.dataDir} from schema ${from} to ${to}; on a large database this takes a minute or more\n`),
+    onRekey: () => process.stderr.write(`weft: the calls in ${config.dataDir} were renumbered outside Weft (a dump or recovery); their id keys were rebuilt\n`),
     ...opts,
   });
 }

@@ -5,7 +5,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
-import { start, end, newId } from './helpers/calls.js';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { start, end, newId, startItem, endItem } from './helpers/calls.js';
+import { testEngine } from './helpers/clickhouse-engine.js';
+import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });
@@ -96,4 +100,43 @@ test('ids of any shape: OTLP hex in either case, short hex, not hex; a retried s
   for (const [i, id] of shapes.entries()) assert.deepEqual((await read(id)).inputs, { i }, id);
   assert.deepEqual(await ids({ filter: { trace_ids: [trace] } }), [...shapes].sort());
   assert.deepEqual(await ids({ filter: { call_ids: [shapes[1]!] } }), [shapes[1]]);
+});
+
+test('calls stay found while their ids move from the recent keys into the main ones (SQLite merges at 4,096)', async () => {
+  const project = 'test-entity/id-merge-project';
+  const trace = newId();
+  // OTLP-like random hex ids, so the keys spread over the whole key space.
+  const callIds = Array.from({ length: 5000 }, (_, i) => `${(i * 2654435761 % 2 ** 32).toString(16).padStart(8, '0')}${newId().replace(/-/g, '').slice(-8)}`);
+  for (let i = 0; i < callIds.length; i += 500) {
+    const batch = callIds.slice(i, i + 500).map((id) => startItem(start({ id, trace_id: trace, project_id: project, inputs: { i } })));
+    assert.equal((await t.post('/call/upsert_batch', { batch })).status, 200);
+  }
+  if (testEngine() === 'sqlite') {
+    const db = new Database(join(t.dataDir, SQLITE_FILE), { readonly: true });
+    try {
+      const [main, recent, calls] = ['call_ids', 'call_ids_recent', 'calls'].map((table) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number);
+      assert.ok(recent! < 4096, `${recent} recent keys: no merge happened`);
+      assert.equal(main! + recent!, calls, 'every call has one key entry');
+    } finally {
+      db.close();
+    }
+  }
+  // Ends, a retried start and a rename reach the calls merged and the calls not merged alike.
+  for (let i = 0; i < callIds.length; i += 500) {
+    const batch = callIds.slice(i, i + 500).map((id) => endItem(end(id, { output: id, project_id: project })));
+    assert.equal((await t.post('/call/upsert_batch', { batch })).status, 200);
+  }
+  const [first, last] = [callIds[0]!, callIds.at(-1)!];
+  await t.post('/call/start', { start: start({ id: first, trace_id: trace, project_id: project, inputs: { i: 0 } }) });
+  assert.equal((await t.post('/call/update', { project_id: project, call_id: last, display_name: 'last' })).status, 200);
+  const stats = await t.post('/calls/query_stats', { project_id: project, filter: { trace_ids: [trace] } });
+  assert.equal(stats.body.count, callIds.length);
+  const ended = await t.post('/calls/stream_query', { project_id: project, filter: { trace_ids: [trace] }, columns: ['id', 'output'] });
+  const rows = ended.text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; output: string });
+  assert.deepEqual(rows.map((r) => r.id).sort(), [...callIds].sort());
+  assert.ok(rows.every((r) => r.output === r.id), 'every end landed on its own call');
+  assert.equal((await read(last, project)).display_name, 'last');
+  assert.equal((await t.post('/calls/delete', { project_id: project, call_ids: [first, last] })).status, 200);
+  assert.equal(await read(first, project), null);
+  assert.equal((await t.post('/calls/query_stats', { project_id: project, filter: { call_ids: [first, last, callIds[1]!] } })).body.count, 1);
 });

@@ -69,6 +69,8 @@ export interface TestAppOptions {
   log?: { level: string; format?: LogFormat; destination: LogDestination };
   /** WEFT_METRICS_TOKEN (default: none). */
   metricsToken?: string;
+  /** Open this data directory (kept on close) instead of a new temporary one. */
+  dataDir?: string;
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -76,7 +78,7 @@ export const bearer = (key: string): Record<string, string> => ({ authorization:
 
 /** A test app on the engine of WEFT_TEST_ENGINE (default SQLite; see clickhouse-engine.ts). */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'weft-test-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'weft-test-'));
   const sqlite = createSqliteStore(dataDir);
   const shared = opts.replicaOf === undefined ? undefined : clickhouseDatabase(opts.replicaOf.store) ?? undefined;
   if (opts.replicaOf !== undefined && shared === undefined) throw new Error('replicaOf needs a ClickHouse test app');
@@ -108,7 +110,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     async close() {
       await app.close();
       await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (opts.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -37,6 +37,20 @@ export const callKeyOf = (x: string): string =>
 /** The parameters of callKeyOf('?') for one id. */
 export const keyParams = (id: string): [string, string, string] => [id, id, id];
 
+const HEX16_JS = /^[0-9a-fA-F]{16}$/;
+/** callKeyOf computed here, for the writer's own key tables (a test holds the two equal). */
+export function callKey(id: string): string {
+  const digits = id.replaceAll('-', '').slice(0, 16);
+  return HEX16_JS.test(digits) ? digits : id;
+}
+
+/**
+ * SQL true for the rows of `table` (calls) whose id key is one of `keys` (SQL expressions):
+ * the id keys live in the key tables of migration 10 (sqlite-call-ids.ts), not in an index.
+ */
+export const idKeyIn = (table: string, keys: readonly string[]): string =>
+  `${table}.rowid IN (SELECT rid FROM call_ids_all WHERE key IN (${keys.join(', ')}))`;
+
 export const CALLS_KEYS_V9 = `
 DROP INDEX calls_id;
 DROP INDEX calls_trace;
@@ -91,7 +105,9 @@ export function callKeyTests(where: Expr | null): SqlFragment[] {
     const keyed = keyedLiterals(e);
     if (keyed === null) continue;
     tests.push({
-      sql: `calls.${keyed.key} IN (${keyed.values.map(() => callKeyOf('?')).join(', ')})`,
+      sql: keyed.key === 'id_key'
+        ? idKeyIn('calls', keyed.values.map(() => callKeyOf('?')))
+        : `calls.${keyed.key} IN (${keyed.values.map(() => callKeyOf('?')).join(', ')})`,
       params: keyed.values.flatMap(keyParams),
     });
   }

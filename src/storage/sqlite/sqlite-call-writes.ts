@@ -1,11 +1,13 @@
 // The write procedures of calls (run by the writer inside its transaction, see
 // sqlite-writer.ts): part upserts, display-name updates, soft deletes of call subtrees and
 // the retention purge. Every statement reaches rows through an index: upserts and renames
-// find a call by calls_id, a delete walks calls_parent from the named calls, a purge reads
+// find a call through its id key (the key tables, sqlite-call-ids.ts, which the inserts and
+// the purge here keep), a delete walks calls_parent from the named calls, a purge reads
 // calls_expire.
 import type { CallEndPart, CallStartPart } from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { callKeyOf, keyParams } from './sqlite-call-keys.js';
+import { callKeyOf, idKeyIn } from './sqlite-call-keys.js';
+import { callIdKeys } from './sqlite-call-ids.js';
 
 /**
  * A row for one of the part statements: [kind, positional parameters] (0 = start part,
@@ -40,10 +42,9 @@ export const endValues = (e: CallEndPart, bytes: number): unknown[] => [
 
 /**
  * The part statements. A call is looked up by its key (sqlite-call-keys.ts): there is no
- * unique index to conflict on, so `insert` adds the row only when no row of that project
- * and id exists, and `update` sets the part's columns on the row that does. A start (and a
- * whole call) is usually new, so it tries the insert first; an end usually follows its start,
- * so it tries the update first. One writer runs both, so nothing comes between them.
+ * unique index to conflict on, so a part is inserted when no row of that project and id
+ * exists, and otherwise `update` sets the part's columns on the row that does (by rowid).
+ * One writer runs both, so nothing comes between the lookup and the write.
  * An existing display_name is kept: one set by /call/update survives a retried start.
  * So is the expire_at of a start already written: a retried start after a change of the
  * project's time-to-live does not move the expiry (SET expressions see the old row).
@@ -52,17 +53,13 @@ const KEEP: Readonly<Record<string, string>> = {
   display_name: 'display_name = COALESCE(display_name, ?)',
   expire_at: 'expire_at = CASE WHEN started_at IS NULL THEN ? ELSE expire_at END',
 };
-/** The call of a project and id (its parameters: findParams). */
-const FIND = `calls.id_key = ${callKeyOf('?')} AND +calls.project_id = ? AND calls.id = ?`;
-const findParams = (projectId: string, id: string) => [...keyParams(id), projectId, id];
-
 function partStatements(db: SqliteDb, columns: readonly string[]) {
   const insert = db.prepare(`INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (?, ?, ${columns.map(() => '?').join(', ')})`);
-  const update = db.prepare(`UPDATE calls SET ${columns.map((c) => KEEP[c] ?? `${c} = ?`).join(', ')} WHERE ${FIND}`);
-  /** values: [project_id, id, ...the columns' values]. */
+  const update = db.prepare(`UPDATE calls SET ${columns.map((c) => KEEP[c] ?? `${c} = ?`).join(', ')} WHERE rowid = ?`);
+  /** values: [project_id, id, ...the columns' values]; insert returns the new rowid. */
   return {
-    insert: (values: readonly unknown[]) => insert.run(values),
-    update: (values: readonly unknown[]) => update.run(...values.slice(2), ...findParams(values[0] as string, values[1] as string)).changes > 0,
+    insert: (values: readonly unknown[]) => insert.run(values).lastInsertRowid,
+    update: (values: readonly unknown[], rid: number) => void update.run(...values.slice(2), rid),
   };
 }
 
@@ -74,7 +71,7 @@ function partStatements(db: SqliteDb, columns: readonly string[]) {
 const SUBTREE = `
   WITH RECURSIVE doomed(rid, id, k) AS (
     SELECT c.rowid, c.id, c.id_key FROM json_each(?) AS j CROSS JOIN calls AS c
-     WHERE c.id_key = ${callKeyOf('j.value')} AND +c.project_id = ? AND c.id = j.value AND c.deleted_at IS NULL
+     WHERE ${idKeyIn('c', [callKeyOf('j.value')])} AND +c.project_id = ? AND c.id = j.value AND c.deleted_at IS NULL
     UNION
     SELECT c.rowid, c.id, c.id_key FROM doomed AS d CROSS JOIN calls AS c
      WHERE c.parent_key = d.k AND +c.project_id = ? AND c.parent_id = d.id AND c.deleted_at IS NULL
@@ -82,16 +79,17 @@ const SUBTREE = `
 
 export function callWrites(db: SqliteDb) {
   const [start, end, whole] = [START_COLUMNS, END_COLUMNS, [...START_COLUMNS, ...END_COLUMNS]].map((c) => partStatements(db, c));
-  const exists = db.prepare(`SELECT 1 FROM calls WHERE ${FIND}`).pluck();
-  const found = (v: readonly unknown[]) => exists.get(...findParams(v[0] as string, v[1] as string)) !== undefined;
-  const writePart: readonly ((values: readonly unknown[]) => void)[] = [
-    (v) => (found(v) ? start!.update(v) : start!.insert(v)),
-    (v) => end!.update(v) || end!.insert(v),
-    (v) => (found(v) ? whole!.update(v) : whole!.insert(v)),
-  ];
+  const keys = callIdKeys(db);
+  const upsert = (part: ReturnType<typeof partStatements>) => (v: readonly unknown[]) => {
+    const [projectId, id] = v as [string, string];
+    const rid = keys.rowOf(projectId, id);
+    if (rid === undefined) keys.add(id, part.insert(v));
+    else part.update(v, rid);
+  };
+  const writePart = [start, end, whole].map((part) => upsert(part!));
   // An update part must survive a later (retried) start: display_name written here wins
   // because the start upsert keeps an existing display_name.
-  const setName = db.prepare(`UPDATE calls SET display_name = ? WHERE ${FIND}`);
+  const setName = db.prepare('UPDATE calls SET display_name = ? WHERE rowid = ?');
   const insertName = db.prepare('INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)');
   const subtree = db.prepare(SUBTREE).raw();
   const mark = db.prepare('UPDATE calls SET deleted_at = ? WHERE rowid IN (SELECT value FROM json_each(?))');
@@ -103,9 +101,12 @@ export function callWrites(db: SqliteDb) {
   return {
     'calls.write'(rows: readonly CallRow[]): void {
       for (const [kind, values] of rows) writePart[kind]!(values);
+      keys.mergeIfDue();
     },
     'calls.updateName'(projectId: string, callId: string, displayName: string): void {
-      if (setName.run(displayName, ...findParams(projectId, callId)).changes === 0) insertName.run(projectId, callId, displayName);
+      const rid = keys.rowOf(projectId, callId);
+      if (rid !== undefined) setName.run(displayName, rid);
+      else keys.add(callId, insertName.run(projectId, callId, displayName).lastInsertRowid);
     },
     /** Soft-deletes the calls and their descendants; the count includes ids not found (Weave's rule). */
     'calls.delete'(projectId: string, callIds: readonly string[], at: number): number {
@@ -117,6 +118,7 @@ export function callWrites(db: SqliteDb) {
       const rows = expired.all(now, limit) as { rowid: number; project_id: string; id: string }[];
       for (const r of rows) {
         dropCall.run(r.rowid);
+        keys.drop(r.id, r.rowid);
         dropFeedback.run(r.project_id, `weave:///${r.project_id}/call/${r.id}`);
       }
       return rows.length;

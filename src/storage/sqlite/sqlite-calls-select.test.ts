@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { CALLS_SCHEMA_V1 } from './sqlite-calls-schema.js';
+import { CALL_IDS_V10 } from './sqlite-call-ids.js';
 import { CALLS_LIVE_INDEXES_V5 } from './sqlite-calls-live-indexes.js';
 import { CALLS_KEYS_V8 } from './sqlite-calls-keys-v8.js';
 import { CALLS_KEYS_V9 } from './sqlite-call-keys.js';
@@ -81,6 +82,7 @@ function openDb(): Database.Database {
       JSON.stringify(r.output_refs ?? []), r.wb_user_id ?? null, r.wb_run_id ?? null, r.wb_run_step ?? null, r.wb_run_step_end ?? null,
       r.deleted_at ?? null, r.start_bytes ?? 0, r.end_bytes ?? 0);
   }
+  db.exec(CALL_IDS_V10); // after the rows: the migration keys the calls already there
   const fb = db.prepare('INSERT INTO feedback (id, project_id, weave_ref, wb_user_id, created_at, feedback_type, payload, runnable_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   FEEDBACK.forEach(([project, call, type, payload, t, runnable], i) =>
     fb.run(`fb${i}`, project, `weave:///${project}/call/${call}`, 'u1', at(t), type, JSON.stringify(payload), runnable));

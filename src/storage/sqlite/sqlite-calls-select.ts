@@ -10,7 +10,7 @@ import {
   joinSql, param, printSqliteExpr, printSqliteOrderBy, sql, sqlIdentifier, sqliteJsonField, sqliteJsonExists,
   sqliteJsonValue, type FieldPrinter, type FieldSql, type SqlFragment,
 } from './sqlite-dialect.js';
-import { callKeyOf, callKeyTests, keyParams } from './sqlite-call-keys.js';
+import { callKeyOf, callKeyTests, idKeyIn, keyParams } from './sqlite-call-keys.js';
 
 /** Calls columns a plan may reference: the API columns plus the extracted ref arrays (CallsFilter). */
 const COLUMN_TYPES: Readonly<Record<string, 'text' | 'integer'>> = {
@@ -158,7 +158,7 @@ export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalSto
 } {
   const q: CallsQuery = { projectId: '', where: null, sort: [], limit: null, offset: null, columns: null, includeStorageSize, includeTotalStorageSize };
   return {
-    sql: `SELECT ${selectList(q, 0).sql} FROM calls WHERE calls.id_key = ${callKeyOf('?')} AND +calls.project_id = ? AND calls.id = ? AND ${LIVE}`,
+    sql: `SELECT ${selectList(q, 0).sql} FROM calls WHERE ${idKeyIn('calls', [callKeyOf('?')])} AND +calls.project_id = ? AND calls.id = ? AND ${LIVE}`,
     args: (projectId, callId, now) => [...selectList(q, now).params, ...keyParams(callId), projectId, callId, ...live(now).params],
   };
 }

@@ -12,6 +12,7 @@ import { CALLS_LIVE_INDEXES_V5 } from './sqlite-calls-live-indexes.js';
 import { FEEDBACK_SCHEMA_V6 } from './sqlite-feedback-v6.js';
 import { CALLS_KEYS_V8 } from './sqlite-calls-keys-v8.js';
 import { CALLS_KEYS_V9 } from './sqlite-call-keys.js';
+import { CALL_IDS_V10 } from './sqlite-call-ids.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: [CALLS_SCHEMA_V1, OBJECTS_SCHEMA_V1, FEEDBACK_SCHEMA_V1].join('\n') },
@@ -23,4 +24,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 7, sql: COSTS_DROP_DEFAULTS_V7 },
   { version: 8, sql: CALLS_KEYS_V8 },
   { version: 9, sql: CALLS_KEYS_V9 },
+  { version: 10, sql: CALL_IDS_V10 },
 ];

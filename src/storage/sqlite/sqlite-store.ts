@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Store } from '../store.js';
 import { openSqlite, type OnUpgrade, type SqliteDb } from './sqlite-database.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
+import { rekeyIfRenumbered } from './sqlite-call-ids.js';
 import { createSqliteCallStore } from './sqlite-call-store.js';
 import { createSqliteObjectStore } from './sqlite-object-store.js';
 import { createSqliteFeedbackStore } from './sqlite-feedback-store.js';
@@ -45,6 +46,8 @@ export interface SqliteStoreOptions {
   readonly inlineWrites?: boolean;
   /** Told before an existing database's schema is upgraded (large databases take a while). */
   readonly onUpgrade?: OnUpgrade;
+  /** Told when the calls' id keys were rebuilt because their rowids had changed (sqlite-call-ids.ts). */
+  readonly onRekey?: () => void;
 }
 
 /** Opens (creating if needed) the store in `dataDir`, or in memory for ':memory:'. */
@@ -52,6 +55,7 @@ export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}
   const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, SQLITE_FILE);
   const db = openSqlite(path, SQLITE_MIGRATIONS, opts.onUpgrade);
   dropInterruptedUploads(db);
+  if (rekeyIfRenumbered(db)) opts.onRekey?.();
   const writer = opts.inlineWrites ? createInlineWriter(db) : createSqliteWriter(db, path);
   const reads = createReadThreads(db, path);
   return {
