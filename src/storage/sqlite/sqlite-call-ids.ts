@@ -29,6 +29,22 @@ CREATE VIEW call_ids_all AS SELECT key, rid FROM call_ids UNION ALL SELECT key, 
 
 /** Fewest recent keys worth a merge. */
 const MIN_RECENT = 4096;
+/**
+ * Most keys moved by one merge: the lowest keys of the recent table, so a merge changes only
+ * the pages of call_ids in their stretch of the key space. On a large table a merge of every
+ * recent key would rewrite most of call_ids in one commit (at 10,000,000 calls ~200 MB of WAL,
+ * a pause in ingest); slices spread that over the commits that follow.
+ */
+const MERGE_SLICE = 8192;
+
+/** When and how much the writer merges (tests shrink them). */
+export interface MergeLimits {
+  readonly minRecent: number;
+  readonly slice: number;
+  /** The typical commit's new keys (S in mergeAt; an OTLP benchmark commit averages ~430). */
+  readonly commitKeys: number;
+}
+const MERGE_LIMITS: MergeLimits = { minRecent: MIN_RECENT, slice: MERGE_SLICE, commitKeys: 430 };
 
 /**
  * Recent keys at which the writer merges, for a table of about `calls` rows. A commit of S
@@ -36,10 +52,11 @@ const MIN_RECENT = 4096;
  * keys writes up to all pages of call_ids (M), so each key costs ~R/S + M/N pages, least when N
  * grows as the square root of the table: ~6,500 keys at 100,000 calls, ~20,000 at 1,000,000.
  */
-export const mergeAt = (calls: number): number => Math.max(MIN_RECENT, Math.round(Math.sqrt(430 * calls)));
+export const mergeAt = (calls: number, limits: MergeLimits = MERGE_LIMITS): number =>
+  Math.max(limits.minRecent, Math.round(Math.sqrt(limits.commitKeys * calls)));
 
 /** The writer's side of the key tables (run inside the writer's transaction). */
-export function callIdKeys(db: SqliteDb) {
+export function callIdKeys(db: SqliteDb, limits: MergeLimits = MERGE_LIMITS) {
   const add = db.prepare('INSERT INTO call_ids_recent (key, rid) VALUES (?, ?)');
   const dropRecent = db.prepare('DELETE FROM call_ids_recent WHERE key = ? AND rid = ?');
   const dropMain = db.prepare('DELETE FROM call_ids WHERE key = ? AND rid = ?');
@@ -47,6 +64,9 @@ export function callIdKeys(db: SqliteDb) {
   const lastRow = db.prepare('SELECT max(rowid) FROM calls').pluck();
   const merge = db.prepare('INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent');
   const clear = db.prepare('DELETE FROM call_ids_recent');
+  const sliceEnd = db.prepare('SELECT key, rid FROM call_ids_recent ORDER BY key, rid LIMIT 1 OFFSET ?').raw();
+  const mergeUpTo = db.prepare('INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent WHERE (key, rid) <= (?, ?)');
+  const clearUpTo = db.prepare('DELETE FROM call_ids_recent WHERE (key, rid) <= (?, ?)');
   const rowOf = db.prepare(`
     SELECT c.rowid FROM call_ids_recent AS k CROSS JOIN calls AS c ON c.rowid = k.rid WHERE k.key = ? AND +c.project_id = ? AND c.id = ?
     UNION ALL
@@ -70,12 +90,18 @@ export function callIdKeys(db: SqliteDb) {
       const k = callKey(id);
       if (dropRecent.run(k, rid).changes === 0) dropMain.run(k, rid);
     },
-    /** Moves the recent keys into call_ids once there are enough of them. */
+    /** Moves recent keys into call_ids (at most a slice, the lowest) once there are enough of them. */
     mergeIfDue(): void {
-      if (recent < MIN_RECENT || recent < mergeAt(Number(lastRow.get() ?? 0))) return;
-      merge.run();
-      clear.run();
-      recent = 0;
+      if (recent < limits.minRecent || recent < mergeAt(Number(lastRow.get() ?? 0), limits)) return;
+      const end = sliceEnd.get(limits.slice - 1) as [string, number] | undefined;
+      if (end === undefined) {
+        merge.run();
+        clear.run();
+        recent = 0;
+        return;
+      }
+      mergeUpTo.run(...end);
+      recent = Math.max(0, recent - clearUpTo.run(...end).changes);
     },
   };
 }
