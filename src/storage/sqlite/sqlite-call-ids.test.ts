@@ -23,7 +23,7 @@ function fresh(limits = { minRecent: 10, slice: 4, commitKeys: 0 }) {
 }
 const hexId = (n: number) => (n * 2654435761 % 2 ** 32).toString(16).padStart(8, '0').repeat(2);
 
-test('merges wait for enough recent keys, then move the lowest slice at a time until few are left', () => {
+test('merges wait for enough recent keys, then sweep them in key order, a slice a commit, to the last', () => {
   const { keys, add, keysOf } = fresh();
   const ids = Array.from({ length: 9 }, (_, i) => hexId(i + 1));
   ids.forEach(add);
@@ -34,11 +34,28 @@ test('merges wait for enough recent keys, then move the lowest slice at a time u
   const all = [...ids, ...more].map(callKey).sort();
   keys.mergeIfDue();
   assert.deepEqual(keysOf('call_ids'), all.slice(0, 4), 'the four lowest keys moved');
+  // A key added behind the sweep waits for the next merge; one ahead of it is swept.
+  const behind = '0000000000000001';
+  const ahead = 'ffffffffffffffff';
+  add(behind);
+  add(ahead);
   keys.mergeIfDue();
   assert.deepEqual(keysOf('call_ids'), all.slice(0, 8));
   keys.mergeIfDue();
-  assert.deepEqual(keysOf('call_ids'), all.slice(0, 8), 'seven left: below the minimum, no merge');
-  assert.deepEqual(keysOf('call_ids_recent'), all.slice(8));
+  assert.deepEqual(keysOf('call_ids'), all.slice(0, 12));
+  keys.mergeIfDue();
+  assert.deepEqual(keysOf('call_ids'), [...all, ahead], 'the sweep reached the last key');
+  assert.deepEqual(keysOf('call_ids_recent'), [behind]);
+  keys.mergeIfDue();
+  assert.deepEqual(keysOf('call_ids_recent'), [behind], 'one key: no new merge');
+});
+
+test('recent keys that fit in one slice move in one commit', () => {
+  const { keys, add, keysOf } = fresh({ minRecent: 3, slice: 8, commitKeys: 0 });
+  ['a', 'c', 'b', 'd'].forEach(add);
+  keys.mergeIfDue();
+  assert.deepEqual(keysOf('call_ids'), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(keysOf('call_ids_recent'), []);
 });
 
 test('every call is found by project and id wherever its key is; a purge drops the pair from either table', () => {
