@@ -64,8 +64,6 @@ export function callIdKeys(db: SqliteDb, limits: MergeLimits = MERGE_LIMITS) {
   const dropMain = db.prepare('DELETE FROM call_ids WHERE key = ? AND rid = ?');
   const count = db.prepare('SELECT count(*) FROM call_ids_recent').pluck();
   const lastRow = db.prepare('SELECT max(rowid) FROM calls').pluck();
-  const merge = db.prepare('INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent');
-  const clear = db.prepare('DELETE FROM call_ids_recent');
   const sliceEnd = db.prepare('SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?) ORDER BY key, rid LIMIT 1 OFFSET ?').raw();
   const mergeSlice = db.prepare('INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?) AND (key, rid) <= (?, ?)');
   const clearSlice = db.prepare('DELETE FROM call_ids_recent WHERE (key, rid) > (?, ?) AND (key, rid) <= (?, ?)');
@@ -104,12 +102,6 @@ export function callIdKeys(db: SqliteDb, limits: MergeLimits = MERGE_LIMITS) {
     mergeIfDue(): void {
       if (sweep === null) {
         if (recent < limits.minRecent || recent < mergeAt(Number(lastRow.get() ?? 0), limits)) return;
-        if (recent <= limits.slice) {
-          merge.run();
-          clear.run();
-          recent = 0;
-          return;
-        }
         sweep = ['', 0]; // below every pair (rowids start at 1)
       }
       const end = sliceEnd.get(...sweep, limits.slice - 1) as [string, number] | undefined;
