@@ -47,6 +47,8 @@ test('GET / opens the projects page; a project links to its calls; nothing leave
   await row.locator('a').click();
   await page.waitForURL(`${w.url}/ui/ui-team/agent/calls`);
   await page.locator('[data-testid=call-row][data-id]').first().waitFor();
+  // The total comes from its own request (/calls/query_stats), which may answer after the rows.
+  await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent !== 'Counting…');
   assert.equal(await page.locator('[data-testid=calls-total]').innerText(), '2 traces');
   const texts = await page.locator('[data-testid=call-row]').allInnerTexts();
   assert.ok(texts.every((t) => t.includes('answer')), texts.join('|'));
