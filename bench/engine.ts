@@ -20,6 +20,7 @@ import { fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 import { querySpecs } from './query.js';
 import { driveIngest, prepareTraffic } from './ingest.js';
 import { ensureChdb } from '../scripts/ensure-chdb.mjs';
+import { CLICKHOUSE_MIGRATIONS } from '../src/storage/clickhouse/clickhouse-migrations.js';
 
 const REPO = join(import.meta.dirname, '..');
 const chArgs = (dir: string) => ['--engine', 'clickhouse', '--clickhouse-url', `chdb:${dir}`];
@@ -27,14 +28,16 @@ const POINT_READS = 200;
 
 /** The seeded dataset's calls in ClickHouse (what these figures read), copied once by `weft copy` and cached. */
 function ensureClickHouseDataset(sqliteDir: string, key: string): { dir: string; copySeconds: number | null } {
-  const dir = join(DATA_DIR, `ch-${key}`);
+  // Per ClickHouse schema: a copy written before a migration lacks what later writes add (leaves).
+  const schema = Math.max(...CLICKHOUSE_MIGRATIONS.map((m) => m.version));
+  const dir = join(DATA_DIR, `ch${schema}-${key}`);
   const done = join(dir, 'copied');
   if (existsSync(done)) return { dir, copySeconds: null };
   rmSync(dir, { recursive: true, force: true });
   process.stderr.write(`bench: copying the dataset into ClickHouse (${dir}) with weft copy...\n`);
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'copy', '--from', `sqlite:${sqliteDir}`, '--to', `clickhouse:chdb:${join(dir, 'chdb')}`,
-    '--checkpoint', join(DATA_DIR, `ch-${key}.checkpoint.json`), '--only', 'calls'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+    '--checkpoint', join(DATA_DIR, `ch${schema}-${key}.checkpoint.json`), '--only', 'calls'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error(`weft copy failed (${r.status})`);
   const copySeconds = (performance.now() - t0) / 1000;
   writeFileSync(done, JSON.stringify({ copySeconds }));

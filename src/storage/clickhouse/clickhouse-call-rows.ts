@@ -8,6 +8,7 @@
 //  - a name set by /call/update (named rows) wins over the start's, the newest such one;
 //  - the first deletion stays.
 import type { CallEndPart, CallStartPart, StoredCall } from '../call-store.js';
+import { jsonLeaves } from './clickhouse-json-leaves.js';
 
 /** A stored row: the call's columns plus what the merge needs (refs as JSON text, part sizes, flags). */
 export type ChCallRow = Omit<StoredCall, 'storage_size_bytes' | 'total_storage_size_bytes'> & {
@@ -19,6 +20,9 @@ export type ChCallRow = Omit<StoredCall, 'storage_size_bytes' | 'total_storage_s
   has_end: 0 | 1;
   named: 0 | 1;
   seq: number;
+  /** The inputs' leaves and opaque paths (clickhouse-json-leaves.ts); empty in rows without a start. */
+  inputs_leaves: string;
+  inputs_opaque: string[];
 };
 
 /** Every column of a stored row, in the table's order. */
@@ -26,10 +30,11 @@ export const CALL_ROW_COLUMNS = [
   'project_id', 'id', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'ended_at',
   'attributes', 'inputs', 'output', 'exception', 'summary', 'input_refs', 'output_refs', 'wb_user_id', 'wb_run_id',
   'wb_run_step', 'wb_run_step_end', 'deleted_at', 'expire_at', 'start_bytes', 'end_bytes', 'has_start', 'has_end', 'named', 'seq',
+  'inputs_leaves', 'inputs_opaque',
 ] as const satisfies readonly (keyof ChCallRow)[];
 
 const START_FIELDS = [
-  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'attributes', 'inputs', 'input_refs',
+  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'attributes', 'inputs', 'inputs_leaves', 'inputs_opaque', 'input_refs',
   'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes',
 ] as const;
 const END_FIELDS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end', 'end_bytes'] as const;
@@ -53,7 +58,7 @@ function emptyRow(projectId: string, id: string): ChCallRow {
     display_name: null, started_at: 0, ended_at: null, attributes: '{}', inputs: '{}', output: null, exception: null,
     summary: null, input_refs: '[]', output_refs: '[]', wb_user_id: null, wb_run_id: null, wb_run_step: null,
     wb_run_step_end: null, deleted_at: null, expire_at: null, start_bytes: 0, end_bytes: 0, has_start: 0, has_end: 0,
-    named: 0, seq: 0,
+    named: 0, seq: 0, inputs_leaves: '', inputs_opaque: [],
   };
 }
 
@@ -64,10 +69,11 @@ const endBytes = (e: CallEndPart): number =>
   Buffer.byteLength(e.output) + Buffer.byteLength(e.summary) + (e.exception ? Buffer.byteLength(e.exception) : 0) + 32;
 
 export function startRow(s: CallStartPart, seq: number): ChCallRow {
+  const leaves = jsonLeaves(s.inputs);
   return {
     ...emptyRow(s.project_id, s.id), trace_id: s.trace_id, parent_id: s.parent_id, thread_id: s.thread_id,
     turn_id: s.turn_id, op_name: s.op_name, display_name: s.display_name, started_at: s.started_at,
-    attributes: s.attributes, inputs: s.inputs, input_refs: JSON.stringify(s.input_refs), wb_user_id: s.wb_user_id,
+    attributes: s.attributes, inputs: s.inputs, inputs_leaves: leaves.leaves, inputs_opaque: leaves.opaque, input_refs: JSON.stringify(s.input_refs), wb_user_id: s.wb_user_id,
     wb_run_id: s.wb_run_id, wb_run_step: s.wb_run_step, expire_at: s.expire_at, start_bytes: startBytes(s), has_start: 1, seq,
   };
 }

@@ -11,7 +11,8 @@ import { chIdentifier } from './clickhouse-dialect.js';
 import { decodeCallRow, deletionRow, renameRow } from './clickhouse-call-rows.js';
 import { callWrites } from './clickhouse-call-writes.js';
 import { groupWrites } from './clickhouse-write-groups.js';
-import { buildCallsMatched, buildCallsSelect, buildStartedWindow, liveCallsFrom, newStatement, USAGE_SQL, type StartedBound } from './clickhouse-calls-select.js';
+import { streamWithLeaves, withLeaves } from './clickhouse-call-leaves.js';
+import { type LeafReads, buildCallsMatched, buildCallsSelect, buildStartedWindow, liveCallsFrom, newStatement, USAGE_SQL, type StartedBound } from './clickhouse-calls-select.js';
 
 const ROWS_PER_CHUNK = 1000;
 /** Most call rows one grouped write takes (several requests' batches together). */
@@ -70,30 +71,34 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
    * and sorts every matching row (measured on 1M calls: the newest 100 roots in ~100 ms with
    * the bound against ~220 ms). When the window falls short of a whole page, the query runs unbounded.
    */
-  async function startedBound(q: CallsQuery): Promise<StartedBound | null> {
+  async function startedBound(q: CallsQuery, leaves: LeafReads): Promise<StartedBound | null> {
     const first = q.sort[0];
     if (q.limit === null || first === undefined || first.field.kind !== 'column' || first.field.name !== 'started_at') return null;
     const need = q.limit + (q.offset ?? 0);
     if (need === 0 || need > WINDOWED_UP_TO) return null;
-    const { sql, params } = buildStartedWindow(database, q, Math.max(need * 3, 300), first.direction);
+    const { sql, params } = buildStartedWindow(database, q, Math.max(need * 3, 300), first.direction, leaves);
     const [row] = await selectRows<{ started_at: string }>(client, sql, params);
     return row === undefined ? null : { op: first.direction === 'desc' ? '>=' : '<=', at: Number(row.started_at) };
   }
 
-  async function* query(q: CallsQuery): AsyncGenerator<StoredCall> {
-    const bound = await startedBound(q);
+  function query(q: CallsQuery): AsyncGenerator<StoredCall> {
+    return streamWithLeaves(client, database, q, (leaves) => queryWith(q, leaves));
+  }
+
+  async function* queryWith(q: CallsQuery, leaves: LeafReads): AsyncGenerator<StoredCall> {
+    const bound = await startedBound(q, leaves);
     if (bound !== null) {
       // Complete when the window yields the whole page; else the page ends inside the window or
       // the window was short of rows that pass the other conditions: then read unbounded.
       const rows: Record<string, unknown>[] = [];
-      const { sql, params } = buildCallsSelect(database, q, nowMicros(), bound);
+      const { sql, params } = buildCallsSelect(database, q, nowMicros(), bound, leaves);
       for await (const chunk of rowsOf<Record<string, unknown>>(sql, params, 'JSONEachRow')) rows.push(...chunk);
       if (rows.length === q.limit) {
         yield* withTotals(q, rows.map(toStored));
         return;
       }
     }
-    const { sql, params } = buildCallsSelect(database, q, nowMicros());
+    const { sql, params } = buildCallsSelect(database, q, nowMicros(), null, leaves);
     for await (const chunk of rowsOf<Record<string, unknown>>(sql, params, 'JSONEachRow')) yield* withTotals(q, chunk.map(toStored));
   }
 
@@ -156,12 +161,18 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
     },
     query,
     async count(q) {
-      const { sql, params } = buildCallsMatched(database, q, nowMicros(), q.includeTotalStorageSize ? 'trace_id' : '1');
+      const column = q.includeTotalStorageSize ? 'trace_id' : '1';
       if (!q.includeTotalStorageSize) {
-        const [row] = await selectRows<{ n: string }>(client, `SELECT count() AS n FROM (${sql})`, params);
+        const [row] = await withLeaves(client, database, q, (leaves) => {
+          const { sql, params } = buildCallsMatched(database, q, nowMicros(), column, leaves);
+          return selectRows<{ n: string }>(client, `SELECT count() AS n FROM (${sql})`, params);
+        });
         return { count: Number(row!.n), total_storage_size_bytes: null };
       }
-      const traces = await selectRows<{ m: string }>(client, sql, params);
+      const traces = await withLeaves(client, database, q, (leaves) => {
+        const { sql, params } = buildCallsMatched(database, q, nowMicros(), column, leaves);
+        return selectRows<{ m: string }>(client, sql, params);
+      });
       const bytes = await traceBytes(q.projectId, traces.map((t) => t.m));
       return { count: traces.length, total_storage_size_bytes: [...bytes.values()].reduce((a, b) => a + b, 0) };
     },
@@ -214,19 +225,23 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
       }
     },
     async startedRange(q, from, to) {
-      const s = newStatement(database, q.projectId);
-      const [row] = await selectRows<{ n: string; first: string | null; last: string | null }>(client,
-        `SELECT count() AS n, if(n = 0, NULL, min(calls.started_at)) AS first, if(n = 0, NULL, max(calls.started_at)) AS last ${liveCallsFrom(database, s, q.where, nowMicros(), startedWithin(s, from, to))}`,
-        s.params.values);
+      const [row] = await withLeaves(client, database, q, (leaves) => {
+        const s = newStatement(database, q.projectId, leaves);
+        return selectRows<{ n: string; first: string | null; last: string | null }>(client,
+          `SELECT count() AS n, if(n = 0, NULL, min(calls.started_at)) AS first, if(n = 0, NULL, max(calls.started_at)) AS last ${liveCallsFrom(database, s, q.where, nowMicros(), startedWithin(s, from, to))}`,
+          s.params.values);
+      });
       return { count: Number(row!.n), first: num(row!.first), last: num(row!.last) };
     },
-    async *metricRows(q, from, to) {
-      const s = newStatement(database, q.projectId);
-      const sql = `SELECT calls.started_at, calls.ended_at, coalesce(calls.exception, '') != '' AS error, ${USAGE_SQL} AS usage
-        ${liveCallsFrom(database, s, q.where, nowMicros(), startedWithin(s, from, to))}`;
-      for await (const chunk of rowsOf<unknown[]>(sql, s.params.values, 'JSONCompactEachRow')) {
-        yield chunk.map((r) => [Number(r[0]), num(r[1]), Number(r[2]) as 0 | 1, r[3] === '' ? null : (r[3] as string)] as CallMetricRow);
-      }
+    metricRows(q, from, to) {
+      return streamWithLeaves(client, database, { ...q, sort: [] }, async function* (leaves) {
+        const s = newStatement(database, q.projectId, leaves);
+        const sql = `SELECT calls.started_at, calls.ended_at, coalesce(calls.exception, '') != '' AS error, ${USAGE_SQL} AS usage
+          ${liveCallsFrom(database, s, q.where, nowMicros(), startedWithin(s, from, to))}`;
+        for await (const chunk of rowsOf<unknown[]>(sql, s.params.values, 'JSONCompactEachRow')) {
+          yield chunk.map((r) => [Number(r[0]), num(r[1]), Number(r[2]) as 0 | 1, r[3] === '' ? null : (r[3] as string)] as CallMetricRow);
+        }
+      });
     },
   };
 }

@@ -10,6 +10,16 @@ import { assertNever, type Expr, type FieldRef } from '../../query/plan.js';
 import { CALL_JSON_COLUMNS } from '../../query/calls-fields.js';
 import type { Micros } from '../../time.js';
 import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField, type ChFieldPrinter, type ChType } from './clickhouse-dialect.js';
+import { leafField } from './clickhouse-json-leaves.js';
+
+/** The key of a dynamic field in a set of fields read from leaves. */
+export const leafKey = (column: string, path: readonly string[]): string => JSON.stringify([column, ...path]);
+
+/** The dynamic fields (leafKeys) a statement reads from leaves (see clickhouse-call-leaves.ts). */
+export interface LeafReads {
+  readonly keys: ReadonlySet<string>;
+}
+export const NO_LEAVES: LeafReads = { keys: new Set() };
 
 const COLUMN_TYPES: Readonly<Record<string, ChType>> = {
   id: 'String', project_id: 'String', trace_id: 'String', parent_id: 'String', thread_id: 'String', turn_id: 'String',
@@ -88,8 +98,11 @@ export class FeedbackJoins {
   }
 }
 
-/** The field printer of calls (alias `calls`), feedback fields through `joins`. */
-export function callsFieldPrinter(joins: FeedbackJoins | null): ChFieldPrinter {
+/**
+ * The field printer of calls (alias `calls`), feedback fields through `joins`; the dynamic
+ * fields in `leaves` (leafKey) read from their column's leaves, the others from the JSON text.
+ */
+export function callsFieldPrinter(joins: FeedbackJoins | null, leaves: LeafReads = NO_LEAVES): ChFieldPrinter {
   return (field: FieldRef, params: ChParams): ChField => {
     switch (field.kind) {
       case 'column': {
@@ -99,6 +112,9 @@ export function callsFieldPrinter(joins: FeedbackJoins | null): ChFieldPrinter {
       }
       case 'json':
         if (!CALL_JSON_COLUMNS.has(field.column)) throw new Error(`unknown calls JSON column: ${field.column}`);
+        if (leaves.keys.has(leafKey(field.column, field.path))) {
+          return leafField({ leaves: `calls.${field.column}_leaves`, opaque: `calls.${field.column}_opaque` }, field.path, params);
+        }
         return chJsonField(`calls.${field.column}`, field.path, params, true);
       case 'computed':
         return computedField(field.name);
@@ -112,7 +128,7 @@ export function callsFieldPrinter(joins: FeedbackJoins | null): ChFieldPrinter {
 }
 
 /** Every field an expression reads. */
-function fieldsOf(e: Expr, out: FieldRef[] = []): FieldRef[] {
+export function fieldsOf(e: Expr, out: FieldRef[] = []): FieldRef[] {
   switch (e.kind) {
     case 'literal': return out;
     case 'field': out.push(e.field); return out;
@@ -147,11 +163,12 @@ export interface ChStatement {
   readonly print: ChFieldPrinter;
 }
 
-export function newStatement(database: string, projectId: string): ChStatement & { readonly projectParam: string } {
+/** `leaves`: the dynamic fields to read from leaves (see callsFieldPrinter). */
+export function newStatement(database: string, projectId: string, leaves: LeafReads = NO_LEAVES): ChStatement & { readonly projectParam: string } {
   const params = new ChParams();
   const projectParam = params.add(projectId, 'String');
   const joins = new FeedbackJoins(database, projectParam);
-  return { params, joins, print: callsFieldPrinter(joins), projectParam };
+  return { params, joins, print: callsFieldPrinter(joins, leaves), projectParam };
 }
 
 /**
@@ -177,8 +194,8 @@ export interface StartedBound {
 }
 
 /** The SELECT of CallStore.query: StoredCall columns (unselected ones NULL), sizes without the trace total. */
-export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null): { sql: string; params: Record<string, unknown> } {
-  const s = newStatement(database, q.projectId);
+export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null, leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
+  const s = newStatement(database, q.projectId, leaves);
   const extra = bound === null ? [] : [`calls.started_at ${bound.op} ${s.params.add(bound.at, 'Int64')}`];
   const wanted = q.columns === null ? null : new Set<CallColumn>(q.columns);
   const items = CALL_COLUMNS.map((c) => (wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c} AS ${c}` : `NULL AS ${c}`));
@@ -196,8 +213,8 @@ export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, b
  * once that many rows are there (duplicates and rows the other conditions drop only make the
  * window wider than needed).
  */
-export function buildStartedWindow(database: string, q: CallsQuery, k: number, direction: 'asc' | 'desc'): { sql: string; params: Record<string, unknown> } {
-  const s = newStatement(database, q.projectId);
+export function buildStartedWindow(database: string, q: CallsQuery, k: number, direction: 'asc' | 'desc', leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
+  const s = newStatement(database, q.projectId, leaves);
   const pre = startConditions(s, q.where);
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   return {
@@ -214,8 +231,8 @@ function limitOffset(q: CallsQuery, params: ChParams): string {
 }
 
 /** How many calls the query returns (limit and offset apply), and their trace ids when asked. */
-export function buildCallsMatched(database: string, q: CallsQuery, now: Micros, column: 'trace_id' | '1'): { sql: string; params: Record<string, unknown> } {
-  const s = newStatement(database, q.projectId);
+export function buildCallsMatched(database: string, q: CallsQuery, now: Micros, column: 'trace_id' | '1', leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
+  const s = newStatement(database, q.projectId, leaves);
   const order = q.limit === null && q.offset === null ? '' : printChOrderBy(q.sort, s.print, s.params);
   const from = liveCallsFrom(database, s, q.where, now);
   return { sql: `SELECT ${column === '1' ? '1' : 'calls.trace_id'} AS m ${from}${order ? ` ${order}` : ''}${limitOffset(q, s.params)}`, params: s.params.values };

@@ -70,6 +70,28 @@ export function tableDdl(database: string, t: ChTableSpec, mode: ChDdlMode): str
   return [create, `CREATE TABLE IF NOT EXISTS ${db}.${name}${onCluster(mode)} AS ${db}.${local} ENGINE = Distributed('${clusterName(mode)}', '${db}', '${local}', ${t.shardBy})`];
 }
 
+/** A change to an existing table (a later migration). */
+export interface ChAlter {
+  readonly table: string;
+  /** What follows ALTER TABLE <name>: ADD COLUMN ..., ADD INDEX ... (code, never input). */
+  readonly clause: string;
+  /** Whether a Distributed table (sharded clusters) takes it too: columns yes, indexes no. */
+  readonly distributed: boolean;
+}
+
+/**
+ * The statements of a change in this mode: on the table, or in a sharded cluster on every
+ * shard's <name>_local (and on the Distributed table over them when it takes it). A
+ * replicated table passes the change to its replicas itself; ON CLUSTER reaches every node.
+ */
+export function alterDdl(database: string, alter: ChAlter, mode: ChDdlMode): string[] {
+  const db = chIdentifier(database);
+  const name = chIdentifier(alter.table);
+  const statement = (table: string) => `ALTER TABLE ${db}.${table}${onCluster(mode)} ${alter.clause}`;
+  if (!mode.sharded) return [statement(name)];
+  return alter.distributed ? [statement(`${name}_local`), statement(name)] : [statement(`${name}_local`)];
+}
+
 /**
  * A lightweight DELETE of a table's rows in this mode. On a sharded cluster the rows live in
  * <name>_local on every shard (a Distributed table takes no DELETE), so it runs there ON CLUSTER;

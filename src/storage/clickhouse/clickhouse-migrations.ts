@@ -4,11 +4,13 @@
 // them for a single server, a replicated cluster or a sharded one.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from './clickhouse-client.js';
-import { SINGLE_SERVER, databaseDdl, migrationsTableDdl, tableDdl, type ChDdlMode, type ChTableSpec } from './clickhouse-ddl.js';
+import { SINGLE_SERVER, alterDdl, databaseDdl, migrationsTableDdl, tableDdl, type ChAlter, type ChDdlMode, type ChTableSpec } from './clickhouse-ddl.js';
 
 export interface ChMigration {
   readonly version: number;
   readonly tables: readonly ChTableSpec[];
+  /** Changes to tables of earlier migrations, after `tables`. */
+  readonly alters?: readonly ChAlter[];
 }
 
 export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
@@ -100,11 +102,28 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
         orderBy: '(project_id, updated_at)', shardBy: 'cityHash64(project_id)' },
     ],
   },
+  {
+    version: 2,
+    tables: [],
+    // The leaves of each call's inputs (clickhouse-json-leaves.ts), read instead of the JSON
+    // text by filters and sorts on short input paths. Rows written before this read as opaque
+    // at the root, which sends every path of their project back to the text (slower, the
+    // same answers).
+    alters: [
+      { table: 'calls', clause: "ADD COLUMN IF NOT EXISTS inputs_leaves String DEFAULT ''", distributed: true },
+      { table: 'calls', clause: "ADD COLUMN IF NOT EXISTS inputs_opaque Array(String) DEFAULT ['']", distributed: true },
+      { table: 'calls', clause: 'ADD INDEX IF NOT EXISTS by_inputs_opaque inputs_opaque TYPE bloom_filter GRANULARITY 1', distributed: false },
+    ],
+  },
 ];
+
+/** Every statement of one migration in a mode. */
+const migrationStatements = (database: string, m: ChMigration, mode: ChDdlMode): string[] =>
+  [...m.tables.flatMap((t) => tableDdl(database, t, mode)), ...(m.alters ?? []).flatMap((a) => alterDdl(database, a, mode))];
 
 /** Every statement of the migrations, in order, for a database and a mode (golden-file tests print these). */
 export function migrationDdl(database: string, mode: ChDdlMode, migrations: readonly ChMigration[] = CLICKHOUSE_MIGRATIONS): string[] {
-  return [databaseDdl(database, mode), migrationsTableDdl(database, mode), ...migrations.flatMap((m) => m.tables.flatMap((t) => tableDdl(database, t, mode)))];
+  return [databaseDdl(database, mode), migrationsTableDdl(database, mode), ...migrations.flatMap((m) => migrationStatements(database, m, mode))];
 }
 
 /** Creates the database if needed and applies the migrations it has not recorded yet. */
@@ -118,7 +137,7 @@ export async function migrateClickHouse(client: ClickHouseClient, database: stri
   if (newest > known) throw new Error(`the ClickHouse database ${database} was written by a newer Weft (schema ${newest}; this Weft knows ${known}); upgrade Weft`);
   for (const m of migrations) {
     if (done.has(m.version)) continue;
-    for (const t of m.tables) for (const statement of tableDdl(database, t, mode)) await client.command({ query: statement });
+    for (const statement of migrationStatements(database, m, mode)) await client.command({ query: statement });
     await client.insert({ table: `${db}.weft_migrations`, values: [{ version: m.version }], format: 'JSONEachRow' });
   }
 }

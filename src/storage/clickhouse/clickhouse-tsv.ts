@@ -10,11 +10,23 @@ const CONTROL_ALL = /[\t\n\r\0]/g;
 const ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
 
 /**
- * One value as TabSeparated text: NULL as \N, numbers as integers, strings escaped: backslashes
- * doubled first, then tab, line ends and NUL, which `json` text (JSON.stringify's) never holds raw.
+ * An array of strings as TabSeparated writes it: ['a','b'], each string quoted, with quotes,
+ * backslashes, tabs, line ends and NUL escaped once (the field is not escaped again).
+ */
+const arrayField = (items: readonly unknown[]): string =>
+  `[${items.map((s) => {
+    if (typeof s !== 'string') throw new Error(`a TabSeparated array takes strings, not ${typeof s}`);
+    return `'${s.replace(/[\\']/g, '\\$&').replace(CONTROL_ALL, (c) => ESCAPES[c]!)}'`;
+  }).join(',')}]`;
+
+/**
+ * One value as TabSeparated text: NULL as \N, numbers as integers, arrays of strings as
+ * literals, strings escaped: backslashes doubled first, then tab, line ends and NUL, which
+ * `json` text (JSON.stringify's) never holds raw.
  */
 function field(v: unknown, json: boolean): string {
   if (v === null || v === undefined) return '\\N';
+  if (Array.isArray(v)) return arrayField(v);
   if (typeof v === 'string') {
     const s = v.includes('\\') ? v.replaceAll('\\', '\\\\') : v;
     return !json && CONTROL.test(s) ? s.replace(CONTROL_ALL, (c) => ESCAPES[c]!) : s;
