@@ -105,6 +105,9 @@ test('filters on input paths match alike from the leaves and from the text', asy
     for (const part of ['a', 'é', '"', 'ort', '😀']) await same({ query: { $expr: { $contains: { input: f, substr: { $literal: part }, case_insensitive: part === 'a' } } }, sort_by: sort }, `${path} contains ${part}`);
     await same({ query: { $expr: { $gt: [{ $convert: { input: f, to: 'double' } }, { $literal: 1 }] } }, sort_by: sort }, `${path} > 1`);
     await same({ query: { $expr: { $not: [{ $eq: [f, { $literal: 'GPT' }] }] } }, sort_by: sort }, `not ${path} = GPT`);
+    const missing = await same({ query: { $expr: { $eq: [f, { $literal: null }] } }, sort_by: sort }, `${path} is null`);
+    const present = await same({ query: { $expr: { $not: [{ $eq: [f, { $literal: null }] }] } }, sort_by: sort }, `${path} is not null`);
+    assert.equal(missing.length + present.length, VALUES.length * 2, path);
   }
   assert.ok(matched > 20, `the literals match some calls (${matched})`);
   // A value the leaves do not hold is still found, from the text.
