@@ -17,6 +17,12 @@ test('scalars keep their JSON text; objects are walked; arrays and long strings 
   ]);
 });
 
+test('a string is a leaf while its JSON is at most 256 characters long', () => {
+  assert.deepEqual(leaves({ a: 'x'.repeat(254), b: 'x'.repeat(255), c: '"'.repeat(127), d: '"'.repeat(128) }), [
+    `a = "${'x'.repeat(254)}"`, `c = "${'\\"'.repeat(127)}"`, 'b opaque', 'd opaque',
+  ]);
+});
+
 test('keys a path cannot name are left out with what is below them; a key with a dot stays', () => {
   assert.deepEqual(leaves({ '': 1, 0: 2, 123456789: 3, 1234567890: 4, 'a.b': { c: 5 }, 'ctl\u0001': 6 }), ['1234567890 = 4', 'a.b/c = 5', 'a.b object']);
   assert.equal(leafPath(['a.b', 'c']), true);

@@ -36,8 +36,12 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const LONE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
 const ARRAY_INDEX = /^\d{1,9}$/;
 
+/** Keys of the usual kind, addressable at a glance (not empty, not all digits, nothing unusual). */
+const PLAIN_KEY = /^[A-Za-z_$][\w$ .-]*$/;
+
 /** Whether a key can be named by a field path and held by the encoding. */
-export const addressableKey = (key: string): boolean => key !== '' && !ARRAY_INDEX.test(key) && !CONTROL.test(key) && !LONE_SURROGATE.test(key);
+export const addressableKey = (key: string): boolean =>
+  PLAIN_KEY.test(key) || (key !== '' && !ARRAY_INDEX.test(key) && !CONTROL.test(key) && !LONE_SURROGATE.test(key));
 
 /** Whether the leaves can answer this path (else only the document can). */
 export const leafPath = (path: readonly string[]): boolean => path.length > 0 && path.every(addressableKey);
@@ -62,8 +66,9 @@ function walk(value: Record<string, unknown>, prefix: string, depth: number, max
       }
       continue;
     }
-    const json = JSON.stringify(v);
-    if (json.length > MAX_VALUE) out.opaque.push(path);
+    // A string's JSON is at least 2 longer than the string: a long one is opaque unwritten.
+    const json = typeof v === 'string' && v.length > MAX_VALUE - 2 ? null : JSON.stringify(v);
+    if (json === null || json.length > MAX_VALUE) out.opaque.push(path);
     else out.text += LEAF + path + VALUE + json;
   }
   return true;
@@ -79,7 +84,7 @@ const OPAQUE_ROOT: Leaves = { leaves: LEAF, opaque: [''] };
 export function jsonLeaves(text: string): Leaves {
   // ClickHouse parses no document holding a lone surrogate (JSON.stringify writes one as an
   // escape, the only \ud8xx-\udfff escapes it writes): every path of it reads as missing there.
-  if (LONE_ESCAPE.test(text)) return OPAQUE_ROOT;
+  if (text.includes('\\ud') && LONE_ESCAPE.test(text)) return OPAQUE_ROOT;
   let doc: unknown;
   try {
     doc = JSON.parse(text);
