@@ -35,12 +35,12 @@ async function answerable(client: ClickHouseClient, database: string, projectId:
   if (fields.length === 0) return new Set();
   const params = new ChParams();
   const project = params.add(projectId, 'String');
-  const tests = fields.map((f) => leavesUnusable(`${chIdentifier(f.column)}_opaque`, f.path, params));
-  // The rows that keep a path from the leaves are few or none, and the bloom filter index on
-  // the opaque paths skips the granules without any: over a million calls this reads little.
-  const [row] = await selectRows<{ unusable: (number | string)[] }>(client,
-    `SELECT [${tests.map((x) => `max(${x})`).join(', ')}] AS unusable FROM ${chIdentifier(database)}.calls
-      PREWHERE project_id = ${project} AND has_start = 1 AND (${tests.join(' OR ')})`, params.values);
+  // One subquery a field, each ending at the first row that keeps it from the leaves: rows that
+  // do are often many (an array in most calls' inputs), and the bloom filter index on the
+  // opaque paths skips the granules without any, so either answer reads little.
+  const firsts = fields.map((f) => `(SELECT count() FROM (SELECT 1 FROM ${chIdentifier(database)}.calls
+    PREWHERE project_id = ${project} AND has_start = 1 AND ${leavesUnusable(`${chIdentifier(f.column)}_opaque`, f.path, params)} LIMIT 1))`);
+  const [row] = await selectRows<{ unusable: (number | string)[] }>(client, `SELECT [${firsts.join(', ')}] AS unusable`, params.values);
   const flags = row?.unusable ?? [];
   return new Set(fields.filter((_, i) => Number(flags[i] ?? 1) === 0).map((f) => leafKey(f.column, f.path)));
 }
