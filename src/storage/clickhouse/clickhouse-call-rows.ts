@@ -73,8 +73,9 @@ export function startRow(s: CallStartPart, seq: number): ChCallRow {
   return {
     ...emptyRow(s.project_id, s.id), trace_id: s.trace_id, parent_id: s.parent_id, thread_id: s.thread_id,
     turn_id: s.turn_id, op_name: s.op_name, display_name: s.display_name, started_at: s.started_at,
-    attributes: s.attributes, inputs: s.inputs, inputs_leaves: leaves.leaves, inputs_opaque: leaves.opaque, input_refs: JSON.stringify(s.input_refs), wb_user_id: s.wb_user_id,
-    wb_run_id: s.wb_run_id, wb_run_step: s.wb_run_step, expire_at: s.expire_at, start_bytes: startBytes(s), has_start: 1, seq,
+    attributes: s.attributes, inputs: s.inputs, inputs_leaves: leaves.leaves, inputs_opaque: leaves.opaque,
+    input_refs: JSON.stringify(s.input_refs), wb_user_id: s.wb_user_id, wb_run_id: s.wb_run_id, wb_run_step: s.wb_run_step,
+    expire_at: s.expire_at, start_bytes: startBytes(s), has_start: 1, seq,
   };
 }
 
