@@ -1,6 +1,6 @@
 // CallsFilter through HTTP where Weave's own tests pin the meaning: an empty list is no
 // constraint; a bare wb_run_id is a run of the request's project; $not over a comparison with
-// a missing column keeps the row out.
+// a missing column keeps the row out; a call without an output yet reads its output fields as missing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
@@ -42,4 +42,27 @@ test('$not over a comparison with a missing column leaves the row out', async ()
   assert.deepEqual(await found({ query: notNamed }), [0], 'calls without a display name are neither equal nor unequal');
   const notInput = { $expr: { $not: [{ $eq: [{ $getField: 'inputs.missing' }, { $literal: 'x' }] }] } };
   assert.deepEqual(await found({ query: notInput }), [0, 1, 2], 'a missing JSON field compares as "": its negation holds');
+});
+
+test('a call without an output yet reads its output fields as missing: "is null" finds it, and it sorts with the calls lacking the field', async () => {
+  const project = `${PROJECT}-running`;
+  const at = (ms: number) => `2026-11-21T05:03:30.00${ms}Z`;
+  const running = start({ project_id: project, started_at: at(1) });
+  const valued = start({ project_id: project, started_at: at(2) });
+  const lacking = start({ project_id: project, started_at: at(3) });
+  const r = await t.post('/call/upsert_batch', { batch: [startItem(running), startItem(valued), startItem(lacking),
+    endItem(end(valued.id, { project_id: project, output: { x: 5 } })), endItem(end(lacking.id, { project_id: project, output: { y: 1 } }))] });
+  assert.equal(r.status, 200, r.text);
+  const names = new Map([[running.id, 'running'], [valued.id, 'valued'], [lacking.id, 'lacking']]);
+  const query = async (body: Record<string, unknown>) =>
+    jsonl((await t.post('/calls/stream_query', { project_id: project, ...body })).text).map((c) => names.get(c.id));
+  const byStart = [{ field: 'started_at', direction: 'asc' }];
+  const isNull = { $eq: [{ $getField: 'output.x' }, { $literal: null }] };
+  assert.deepEqual(await query({ query: { $expr: isNull }, sort_by: byStart }), ['running', 'lacking']);
+  assert.deepEqual(await query({ query: { $expr: { $not: [isNull] } }, sort_by: byStart }), ['valued']);
+  assert.equal((await t.post('/calls/query_stats', { project_id: project, query: { $expr: isNull } })).body.count, 2);
+  // Present values first in both directions; the two without it then in start order.
+  for (const direction of ['asc', 'desc']) {
+    assert.deepEqual(await query({ sort_by: [{ field: 'output.x', direction }, { field: 'started_at', direction: 'asc' }] }), ['valued', 'running', 'lacking'], direction);
+  }
 });
