@@ -189,3 +189,22 @@ test('a call written between the question and the read sends the read back to th
   assert.deepEqual(runs, [1, 0]);
   assert.deepEqual(streamed, [written]);
 });
+
+test('a stream read from leaves is closed when its reader stops early', async () => {
+  const q = { ...compileCallsQuery({ project_id: LEAVES, sort_by: [{ field: 'inputs.v', direction: 'asc' }] }), projectId: LEAVES };
+  let closed = false;
+  let usedLeaves = 0;
+  for await (const item of streamWithLeaves(chdbClient(), database, q, async function* (leaves) {
+    usedLeaves = leaves.keys.size;
+    try {
+      for (let i = 0; i < 3; i++) yield i;
+    } finally {
+      closed = true;
+    }
+  })) {
+    assert.equal(item, 0);
+    break;
+  }
+  assert.equal(usedLeaves, 1);
+  assert.equal(closed, true);
+});

@@ -73,13 +73,18 @@ export async function* streamWithLeaves<T>(client: ClickHouseClient, database: s
     return;
   }
   const stream = read(leaves);
-  const first = await stream.next();
-  if (!(await stillUsable(client, database, q, leaves))) {
+  // Closed however this ends: a reader that stops early, a failed question, a second read.
+  try {
+    const first = await stream.next();
+    if (!(await stillUsable(client, database, q, leaves))) {
+      await stream.return(undefined);
+      yield* read(NO_LEAVES);
+      return;
+    }
+    if (first.done === true) return;
+    yield first.value;
+    yield* stream;
+  } finally {
     await stream.return(undefined);
-    yield* read(NO_LEAVES);
-    return;
   }
-  if (first.done === true) return;
-  yield first.value;
-  yield* stream;
 }
