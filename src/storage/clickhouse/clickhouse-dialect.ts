@@ -74,21 +74,24 @@ interface Printed {
   readonly literal?: unknown;
 }
 
-const CONTROL_CHARS = /[\u0000-\u001f]/;
+export const CONTROL_CHARS = /[\u0000-\u001f]/;
 /** Most strings an IN list's text search takes in one pass (multiSearchAny's limit is 255). */
 const MAX_NEEDLES = 100;
 /** A UTF-16 surrogate without its pair (which JSON.stringify escapes). */
-const LONE_SURROGATE = /\p{Cs}/u;
+export const LONE_SURROGATE = /\p{Cs}/u;
 /** Text made only of what numbers are printed with. */
 const NUMBER_TEXT = /^[-+.\deE]+$/;
 /** Text JSON.stringify writes as it is (nothing it escapes). */
 const PLAIN = /^[^"\\\u0000-\u001f]*$/;
 
+/** A path part the JSONPath reads as an array index (any other part is a quoted key). */
+export const ARRAY_INDEX_PART = /^\d{1,9}$/;
+
 /** ClickHouse JSONPath of plan path parts: digit-only parts index arrays, others are quoted keys. */
 export function chJsonPath(path: readonly string[]): string {
   // Refused as on SQLite (which cannot take them), so that both engines answer alike.
   if (path.some((p) => CONTROL_CHARS.test(p))) throw new InvalidRequestError('A field path must not contain control characters');
-  return '$' + path.map((p) => (/^\d{1,9}$/.test(p) ? `[${Number(p)}]` : `[${JSON.stringify(p)}]`)).join('');
+  return '$' + path.map((p) => (ARRAY_INDEX_PART.test(p) ? `[${Number(p)}]` : `[${JSON.stringify(p)}]`)).join('');
 }
 
 /**

@@ -18,7 +18,8 @@
 // and prints the path from the document otherwise. The values are the document's own JSON text
 // (stored text is exactly what JSON.stringify writes), read with the same JSON_VALUE as the
 // document path, so both answer alike.
-import type { ChField, ChParams } from './clickhouse-dialect.js';
+// What a key must avoid is what chJsonPath reads otherwise: one set of patterns for both.
+import { ARRAY_INDEX_PART, CONTROL_CHARS, LONE_SURROGATE, type ChField, type ChParams } from './clickhouse-dialect.js';
 
 export const LEAF = '\u0001';
 export const VALUE = '\u0002';
@@ -31,17 +32,14 @@ export const LEAF_COLUMNS: ReadonlySet<string> = new Set(['inputs']);
 const MAX_DEPTH = 4;
 const MAX_VALUE = 256;
 const MAX_ENTRIES = 64;
-const CONTROL = /[\u0000-\u001f]/;
-const LONE_SURROGATE = /\p{Cs}/u;
 const LONE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
-const ARRAY_INDEX = /^\d{1,9}$/;
 
 /** Keys of the usual kind, addressable at a glance (not empty, not all digits, nothing unusual). */
 const PLAIN_KEY = /^[A-Za-z_$][\w$ .-]*$/;
 
 /** Whether a key can be named by a field path and held by the encoding. */
 export const addressableKey = (key: string): boolean =>
-  PLAIN_KEY.test(key) || (key !== '' && !ARRAY_INDEX.test(key) && !CONTROL.test(key) && !LONE_SURROGATE.test(key));
+  PLAIN_KEY.test(key) || (key !== '' && !ARRAY_INDEX_PART.test(key) && !CONTROL_CHARS.test(key) && !LONE_SURROGATE.test(key));
 
 /** Whether the leaves can answer this path (else only the document can). */
 export const leafPath = (path: readonly string[]): boolean => path.length > 0 && path.every(addressableKey);
