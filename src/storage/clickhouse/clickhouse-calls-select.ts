@@ -193,7 +193,10 @@ export interface StartedBound {
   readonly at: Micros;
 }
 
-/** The SELECT of CallStore.query: StoredCall columns (unselected ones NULL), sizes without the trace total. */
+/** The columns of buildCallsSelect's rows, in order. */
+export const CALLS_SELECT_COLUMNS: readonly string[] = [...CALL_COLUMNS, 'storage_size_bytes'];
+
+/** The SELECT of CallStore.query: StoredCall columns (unselected ones NULL), sizes without the trace total; columns in CALLS_SELECT_COLUMNS order. */
 export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null, leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
   const s = newStatement(database, q.projectId, leaves);
   const extra = bound === null ? [] : [`calls.started_at ${bound.op} ${s.params.add(bound.at, 'Int64')}`];
