@@ -3,7 +3,7 @@
 // acknowledged once ClickHouse has stored them; the bytes of parts being written are bounded
 // as on SQLite (a batch that would pass the bound while others are in flight is refused).
 import type { ClickHouseClient } from '@clickhouse/client';
-import { WriteQueueFullError, type CallMetricRow, type CallsQuery, type CallStore, type StoredCall, type ThreadTurns, type TraceSkeletonRow } from '../call-store.js';
+import { CALL_COLUMNS, WriteQueueFullError, type CallMetricRow, type CallsQuery, type CallStore, type StoredCall, type ThreadTurns, type TraceSkeletonRow } from '../call-store.js';
 import { nowMicros, type Micros } from '../../time.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
 import { selectRows } from './clickhouse-client.js';
@@ -146,7 +146,7 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
     },
     async get(projectId, callId, opts) {
       const rows = await selectRows<Record<string, unknown>>(client,
-        `SELECT *, start_bytes + end_bytes AS storage_size_bytes FROM ${db}.calls PREWHERE project_id = {p:String} AND id = {id:String} WHERE has_start = 1 ORDER BY seq DESC LIMIT 1`,
+        `SELECT ${CALL_COLUMNS.join(', ')}, start_bytes + end_bytes AS storage_size_bytes FROM ${db}.calls PREWHERE project_id = {p:String} AND id = {id:String} WHERE has_start = 1 ORDER BY seq DESC LIMIT 1`,
         { p: projectId, id: callId });
       if (rows.length === 0) return null;
       const call = toStored(rows[0]!);
