@@ -2,7 +2,7 @@
 // clickhouse-call-writes.ts, read newest-row-first by clickhouse-calls-select.ts. Writes are
 // acknowledged once ClickHouse has stored them; the bytes of parts being written are bounded
 // as on SQLite (a batch that would pass the bound while others are in flight is refused).
-import type { ClickHouseClient } from '@clickhouse/client';
+import { EXCEPTION_TAG_HEADER_NAME, extractErrorAtTheEndOfChunk, type ClickHouseClient } from '@clickhouse/client';
 import { CALL_COLUMNS, WriteQueueFullError, type CallMetricRow, type CallsQuery, type CallStore, type StoredCall, type ThreadTurns, type TraceSkeletonRow } from '../call-store.js';
 import { nowMicros, type Micros } from '../../time.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
@@ -32,9 +32,10 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
 
   /** The rows of a statement as arrays, in chunks (decoded from RowBinary as they arrive). */
   async function* rowsOf(sql: string, params: Record<string, unknown>): AsyncGenerator<RowValue[][]> {
-    const { stream } = await client.exec({ query: `${sql} FORMAT RowBinaryWithNamesAndTypes`, query_params: params, clickhouse_settings: { join_use_nulls: 1 } });
+    const { stream, response_headers } = await client.exec({ query: `${sql} FORMAT RowBinaryWithNamesAndTypes`, query_params: params, clickhouse_settings: { join_use_nulls: 1 } });
+    const tag = response_headers[EXCEPTION_TAG_HEADER_NAME];
     try {
-      yield* rowBinaryRows(stream, ROWS_PER_CHUNK);
+      yield* rowBinaryRows(stream, ROWS_PER_CHUNK, { exceptionTag: typeof tag === 'string' ? tag : undefined, errorAtEnd: extractErrorAtTheEndOfChunk });
     } finally {
       stream.destroy();
     }

@@ -98,22 +98,52 @@ export function decoderOf(type: string): Decoder {
   return d;
 }
 
+/** What a stream is checked against. */
+export interface RowBinaryOptions {
+  /** The column names the header must hold, in order. */
+  readonly expect?: readonly string[];
+  /**
+   * The server's x-clickhouse-exception-tag: a server (25.11 and later) that fails after rows
+   * were sent ends the stream with `\r\n__exception__\r\n<tag>` and the error, which is
+   * then thrown instead of being read as rows.
+   */
+  readonly exceptionTag?: string;
+  /** Reads the error at the end of such a stream (the client's own reader). */
+  readonly errorAtEnd?: (tail: Buffer, tag: string) => Error;
+}
+
 /**
  * The rows of a RowBinaryWithNamesAndTypes stream, as arrays in column order, in chunks of
  * about `perChunk` rows (a chunk ends with the bytes at hand). Fails if the stream ends inside
- * a row (or its header), or if `expect` names columns other than the header's; an empty stream
- * has no rows.
+ * a row (or its header), if `expect` names columns other than the header's, or with the
+ * server's error when the stream ends with one; an empty stream has no rows.
  */
-export async function* rowBinaryRows(stream: Readable | AsyncIterable<Buffer>, perChunk: number, expect: readonly string[] | null = null): AsyncGenerator<RowValue[][]> {
+export async function* rowBinaryRows(stream: Readable | AsyncIterable<Buffer>, perChunk: number, opts: RowBinaryOptions = {}): AsyncGenerator<RowValue[][]> {
+  const marker = opts.exceptionTag === undefined ? null : Buffer.from(`\r\n__exception__\r\n${opts.exceptionTag}`);
   let pending: Buffer[] = [];
   let buffered = 0;
   /** Bytes to wait for before trying again a row that ran short (doubling: a large row is not re-read per chunk). */
   let waitFor = 0;
   let decoders: Decoder[] | null = null;
   let out: RowValue[][] = [];
+  /** Set once the server's error marker is where the next row would start. */
+  let failed = false;
 
-  /** Decodes rows of `buf` until `perChunk` are waiting or the bytes run short; returns the offset of the first byte not decoded. */
-  function decode(buf: Buffer): number {
+  /** Whether the bytes at `pos` are the error marker (SHORT while they could still become it). */
+  function atMarker(buf: Buffer, pos: number, final: boolean): boolean {
+    if (marker === null) return false;
+    const n = Math.min(buf.length - pos, marker.length);
+    if (buf.compare(marker, 0, n, pos, pos + n) !== 0) return false;
+    if (n === marker.length) return true;
+    if (final) return false;
+    throw SHORT;
+  }
+
+  /**
+   * Decodes rows of `buf` until `perChunk` are waiting, the bytes run short or the error
+   * marker comes; returns the offset of the first byte not decoded. `final`: no more bytes come.
+   */
+  function decode(buf: Buffer, final: boolean): number {
     const c = new Cursor(buf);
     let done = 0;
     try {
@@ -121,12 +151,18 @@ export async function* rowBinaryRows(stream: Readable | AsyncIterable<Buffer>, p
         const n = c.varint();
         const names = Array.from({ length: n }, () => c.string());
         const types = Array.from({ length: n }, () => c.string());
-        if (expect !== null && names.join('\u0000') !== expect.join('\u0000')) throw new Error(`RowBinary: columns ${names.join(', ')}, expected ${expect.join(', ')}`);
+        if (opts.expect !== undefined && names.join('\u0000') !== opts.expect.join('\u0000')) {
+          throw new Error(`RowBinary: columns ${names.join(', ')}, expected ${opts.expect.join(', ')}`);
+        }
         decoders = types.map(decoderOf);
         done = c.pos;
       }
       const ds = decoders;
       while (c.pos < buf.length && out.length < perChunk) {
+        if (atMarker(buf, c.pos, final)) {
+          failed = true;
+          break;
+        }
         const row = new Array<RowValue>(ds.length);
         for (let i = 0; i < ds.length; i++) row[i] = ds[i]!(c);
         out.push(row);
@@ -138,25 +174,30 @@ export async function* rowBinaryRows(stream: Readable | AsyncIterable<Buffer>, p
     return done;
   }
 
+  const serverError = (tail: Buffer): Error =>
+    opts.errorAtEnd?.(tail, opts.exceptionTag!) ?? new Error(`ClickHouse failed during the read: ${tail.subarray(0, 500).toString('utf8')}`);
+
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     pending.push(chunk);
     buffered += chunk.length;
-    if (buffered < waitFor) continue;
+    if (failed || buffered < waitFor) continue;
     let buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, buffered);
     // A whole result may come as one buffer (chdb's): its rows go on in chunks as they are decoded.
     for (;;) {
-      buf = buf.subarray(decode(buf));
+      buf = buf.subarray(decode(buf, false));
       if (out.length < perChunk) break;
       yield out;
       out = [];
     }
     pending = buf.length === 0 ? [] : [buf];
     buffered = buf.length;
-    waitFor = buf.length === 0 ? 0 : Math.max(buf.length * 2, 1 << 16);
+    waitFor = failed || buf.length === 0 ? 0 : Math.max(buf.length * 2, 1 << 16);
   }
+  if (failed) throw serverError(Buffer.concat(pending, buffered));
   for (;;) {
     const buf = Buffer.concat(pending, buffered);
-    const rest = buf.subarray(decode(buf));
+    const rest = buf.subarray(decode(buf, true));
+    if (failed) throw serverError(rest);
     if (out.length >= perChunk) {
       yield out;
       out = [];
