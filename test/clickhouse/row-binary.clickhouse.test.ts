@@ -17,9 +17,7 @@ const QUERY = `SELECT
     toUInt64(number * 1000) AS u64,
     toUInt8(number % 2) AS u8,
     number % 2 = 1 AS flag,
-    toBool(number % 2) AS b,
     NULL AS nothing,
-    toLowCardinality(concat('op', toString(number % 2))) AS lc,
     if(number = 5, repeat('x', 200000), '') AS big
   FROM numbers(12)`;
 
@@ -33,7 +31,7 @@ async function bytesOf(sql: string): Promise<Buffer> {
 /** The same rows read as JSON (64-bit integers as numbers, as the reader gives them). */
 async function jsonRows(sql: string): Promise<RowValue[][]> {
   const r = await chdbClient().query({ query: sql, format: 'JSONCompactEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
-  return (await r.json<unknown[]>()).map((row) => row.map((v) => (typeof v === 'boolean' ? Number(v) : v) as RowValue));
+  return r.json<RowValue[]>();
 }
 
 function chunks(buf: Buffer, size: number): Readable {
@@ -52,7 +50,7 @@ test('rows read from RowBinary in chunks of any size are the rows JSON gives', a
   const bytes = await bytesOf(QUERY);
   const want = await jsonRows(QUERY);
   assert.equal(want.length, 12);
-  assert.equal(want[5]![10], 'x'.repeat(200000));
+  assert.equal(want[5]![8], 'x'.repeat(200000));
   for (const size of [1, 2, 3, 7, 64, 1000, 65536, bytes.length]) {
     assert.deepEqual(await all(chunks(bytes, size)), want, `chunks of ${size} bytes`);
   }
@@ -68,6 +66,7 @@ test('a stream cut inside a row or its header, an unknown type and other columns
   await assert.rejects(all(chunks(bytes.subarray(0, bytes.length - 3), 100)), /ended inside a row/);
   await assert.rejects(all(chunks(bytes.subarray(0, 5), 100)), /ended inside a row/);
   await assert.rejects(all(chunks(await bytesOf('SELECT 1.5 AS x'), 100)), /column type Float64 is not decoded/);
+  await assert.rejects(all(chunks(await bytesOf('SELECT toLowCardinality(\'a\') AS x'), 100)), /column type LowCardinality\(String\) is not decoded/);
   await assert.rejects(all(chunks(bytes, 100), { expect: ['id', 'other'] }), /columns id, maybe, .* expected id, other/);
 });
 

@@ -12,7 +12,7 @@ import { decodeCallRow, deletionRow, renameRow } from './clickhouse-call-rows.js
 import { callWrites } from './clickhouse-call-writes.js';
 import { groupWrites } from './clickhouse-write-groups.js';
 import { streamWithLeaves, withLeaves } from './clickhouse-call-leaves.js';
-import { type LeafReads, buildCallsMatched, buildCallsSelect, liveCallsFrom, newStatement, storedCallOf, USAGE_SQL } from './clickhouse-calls-select.js';
+import { type LeafReads, CALLS_SELECT_COLUMNS, buildCallsMatched, buildCallsSelect, liveCallsFrom, newStatement, storedCallOf, USAGE_SQL } from './clickhouse-calls-select.js';
 import { startedWindow } from './clickhouse-started-window.js';
 import { rowBinaryRows, type RowValue } from './clickhouse-row-binary.js';
 
@@ -30,12 +30,12 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
   let queued = 0;
   let limitBytes = Number.POSITIVE_INFINITY;
 
-  /** The rows of a statement as arrays, in chunks (decoded from RowBinary as they arrive). */
-  async function* rowsOf(sql: string, params: Record<string, unknown>): AsyncGenerator<RowValue[][]> {
+  /** The rows of a statement as arrays, in chunks (decoded from RowBinary as they arrive); `expect`: its column names. */
+  async function* rowsOf(sql: string, params: Record<string, unknown>, expect?: readonly string[]): AsyncGenerator<RowValue[][]> {
     const { stream, response_headers } = await client.exec({ query: `${sql} FORMAT RowBinaryWithNamesAndTypes`, query_params: params, clickhouse_settings: { join_use_nulls: 1 } });
     const tag = response_headers[EXCEPTION_TAG_HEADER_NAME];
     try {
-      yield* rowBinaryRows(stream, ROWS_PER_CHUNK, { exceptionTag: typeof tag === 'string' ? tag : undefined, errorAtEnd: extractErrorAtTheEndOfChunk });
+      yield* rowBinaryRows(stream, ROWS_PER_CHUNK, { expect, exceptionTag: typeof tag === 'string' ? tag : undefined, errorAtEnd: extractErrorAtTheEndOfChunk });
     } finally {
       stream.destroy();
     }
@@ -73,14 +73,14 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
       // the window was short of rows that pass the other conditions: then read unbounded.
       const rows: RowValue[][] = [];
       const { sql, params } = buildCallsSelect(database, q, nowMicros(), bound, leaves);
-      for await (const chunk of rowsOf(sql, params)) rows.push(...chunk);
+      for await (const chunk of rowsOf(sql, params, CALLS_SELECT_COLUMNS)) rows.push(...chunk);
       if (rows.length === q.limit) {
         yield* withTotals(q, rows.map(storedCallOf));
         return;
       }
     }
     const { sql, params } = buildCallsSelect(database, q, nowMicros(), null, leaves);
-    for await (const chunk of rowsOf(sql, params)) yield* withTotals(q, chunk.map(storedCallOf));
+    for await (const chunk of rowsOf(sql, params, CALLS_SELECT_COLUMNS)) yield* withTotals(q, chunk.map(storedCallOf));
   }
 
   async function* withTotals(q: CallsQuery, calls: StoredCall[]): AsyncGenerator<StoredCall> {

@@ -194,7 +194,7 @@ export interface StartedBound {
 }
 
 /** The columns of buildCallsSelect's rows, in order. */
-const CALLS_SELECT_COLUMNS = [...CALL_COLUMNS, 'storage_size_bytes'] as const;
+export const CALLS_SELECT_COLUMNS = [...CALL_COLUMNS, 'storage_size_bytes'] as const;
 const AT = Object.fromEntries(CALLS_SELECT_COLUMNS.map((c, i) => [c, i])) as Record<(typeof CALLS_SELECT_COLUMNS)[number], number>;
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

@@ -57,23 +57,7 @@ const FIXED: Readonly<Record<string, Decoder>> = {
     c.pos += 8;
     return v;
   },
-  Int32: (c) => {
-    c.need(4);
-    const v = c.buf.readInt32LE(c.pos);
-    c.pos += 4;
-    return v;
-  },
-  UInt32: (c) => {
-    c.need(4);
-    const v = c.buf.readUInt32LE(c.pos);
-    c.pos += 4;
-    return v;
-  },
   UInt8: (c) => {
-    c.need(1);
-    return c.buf[c.pos++]!;
-  },
-  Bool: (c) => {
     c.need(1);
     return c.buf[c.pos++]!;
   },
@@ -91,8 +75,6 @@ export function decoderOf(type: string): Decoder {
       return c.buf[c.pos++] === 1 ? null : inner(c);
     };
   }
-  const lowCardinality = /^LowCardinality\((.*)\)$/.exec(type);
-  if (lowCardinality !== null) return decoderOf(lowCardinality[1]!);
   const d = Object.hasOwn(FIXED, type) ? FIXED[type] : undefined;
   if (d === undefined) throw new Error(`RowBinary: column type ${type} is not decoded`);
   return d;
