@@ -8,7 +8,7 @@ import { nowMicros, type Micros } from '../../time.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
 import { selectRows } from './clickhouse-client.js';
 import { chIdentifier } from './clickhouse-dialect.js';
-import { decodeCallRow, deletionRow, renameRow } from './clickhouse-call-rows.js';
+import { deletionRow, renameRow } from './clickhouse-call-rows.js';
 import { callWrites } from './clickhouse-call-writes.js';
 import { groupWrites } from './clickhouse-write-groups.js';
 import { streamWithLeaves, withLeaves } from './clickhouse-call-leaves.js';
@@ -49,13 +49,6 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
         PREWHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin({t:Array(String)})) WHERE ${LIVE} GROUP BY trace_id`,
       { p: projectId, t: [...new Set(traceIds)], now: nowMicros() });
     return new Map(rows.map((r) => [r.trace_id, Number(r.bytes)]));
-  }
-
-  function toStored(r: Record<string, unknown>): StoredCall {
-    const row = decodeCallRow(r) as unknown as StoredCall & Record<string, unknown>;
-    row.storage_size_bytes = num(r.storage_size_bytes);
-    row.total_storage_size_bytes = null;
-    return row;
   }
 
   function query(q: CallsQuery): AsyncGenerator<StoredCall> {
@@ -130,11 +123,12 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
       await writes.write([renameRow(projectId, callId, displayName, writes.nextSeq())]);
     },
     async get(projectId, callId, opts) {
-      const rows = await selectRows<Record<string, unknown>>(client,
-        `SELECT ${CALL_COLUMNS.join(', ')}, start_bytes + end_bytes AS storage_size_bytes FROM ${db}.calls PREWHERE project_id = {p:String} AND id = {id:String} WHERE has_start = 1 ORDER BY seq DESC LIMIT 1`,
-        { p: projectId, id: callId });
+      const rows: RowValue[][] = [];
+      const sql = `SELECT ${CALL_COLUMNS.join(', ')}, start_bytes + end_bytes AS storage_size_bytes FROM ${db}.calls
+        PREWHERE project_id = {p:String} AND id = {id:String} WHERE has_start = 1 ORDER BY seq DESC LIMIT 1`;
+      for await (const chunk of rowsOf(sql, { p: projectId, id: callId }, CALLS_SELECT_COLUMNS)) rows.push(...chunk);
       if (rows.length === 0) return null;
-      const call = toStored(rows[0]!);
+      const call = storedCallOf(rows[0]!);
       if (call.deleted_at !== null || (call.expire_at !== null && call.expire_at <= nowMicros())) return null;
       if (!opts.storageSize) call.storage_size_bytes = null;
       if (opts.totalStorageSize && call.parent_id === null) call.total_storage_size_bytes = (await traceBytes(projectId, [call.trace_id])).get(call.trace_id) ?? 0;
