@@ -41,6 +41,13 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
     }
   }
 
+  /** Every row of a statement (small answers: a page, one call). */
+  async function allRows(sql: string, params: Record<string, unknown>, expect?: readonly string[]): Promise<RowValue[][]> {
+    const rows: RowValue[][] = [];
+    for await (const chunk of rowsOf(sql, params, expect)) rows.push(...chunk);
+    return rows;
+  }
+
   /** Bytes of the live calls of each of these traces. */
   async function traceBytes(projectId: string, traceIds: readonly string[]): Promise<Map<string, number>> {
     if (traceIds.length === 0) return new Map();
@@ -64,9 +71,8 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
     if (bound !== null) {
       // Complete when the window yields the whole page; else the page ends inside the window or
       // the window was short of rows that pass the other conditions: then read unbounded.
-      const rows: RowValue[][] = [];
       const { sql, params } = buildCallsSelect(database, q, nowMicros(), bound, leaves);
-      for await (const chunk of rowsOf(sql, params, CALLS_SELECT_COLUMNS)) rows.push(...chunk);
+      const rows = await allRows(sql, params, CALLS_SELECT_COLUMNS);
       if (rows.length === q.limit) {
         yield* withTotals(q, rows.map(storedCallOf));
         return;
@@ -123,10 +129,8 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
       await writes.write([renameRow(projectId, callId, displayName, writes.nextSeq())]);
     },
     async get(projectId, callId, opts) {
-      const rows: RowValue[][] = [];
-      const sql = `SELECT ${CALL_COLUMNS.join(', ')}, start_bytes + end_bytes AS storage_size_bytes FROM ${db}.calls
-        PREWHERE project_id = {p:String} AND id = {id:String} WHERE has_start = 1 ORDER BY seq DESC LIMIT 1`;
-      for await (const chunk of rowsOf(sql, { p: projectId, id: callId }, CALLS_SELECT_COLUMNS)) rows.push(...chunk);
+      const rows = await allRows(`SELECT ${CALL_COLUMNS.join(', ')}, start_bytes + end_bytes AS storage_size_bytes FROM ${db}.calls
+        PREWHERE project_id = {p:String} AND id = {id:String} WHERE has_start = 1 ORDER BY seq DESC LIMIT 1`, { p: projectId, id: callId }, CALLS_SELECT_COLUMNS);
       if (rows.length === 0) return null;
       const call = storedCallOf(rows[0]!);
       if (call.deleted_at !== null || (call.expire_at !== null && call.expire_at <= nowMicros())) return null;
