@@ -25,6 +25,8 @@ const MAX_DELETE = 1000;
 const CHUNK = 100;
 /** Batch items turned into parts between two turns of the event loop. */
 const SLICE = 25;
+/** How old a project's time-to-live may be when a write reads it (another replica's change). */
+export const RETENTION_MAX_AGE_MS = 1000;
 
 export type CallsService = ReturnType<typeof createCallsService>;
 
@@ -71,10 +73,13 @@ export function createCallsService(store: Store) {
     }
   }
 
-  /** The time-to-live of each project, read once per request. */
+  /**
+   * The time-to-live of each project, once per request; an answer up to RETENTION_MAX_AGE_MS
+   * old will do (a change through another replica reaches new calls within that time).
+   */
   async function retentionOf(projectIds: Iterable<string>): Promise<Map<string, number | null>> {
     const days = new Map<string, number | null>();
-    for (const id of projectIds) if (!days.has(id)) days.set(id, await store.projects.getRetentionDays(id));
+    for (const id of projectIds) if (!days.has(id)) days.set(id, await store.projects.getRetentionDays(id, RETENTION_MAX_AGE_MS));
     return days;
   }
 
@@ -112,7 +117,7 @@ export function createCallsService(store: Store) {
 
   return {
     async start(req: CallStartReq, caller: Caller) {
-      const start = toStartPart(req.start, caller.userId, await store.projects.getRetentionDays(req.start.project_id));
+      const start = toStartPart(req.start, caller.userId, await store.projects.getRetentionDays(req.start.project_id, RETENTION_MAX_AGE_MS));
       await write([{ mode: 'start', start }]);
       return { id: start.id, trace_id: start.trace_id };
     },

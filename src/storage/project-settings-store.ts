@@ -2,8 +2,12 @@
 import type { Micros } from '../time.js';
 
 export interface ProjectSettingsStore {
-  /** Days calls of the project are kept, or null when no time-to-live is configured. */
-  getRetentionDays(projectId: string): Promise<number | null>;
+  /**
+   * Days calls of the project are kept, or null when no time-to-live is configured.
+   * `maxAgeMs`: the answer may be that old (the write path's question, asked per request);
+   * a change made through this store is seen at once whatever it says. Default 0: current.
+   */
+  getRetentionDays(projectId: string, maxAgeMs?: number): Promise<number | null>;
   /** Sets (null: clears) the project's time-to-live; applies to calls written from now on. */
   setRetentionDays(projectId: string, days: number | null, at: Micros, userId: string | null): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, bearer } from '../helpers/test-app.js';
 import { end, endItem, start, startItem } from '../helpers/calls.js';
+import { RETENTION_MAX_AGE_MS } from '../../src/service/calls-service.js';
 
 // Read when each test app starts.
 process.env.WEFT_TEST_ENGINE = 'clickhouse';
@@ -101,6 +102,32 @@ test('an end through the replica that started the call keeps a rename and a dele
       assert.deepEqual(r.body.call.inputs, { n: 1 });
       assert.equal((await t.post('/calls/query_stats', { project_id: P, filter: { call_ids: [deleted.id] } })).body.count, 0, 'the deleted call stays deleted');
     }
+  } finally {
+    await b.close();
+    await a.close();
+  }
+});
+
+test("a time-to-live set through one replica is read at once through the other, and reaches its writes within RETENTION_MAX_AGE_MS", async () => {
+  const a = await startTestApp();
+  const b = await startTestApp({ replicaOf: a });
+  const project = 'team/replica-ttl';
+  const startedMs = Date.now() - 1000;
+  const write = async (s: ReturnType<typeof start>) => {
+    const r = await b.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { project_id: project }))] });
+    assert.equal(r.status, 200, r.text);
+    return (await b.post('/call/read', { project_id: project, id: s.id })).body.call.expire_at as string | null;
+  };
+  try {
+    // b writes first, so that it holds the answer "no time-to-live" when a changes it.
+    assert.equal(await write(start({ project_id: project, started_at: new Date(startedMs).toISOString() })), null);
+    const set = await a.post('/project/ttl_settings/update', { project_id: project, retention_days: 3 });
+    assert.equal(set.status, 200, set.text);
+    assert.equal((await b.post('/project/ttl_settings/read', { project_id: project })).body.retention_days, 3, 'the settings read is never stale');
+    // Past the age a write may use, b's writes carry the new time-to-live.
+    await new Promise((r) => setTimeout(r, RETENTION_MAX_AGE_MS + 100));
+    const later = await write(start({ project_id: project, started_at: new Date(startedMs).toISOString() }));
+    assert.equal(later, new Date(startedMs + 3 * 86_400_000).toISOString());
   } finally {
     await b.close();
     await a.close();
