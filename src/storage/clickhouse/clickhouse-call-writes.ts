@@ -8,6 +8,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { CallPart } from '../call-store.js';
 import { selectRows } from './clickhouse-client.js';
 import { insertTabSeparated } from './clickhouse-tsv.js';
+import { trimOldest } from './clickhouse-trim-oldest.js';
 import { CALL_ROW_COLUMNS, decodeCallRow, endRow, mergeCallRows, sameState, startRow, type ChCallRow } from './clickhouse-call-rows.js';
 
 /** Columns holding JSON.stringify text. */
@@ -30,14 +31,6 @@ export interface CallWrites {
 }
 
 const keyOf = (r: { project_id: string; id: string }) => `${r.project_id}\u0000${r.id}`;
-
-/** Drops the oldest entries beyond `size`. */
-function trim(map: Map<string, unknown>, size: number): void {
-  for (const k of map.keys()) {
-    if (map.size <= size) break;
-    map.delete(k);
-  }
-}
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -82,8 +75,8 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
       openRows.delete(k);
       if (r.has_start === 1 && r.has_end === 0) openRows.set(k, r);
     }
-    trim(startedAt, STARTS_REMEMBERED);
-    trim(openRows, OPEN_REMEMBERED);
+    trimOldest(startedAt, STARTS_REMEMBERED);
+    trimOldest(openRows, OPEN_REMEMBERED);
   };
   const hinted = (projectId: string, ids: readonly string[]): { min: number; max: number } | null => {
     const times = ids.map((id) => startedAt.get(`${projectId}\u0000${id}`));

@@ -10,6 +10,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { ProjectSettingsStore } from '../project-settings-store.js';
 import { selectRows } from './clickhouse-client.js';
 import { chIdentifier } from './clickhouse-dialect.js';
+import { trimOldest } from './clickhouse-trim-oldest.js';
 
 /** Projects whose answer is kept (a few dozen bytes each); the oldest go first. */
 const PROJECTS_KEPT = 10_000;
@@ -30,10 +31,7 @@ export function createClickHouseProjectSettingsStore(client: ClickHouseClient, d
     if (before !== changes) return days;
     known.delete(projectId);
     known.set(projectId, { days, at });
-    for (const old of known.keys()) {
-      if (known.size <= PROJECTS_KEPT) break;
-      known.delete(old);
-    }
+    trimOldest(known, PROJECTS_KEPT);
     return days;
   }
 

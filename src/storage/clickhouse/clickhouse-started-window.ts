@@ -9,6 +9,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { CallsQuery } from '../call-store.js';
 import { selectRows } from './clickhouse-client.js';
+import { trimOldest } from './clickhouse-trim-oldest.js';
 import { buildStartedWindow, type LeafReads, type StartedBound } from './clickhouse-calls-select.js';
 
 /** Pages (limit + offset) up to this size are read through a window of the sort key. */
@@ -42,10 +43,7 @@ export function startedWindow(client: ClickHouseClient, database: string): Start
     guesses.delete(key);
     if (at !== null) {
       guesses.set(key, at);
-      for (const old of guesses.keys()) {
-        if (guesses.size <= GUESSES_KEPT) break;
-        guesses.delete(old);
-      }
+      trimOldest(guesses, GUESSES_KEPT);
     }
     return at === null ? null : { op: first.direction === 'desc' ? '>=' : '<=', at };
   };
