@@ -96,22 +96,30 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     await servers.clickhouse.stop();
   }
 
-  // Ingest: fresh databases each run, SQLite and ClickHouse back to back.
+  // Ingest: fresh databases each run, SQLite and ClickHouse back to back. The runs' data
+  // directories are deleted after the last run, not between runs: ext4 without a journal (this
+  // machine's) makes every file created within ~5 minutes of a mass deletion scan past the
+  // deleted inodes (the kernel's recently_deleted()), so deleting one run's ~8,000 part files
+  // slowed the next ClickHouse run (measured: 25% of its server CPU in that scan).
   const traffic = prepareTraffic(opts);
   const ingest = { sqlite: [] as number[], clickhouse: [] as number[] };
-  for (let i = 0; i < opts.runs; i++) {
-    for (const engine of ['sqlite', 'clickhouse'] as const) {
-      const dir = dataPath('tmp', `engine-ingest-${engine}`);
-      rmSync(dir, { recursive: true, force: true });
-      const server = await startWeft(opts, dir, engine === 'clickhouse' ? chArgs(join(dir, 'chdb')) : []);
-      try {
-        ingest[engine].push((await driveIngest(server, traffic, opts.clients, i === 0)).rate);
-      } finally {
-        await server.stop();
-        rmSync(dir, { recursive: true, force: true });
+  const ingestRoot = dataPath('tmp', 'engine-ingest');
+  rmSync(ingestRoot, { recursive: true, force: true });
+  try {
+    for (let i = 0; i < opts.runs; i++) {
+      for (const engine of ['sqlite', 'clickhouse'] as const) {
+        const dir = join(ingestRoot, `${engine}-${i}`);
+        const server = await startWeft(opts, dir, engine === 'clickhouse' ? chArgs(join(dir, 'chdb')) : []);
+        try {
+          ingest[engine].push((await driveIngest(server, traffic, opts.clients, i === 0)).rate);
+        } finally {
+          await server.stop();
+        }
       }
+      process.stderr.write(`bench: engines ingest run ${i + 1}/${opts.runs}: sqlite ${fmtRate(ingest.sqlite[i]!, 'calls')}, clickhouse ${fmtRate(ingest.clickhouse[i]!, 'calls')}\n`);
     }
-    process.stderr.write(`bench: engines ingest run ${i + 1}/${opts.runs}: sqlite ${fmtRate(ingest.sqlite[i]!, 'calls')}, clickhouse ${fmtRate(ingest.clickhouse[i]!, 'calls')}\n`);
+  } finally {
+    rmSync(ingestRoot, { recursive: true, force: true });
   }
 
   /** ClickHouse time / SQLite time, per run, then the median (below 1: ClickHouse is faster). */
@@ -139,6 +147,7 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     notes: [
       `ClickHouse is chdb ${'3.4.0'} (ClickHouse 26.7) inside the Weft server's process, on the same 2 cores as everything else: no network hop, but ClickHouse's threads compete with Node's. A real server on its own machine adds a round trip per statement (about 0.2-1 ms on a LAN) and brings its own cores.`,
       ch.copySeconds === null ? 'The ClickHouse copy of the dataset was cached from an earlier run.' : `weft copy --only calls moved the dataset's ${manifest.calls} calls into ClickHouse in ${ch.copySeconds.toFixed(0)} s.`,
+      `Ingest: ${traffic.calls} calls per run into a fresh data directory per run and engine, all deleted after the last run (not between runs: see the comment in bench/engine.ts).`,
       `Per run, SQLite vs ClickHouse: ${reads.map((r) => `${r.key}: ${times.sqlite.get(r.key)!.map((v) => v.toFixed(0)).join('/')} vs ${times.clickhouse.get(r.key)!.map((v) => v.toFixed(0)).join('/')} ms`).join('; ')}; ingest ${ingest.sqlite.map((v) => v.toFixed(0)).join('/')} vs ${ingest.clickhouse.map((v) => v.toFixed(0)).join('/')} calls/s.`,
     ],
   };
