@@ -10,6 +10,7 @@ import { adminRoutes } from '../src/api/admin.js';
 let t: TestApp;
 // alice admin / bob writer / carol reader on entity acme; dave writer on project other/p1 only.
 let alice: string, bob: string, carol: string, dave: string;
+let erin: string[];
 before(async () => {
   t = await startTestApp({
     keys: [
@@ -17,9 +18,14 @@ before(async () => {
       { user: 'bob', entity: 'acme', role: 'writer' },
       { user: 'carol', entity: 'acme', role: 'reader' },
       { user: 'dave', entity: 'other', role: 'writer', project: 'p1' },
+      // erin: several roles, one of them replaced by a later grant on the same entity.
+      { user: 'erin', entity: 'acme', role: 'writer' },
+      { user: 'erin', entity: 'other', role: 'reader', project: 'p2' },
+      { user: 'erin', entity: 'acme', role: 'reader' },
     ],
   });
   [alice, bob, carol, dave] = t.keys.map((k) => k.key) as [string, string, string, string];
+  erin = t.keys.slice(4).map((k) => k.key);
 });
 after(async () => { await t.close(); });
 
@@ -89,6 +95,18 @@ describe('roles', () => {
     assert403(await t.post('/calls/stream_query', { project_id: 'other/p2' }, bearer(dave)));
     assert403(await callStart(dave, 'acme/p1'));
     assert403(await t.get('/aliases?project_id=acme/p1', bearer(dave)));
+  });
+
+  test('a user with roles on several entities holds each of them, the newest role of an entity winning, with every key of theirs', async () => {
+    assert.equal(erin.length, 3);
+    for (const key of erin) {
+      assert.equal((await stream(key, 'acme/p1')).status, 200);
+      assert403(await callStart(key, 'acme/p1'));
+      assert.equal((await stream(key, 'other/p2')).status, 200);
+      assert403(await callStart(key, 'other/p2'));
+      assert403(await t.post('/calls/stream_query', { project_id: 'other/p1' }, bearer(key)));
+      assert403(await t.post('/calls/stream_query', { project_id: 'third/p1' }, bearer(key)));
+    }
   });
 
   test('an entity-scoped key reaches every project of its entity and no other entity', async () => {
