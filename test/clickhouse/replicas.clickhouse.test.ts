@@ -43,13 +43,25 @@ test('a write through one replica is read through the other at once', async () =
   }
 });
 
-test('a key created through one replica works on the other, and its revocation too', async () => {
+test('a key created through one replica works on the other, and its role change and revocation count there at once', async () => {
   const a = await startTestApp({ keys: [{ user: 'admin', entity: 'team', role: 'admin', project: null }] });
   const b = await startTestApp({ replicaOf: a });
   try {
     const admin = a.keys[0]!.key;
     assert.equal((await b.post('/calls/query_stats', { project_id: P }, bearer(admin))).status, 200);
     assert.equal((await b.post('/calls/query_stats', { project_id: P })).status, 401, 'the other replica sees that keys exist');
+    const write = (key: string) => b.post('/call/start', { start: start({ project_id: P }) }, bearer(key));
+
+    const w = await a.post('/admin/keys/create', { user: 'wendy', entity: 'team', role: 'writer' }, bearer(admin));
+    assert.equal(w.status, 200, w.text);
+    assert.equal((await write(w.body.key)).status, 200, 'a writer through the other replica');
+    // Made a reader through a: the role replaces the writer role on b's next request.
+    assert.equal((await a.post('/admin/keys/create', { user: 'wendy', entity: 'team', role: 'reader' }, bearer(admin))).status, 200);
+    assert.equal((await write(w.body.key)).status, 403, 'the role change counts on the other replica');
+    assert.equal((await b.post('/calls/query_stats', { project_id: P }, bearer(w.body.key))).status, 200);
+    // Revoked through a: refused by b at once.
+    assert.equal((await a.post('/admin/keys/revoke', { id: w.body.id }, bearer(admin))).status, 200);
+    assert.equal((await b.post('/calls/query_stats', { project_id: P }, bearer(w.body.key))).status, 401, 'the revocation counts on the other replica');
   } finally {
     await b.close();
     await a.close();
