@@ -11,8 +11,20 @@ import { chIdentifier } from './clickhouse-dialect.js';
 /** While no key exists, how long "no keys" is believed before asking again (another replica may create one). */
 const NO_KEYS_RECHECK_MS = 1000;
 
-interface RoleRow { user_id: string; entity: string; project: string; role: Role }
-const toGrant = (r: RoleRow): Grant => ({ entity: r.entity, project: r.project === '' ? null : r.project, role: r.role });
+interface RoleRow { entity: string; project: string; role: Role; seq: string }
+
+/** A user's role rows as grants: the newest row (seq) per entity and project wins; by entity, then project. */
+function newestGrants(rows: readonly RoleRow[]): Grant[] {
+  const newest = new Map<string, { row: RoleRow; seq: bigint }>();
+  for (const row of rows) {
+    const k = JSON.stringify([row.entity, row.project]);
+    const seq = BigInt(row.seq);
+    if ((newest.get(k)?.seq ?? -1n) < seq) newest.set(k, { row, seq });
+  }
+  return [...newest.values()].map(({ row }) => row)
+    .sort((x, y) => (x.entity < y.entity ? -1 : x.entity > y.entity ? 1 : x.project < y.project ? -1 : x.project > y.project ? 1 : 0))
+    .map((r) => ({ entity: r.entity, project: r.project === '' ? null : r.project, role: r.role }));
+}
 
 export function createClickHouseAuthStore(client: ClickHouseClient, database: string): AuthStore {
   const db = chIdentifier(database);
@@ -23,9 +35,11 @@ export function createClickHouseAuthStore(client: ClickHouseClient, database: st
   async function grantsOf(userIds: readonly string[]): Promise<Map<string, Grant[]>> {
     const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
     if (userIds.length === 0) return out;
-    const rows = await selectRows<RoleRow>(client, `SELECT user_id, entity, project, argMax(role, seq) AS role FROM ${db}.user_roles
-      WHERE user_id IN (SELECT arrayJoin({ids:Array(String)})) GROUP BY user_id, entity, project ORDER BY user_id, entity, project`, { ids: [...new Set(userIds)] });
-    for (const r of rows) out.get(r.user_id)?.push(toGrant(r));
+    const rows = await selectRows<RoleRow & { user_id: string }>(client, `SELECT user_id, entity, project, role, seq FROM ${db}.user_roles
+      WHERE user_id IN (SELECT arrayJoin({ids:Array(String)}))`, { ids: [...new Set(userIds)] });
+    const byUser = new Map<string, RoleRow[]>();
+    for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+    for (const [id, own] of byUser) out.set(id, newestGrants(own));
     return out;
   }
 
@@ -51,25 +65,15 @@ export function createClickHouseAuthStore(client: ClickHouseClient, database: st
     async findKey(hash) {
       const [key] = await selectRows<{ id: string; user_id: string }>(client, `SELECT id, user_id FROM ${db}.api_keys WHERE key_hash = {h:String} LIMIT 1`, { h: hash });
       if (key === undefined) return null;
-      const rows = await selectRows<{ kind: 'revoked' | 'user' | 'role'; a: string; b: string; c: string; seq: string }>(client,
-        `SELECT 'revoked' AS kind, '' AS a, '' AS b, '' AS c, toUInt64(0) AS seq FROM ${db}.api_key_revocations WHERE id = {k:String}
+      // A user row carries its name in `entity`; role rows are the user's roles.
+      const rows = await selectRows<RoleRow & { kind: 'revoked' | 'user' | 'role' }>(client,
+        `SELECT 'revoked' AS kind, '' AS entity, '' AS project, '' AS role, toUInt64(0) AS seq FROM ${db}.api_key_revocations WHERE id = {k:String}
          UNION ALL SELECT 'user', name, '', '', toUInt64(0) FROM ${db}.users WHERE id = {u:String}
          UNION ALL SELECT 'role', entity, project, role, seq FROM ${db}.user_roles WHERE user_id = {u:String}`,
         { k: key.id, u: key.user_id });
       const user = rows.find((r) => r.kind === 'user');
       if (user === undefined || rows.some((r) => r.kind === 'revoked')) return null;
-      // The newest role per entity and project (as grantsOf), by entity, then project.
-      const newest = new Map<string, { entity: string; project: string; role: Role; seq: bigint }>();
-      for (const r of rows) {
-        if (r.kind !== 'role') continue;
-        const k = JSON.stringify([r.a, r.b]);
-        const seq = BigInt(r.seq);
-        if ((newest.get(k)?.seq ?? -1n) < seq) newest.set(k, { entity: r.a, project: r.b, role: r.c as Role, seq });
-      }
-      const grants = [...newest.values()]
-        .sort((x, y) => (x.entity < y.entity ? -1 : x.entity > y.entity ? 1 : x.project < y.project ? -1 : x.project > y.project ? 1 : 0))
-        .map((g) => toGrant({ user_id: key.user_id, entity: g.entity, project: g.project, role: g.role }));
-      return { keyId: key.id, user: { id: key.user_id, name: user.a }, grants };
+      return { keyId: key.id, user: { id: key.user_id, name: user.entity }, grants: newestGrants(rows.filter((r) => r.kind === 'role')) };
     },
 
     async createKey(userName, newUserId, grant, key, scope) {
