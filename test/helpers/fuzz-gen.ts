@@ -100,10 +100,18 @@ export function pathsOf(v: unknown, prefix: Path = []): Path[] {
   return out;
 }
 
-/** A copy of `root` (plain JSON) with `value` at `path`; further pairs are set when still reachable. */
+/**
+ * A copy of `root` (plain JSON) with `value` at `path`; further pairs are set when still
+ * reachable in the copy. A pair whose path leads into a value placed before is skipped: the
+ * values are placed as they are (often shared constants such as PROTO_VALUES), so writing
+ * into one would change it for every later case (with seed 474310015 it became cyclic).
+ */
 export function setAt(root: unknown, path: Path, value: unknown, ...more: [Path, unknown][]): unknown {
   const copy = structuredClone(root) as any;
+  const placed: Path[] = [];
   for (const [p, v] of [[path, value] as [Path, unknown], ...more]) {
+    if (placed.some((q) => q.length < p.length && q.every((k, i) => k === p[i]))) continue;
+    placed.push(p);
     let node = copy;
     for (const k of p.slice(0, -1)) node = node?.[k];
     if (node === null || typeof node !== 'object' || node instanceof Raw || node instanceof Entries) continue;
