@@ -43,6 +43,8 @@ export interface Config {
   readonly clickhouseDatabase: string;
   /** A cluster name: DDL runs ON CLUSTER with replicated (and, on several shards, distributed) tables. */
   readonly clickhouseCluster: string | null;
+  /** Bytes of calls kept in memory to serve pages read again, each checked against ClickHouse on every read; 0 = none. */
+  readonly clickhouseCallCacheBytes: number;
 }
 
 export const DEFAULTS = {
@@ -66,6 +68,7 @@ export const DEFAULTS = {
   clickhousePassword: null,
   clickhouseDatabase: 'weft',
   clickhouseCluster: null,
+  clickhouseCallCacheBytes: 64 * 1024 * 1024,
 } as const;
 
 /**
@@ -102,6 +105,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'clickhousePassword', flag: 'clickhouse-password', env: 'WEFT_CLICKHOUSE_PASSWORD', value: 'PASSWORD', help: 'ClickHouse password' },
   { key: 'clickhouseDatabase', flag: 'clickhouse-database', env: 'WEFT_CLICKHOUSE_DATABASE', value: 'NAME', help: "Weft's ClickHouse database" },
   { key: 'clickhouseCluster', flag: 'clickhouse-cluster', env: 'WEFT_CLICKHOUSE_CLUSTER', value: 'NAME', help: 'a ClickHouse cluster: replicated (and distributed) tables' },
+  { key: 'clickhouseCallCacheBytes', flag: 'clickhouse-call-cache-bytes', env: 'WEFT_CLICKHOUSE_CALL_CACHE_BYTES', value: 'BYTES', help: 'calls kept in memory to serve pages read again (0: none)' },
 ];
 
 /** The settings' options for node:util parseArgs. */
@@ -179,6 +183,7 @@ export function configFrom(flags: Readonly<Record<string, string | boolean | und
     clickhousePassword: raw.clickhousePassword ?? DEFAULTS.clickhousePassword,
     clickhouseDatabase,
     clickhouseCluster,
+    clickhouseCallCacheBytes: raw.clickhouseCallCacheBytes !== undefined ? toInt('clickhouseCallCacheBytes', raw.clickhouseCallCacheBytes) : DEFAULTS.clickhouseCallCacheBytes,
   });
 }
 

@@ -28,7 +28,7 @@ export async function openStore(config: Config, opts: SqliteStoreOptions = {}): 
       const connection = chdbConnection(config.clickhouseUrl);
       return await createClickHouseStore({
         url: config.clickhouseUrl, user: config.clickhouseUser, password: config.clickhousePassword,
-        database: config.clickhouseDatabase, cluster: config.clickhouseCluster, ...(connection ? { connection } : {}),
+        database: config.clickhouseDatabase, cluster: config.clickhouseCluster, callCacheBytes: config.clickhouseCallCacheBytes, ...(connection ? { connection } : {}),
       });
     } catch (err) {
       throw clickHouseError(err, config);

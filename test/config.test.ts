@@ -43,13 +43,21 @@ test('one setting per option: every field of the config has one flag and one var
   assert.equal(new Set(SETTINGS.map((s) => s.flag)).size, SETTINGS.length);
   assert.equal(new Set(SETTINGS.map((s) => s.env)).size, SETTINGS.length);
   for (const s of SETTINGS.filter((x) => !x.isSwitch)) {
-    const value = s.key === 'port' || s.key === 'bodyLimit' || s.key === 'rateLimitPerMinute' || s.key === 'ingestQueueBytes' || s.key === 'retentionIntervalMs' ? '7'
+    const value = s.key === 'port' || s.key === 'bodyLimit' || s.key === 'rateLimitPerMinute' || s.key === 'ingestQueueBytes' || s.key === 'retentionIntervalMs' || s.key === 'clickhouseCallCacheBytes' ? '7'
       : s.key === 'engine' ? 'clickhouse' : s.key === 'logFormat' ? 'pretty' : 'abc';
     const fromFlag = loadConfig([`--${s.flag}`, value], {});
     const fromEnv = loadConfig([], { [s.env]: value });
     assert.deepEqual(fromFlag[s.key], fromEnv[s.key], s.flag);
     assert.notDeepEqual(fromFlag[s.key], DEFAULTS[s.key], `${s.flag} changed nothing`);
   }
+});
+
+test('the ClickHouse call cache: 64 MiB unless set, 0 turns it off, anything but a non-negative integer is an error', () => {
+  assert.equal(loadConfig([], {}).clickhouseCallCacheBytes, 64 * 1024 * 1024);
+  assert.equal(loadConfig([], { WEFT_CLICKHOUSE_CALL_CACHE_BYTES: '0' }).clickhouseCallCacheBytes, 0);
+  assert.equal(loadConfig(['--clickhouse-call-cache-bytes', '1048576'], { WEFT_CLICKHOUSE_CALL_CACHE_BYTES: '0' }).clickhouseCallCacheBytes, 1048576);
+  assert.throws(() => loadConfig(['--clickhouse-call-cache-bytes', '64MB'], {}), /clickhouseCallCacheBytes must be a non-negative integer/);
+  assert.throws(() => loadConfig([], { WEFT_CLICKHOUSE_CALL_CACHE_BYTES: '-1' }), ConfigError);
 });
 
 test('a switch: the flag alone is true, its variable says true or false, a value on the flag is an error', () => {

@@ -94,14 +94,14 @@ export function chdbClient(): ClickHouseClient {
  * A ClickHouse store on a new database of the process's chdb, behind a gate of its own. `base`
  * (a SQLite store the test app also made) is closed with it; nothing of it is used.
  */
-export async function withClickHouse(base: Store, existing?: string): Promise<Store> {
+export async function withClickHouse(base: Store, existing?: string, callCacheBytes?: number): Promise<Store> {
   const c = chdbClient();
   const database = existing ?? `weft_test_${process.pid}_${databases++}`;
   if (existing === undefined) await migrateClickHouse(c, database);
   const { connection, gate } = gatedConnection(shared!);
   const gated = connectClickHouse({ url: 'http://chdb.invalid', database, connection });
   const store: Store = {
-    ...clickHouseStores(gated, database, 'chdb in process'),
+    ...clickHouseStores(gated, database, 'chdb in process', undefined, callCacheBytes),
     async close() {
       await base.close();
       if (existing === undefined) await c.command({ query: `DROP DATABASE IF EXISTS ${database}` });

@@ -63,6 +63,8 @@ export interface TestAppOptions {
   uiDir?: string | null;
   /** ClickHouse only: run on the database of this other test app (a second replica of it). */
   replicaOf?: TestApp;
+  /** ClickHouse only: the call cache's bound in bytes (default: the engine's; 0: none). */
+  callCacheBytes?: number;
   /** Replaces parts of the store before the app is built (e.g. a resource on a failing engine). */
   wrapStore?: (store: Store) => Store;
   /** Logs at this level and format into `destination` (default: silent). */
@@ -82,7 +84,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const sqlite = createSqliteStore(dataDir);
   const shared = opts.replicaOf === undefined ? undefined : clickhouseDatabase(opts.replicaOf.store) ?? undefined;
   if (opts.replicaOf !== undefined && shared === undefined) throw new Error('replicaOf needs a ClickHouse test app');
-  const engineStore = testEngine() === 'clickhouse' ? await withClickHouse(sqlite, shared) : sqlite;
+  const engineStore = testEngine() === 'clickhouse' ? await withClickHouse(sqlite, shared, opts.callCacheBytes) : sqlite;
   const store = opts.wrapStore ? opts.wrapStore(engineStore) : engineStore;
   const app = await buildApp({
     store,

@@ -2,7 +2,7 @@
 // clickhouse-call-writes.ts, read newest-row-first by clickhouse-calls-select.ts. Writes are
 // acknowledged once ClickHouse has stored them; the bytes of parts being written are bounded
 // as on SQLite (a batch that would pass the bound while others are in flight is refused).
-import { EXCEPTION_TAG_HEADER_NAME, extractErrorAtTheEndOfChunk, type ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
 import { CALL_COLUMNS, WriteQueueFullError, type CallMetricRow, type CallsQuery, type CallStore, type StoredCall, type ThreadTurns, type TraceSkeletonRow } from '../call-store.js';
 import { nowMicros, type Micros } from '../../time.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
@@ -13,40 +13,23 @@ import { callWrites } from './clickhouse-call-writes.js';
 import { groupWrites } from './clickhouse-write-groups.js';
 import { streamWithLeaves, withLeaves } from './clickhouse-call-leaves.js';
 import { type LeafReads, CALLS_SELECT_COLUMNS, buildCallsMatched, buildCallsSelect, liveCallsFrom, newStatement, storedCallOf, USAGE_SQL } from './clickhouse-calls-select.js';
-import { startedWindow } from './clickhouse-started-window.js';
-import { rowBinaryRows, type RowValue } from './clickhouse-row-binary.js';
+import { DEFAULT_CALL_CACHE_BYTES, callPages } from './clickhouse-call-pages.js';
+import { ROWS_PER_CHUNK, rowReader } from './clickhouse-rows.js';
 
-const ROWS_PER_CHUNK = 1000;
 /** Most call rows one grouped write takes (several requests' batches together). */
 const ROWS_PER_GROUP = 10_000;
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const LIVE = 'has_start = 1 AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > {now:Int64})';
 
-export function createClickHouseCallStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER): CallStore {
+/** `callCacheBytes`: the bound of the calls kept to serve pages read again (clickhouse-call-cache.ts; 0: none). */
+export function createClickHouseCallStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER, callCacheBytes = DEFAULT_CALL_CACHE_BYTES): CallStore {
   const db = chIdentifier(database);
   const writes = callWrites(client, database);
   const writeGrouped = groupWrites(writes.write, ROWS_PER_GROUP, 1);
-  const startedBound = startedWindow(client, database);
   let queued = 0;
   let limitBytes = Number.POSITIVE_INFINITY;
-
-  /** The rows of a statement as arrays, in chunks (decoded from RowBinary as they arrive); `expect`: its column names. */
-  async function* rowsOf(sql: string, params: Record<string, unknown>, expect?: readonly string[]): AsyncGenerator<RowValue[][]> {
-    const { stream, response_headers } = await client.exec({ query: `${sql} FORMAT RowBinaryWithNamesAndTypes`, query_params: params, clickhouse_settings: { join_use_nulls: 1 } });
-    const tag = response_headers[EXCEPTION_TAG_HEADER_NAME];
-    try {
-      yield* rowBinaryRows(stream, ROWS_PER_CHUNK, { expect, exceptionTag: typeof tag === 'string' ? tag : undefined, errorAtEnd: extractErrorAtTheEndOfChunk });
-    } finally {
-      stream.destroy();
-    }
-  }
-
-  /** Every row of a statement (small answers: a page, one call). */
-  async function allRows(sql: string, params: Record<string, unknown>, expect?: readonly string[]): Promise<RowValue[][]> {
-    const rows: RowValue[][] = [];
-    for await (const chunk of rowsOf(sql, params, expect)) rows.push(...chunk);
-    return rows;
-  }
+  const { rowsOf, allRows } = rowReader(client);
+  const pages = callPages(client, database, { cacheBytes: callCacheBytes });
 
   /** Bytes of the live calls of each of these traces. */
   async function traceBytes(projectId: string, traceIds: readonly string[]): Promise<Map<string, number>> {
@@ -63,20 +46,12 @@ export function createClickHouseCallStore(client: ClickHouseClient, database: st
   }
 
   async function* queryWith(q: CallsQuery, leaves: LeafReads): AsyncGenerator<StoredCall> {
-    // A query sorted by start time with a limit reads only the newest (or oldest) stretch of the
-    // sort key: `FINAL` keeps ClickHouse from reading in key order, so without a bound it merges
-    // and sorts every matching row (measured on 1M calls: the newest 100 roots in ~100 ms with
-    // the bound against ~220 ms).
-    const bound = await startedBound(q, leaves);
-    if (bound !== null) {
-      // Complete when the window yields the whole page; else the page ends inside the window or
-      // the window was short of rows that pass the other conditions: then read unbounded.
-      const { sql, params } = buildCallsSelect(database, q, nowMicros(), bound, leaves);
-      const rows = await allRows(sql, params, CALLS_SELECT_COLUMNS);
-      if (rows.length === q.limit) {
-        yield* withTotals(q, rows.map(storedCallOf));
-        return;
-      }
+    // A page sorted by start time is read through a bound on it (clickhouse-call-pages.ts); any
+    // other query, or a page no bound gives whole, is read unbounded.
+    const page = await pages(q, leaves);
+    if (page !== null) {
+      yield* withTotals(q, page);
+      return;
     }
     const { sql, params } = buildCallsSelect(database, q, nowMicros(), null, leaves);
     for await (const chunk of rowsOf(sql, params, CALLS_SELECT_COLUMNS)) yield* withTotals(q, chunk.map(storedCallOf));

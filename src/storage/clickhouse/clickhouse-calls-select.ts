@@ -219,11 +219,37 @@ export function storedCallOf(v: readonly unknown[]): StoredCall {
 
 /** The SELECT of CallStore.query: StoredCall columns (unselected ones NULL), sizes without the trace total; columns in CALLS_SELECT_COLUMNS order (storedCallOf reads them). */
 export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null, leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
-  const s = newStatement(database, q.projectId, leaves);
-  const extra = bound === null ? [] : [`calls.started_at ${bound.op} ${s.params.add(bound.at, 'Int64')}`];
   const wanted = q.columns === null ? null : new Set<CallColumn>(q.columns);
   const items = CALL_COLUMNS.map((c) => (wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c} AS ${c}` : `NULL AS ${c}`));
   items.push(q.includeStorageSize ? 'calls.start_bytes + calls.end_bytes AS storage_size_bytes' : 'NULL AS storage_size_bytes');
+  return buildPage(database, q, now, bound, leaves, items);
+}
+
+/** The columns of buildCallsKeys' rows, in order: a call's id, its row's version (rowVersion) and start. */
+export const CALL_KEYS_COLUMNS = ['id', 'seq', 'started_at'] as const;
+
+/** The page of buildCallsSelect as which calls it holds, in order, with their rows' versions. */
+export function buildCallsKeys(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null, leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
+  return buildPage(database, q, now, bound, leaves, CALL_KEYS_COLUMNS.map((c) => `calls.${c} AS ${c}`));
+}
+
+/** The columns of buildCallsByIds' rows: CALLS_SELECT_COLUMNS, then the version's. */
+export const CALLS_BY_IDS_COLUMNS = [...CALLS_SELECT_COLUMNS, 'seq'] as const;
+
+/** Every column of the live calls among `ids` that started within [from, to], storage size included. */
+export function buildCallsByIds(database: string, projectId: string, ids: readonly string[], from: Micros, to: Micros, now: Micros): { sql: string; params: Record<string, unknown> } {
+  const s = newStatement(database, projectId);
+  const extra = [
+    `calls.started_at >= ${s.params.add(from, 'Int64')}`, `calls.started_at <= ${s.params.add(to, 'Int64')}`,
+    `calls.id IN (SELECT arrayJoin(${s.params.add(ids, 'Array(String)')}))`,
+  ];
+  const items = [...CALL_COLUMNS.map((c) => `calls.${c} AS ${c}`), 'calls.start_bytes + calls.end_bytes AS storage_size_bytes', 'calls.seq AS seq'];
+  return { sql: `SELECT ${items.join(', ')} ${liveCallsFrom(database, s, null, now, extra)}`, params: s.params.values };
+}
+
+function buildPage(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null, leaves: LeafReads, items: readonly string[]): { sql: string; params: Record<string, unknown> } {
+  const s = newStatement(database, q.projectId, leaves);
+  const extra = bound === null ? [] : [`calls.started_at ${bound.op} ${s.params.add(bound.at, 'Int64')}`];
   // Printed before FROM, so that the feedback joins the sort needs exist when FROM is printed.
   const order = printChOrderBy(q.sort, s.print, s.params);
   const from = liveCallsFrom(database, s, q.where, now, extra);

@@ -30,6 +30,9 @@ const SESSION_SETTINGS = {
   distributed_foreground_insert: 1,
   // JSON_VALUE answers objects and arrays as JSON text, as the plan's dynamic fields read.
   function_json_value_return_type_allow_complex: 1,
+  // A LEFT JOIN's row without a match reads NULL, not the type's default: a call without
+  // feedback has NULL feedback fields, as on SQLite (clickhouse-calls-select.ts).
+  join_use_nulls: 1,
   // A lone UTF-16 surrogate in a string (JSON.stringify writes it as a \uD800 escape) is
   // stored as it comes instead of failing the insert: no client string is refused.
   input_format_json_throw_on_bad_escape_sequence: 0,

@@ -49,7 +49,7 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
     const obj = one ? ' AND object_id = {o:String}' : '';
     return `SELECT v.object_id AS object_id, v.digest AS digest, v.vi AS version_index, v.k AS kind, v.boc AS base_object_class,
         v.loc AS leaf_object_class, v.uid AS wb_user_id, v.ca AS created_at, v.del AS deleted_at,
-        toUInt8(l.ld = v.digest AND v.del IS NULL) AS is_latest, x.vs AS size_bytes${withVal ? ', x.vv AS val' : ''}
+        toUInt8(coalesce(l.ld = v.digest, 0) AND v.del IS NULL) AS is_latest, x.vs AS size_bytes${withVal ? ', x.vv AS val' : ''}
       FROM (SELECT object_id, digest, argMax(version_index, seq) AS vi, any(kind) AS k, any(base_object_class) AS boc,
           any(leaf_object_class) AS loc, argMax(tuple(wb_user_id), seq).1 AS uid, argMax(created_at, seq) AS ca,
           argMax(tuple(deleted_at), seq).1 AS del

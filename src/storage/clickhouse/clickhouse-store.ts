@@ -31,15 +31,17 @@ export interface ClickHouseStoreOptions {
   readonly connection?: ClickHouseConnection;
   /** An existing client to share (its owner closes it); `url` then only names it in messages. */
   readonly client?: ClickHouseClient;
+  /** Bytes of calls kept to serve pages read again (clickhouse-call-cache.ts); 0: none. Default 64 MiB. */
+  readonly callCacheBytes?: number;
 }
 
 /** The stores of one database on a connected client (no migration). */
-export function clickHouseStores(untimed: ClickHouseClient, database: string, where: string, mode: ChDdlMode = SINGLE_SERVER): Omit<Store, 'close'> {
+export function clickHouseStores(untimed: ClickHouseClient, database: string, where: string, mode: ChDdlMode = SINGLE_SERVER, callCacheBytes?: number): Omit<Store, 'close'> {
   const commits = createCommitListeners();
   const client = withInsertTiming(untimed, commits);
   return {
     capabilities: { engine: 'clickhouse', transactions: false },
-    calls: createClickHouseCallStore(client, database, mode),
+    calls: createClickHouseCallStore(client, database, mode, callCacheBytes),
     objects: createClickHouseObjectStore(client, database),
     feedback: createClickHouseFeedbackStore(client, database, mode),
     tables: createClickHouseTableStore(client, database),
@@ -90,7 +92,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     throw err;
   }
   return {
-    ...clickHouseStores(client, opts.database, opts.url, mode),
+    ...clickHouseStores(client, opts.database, opts.url, mode, opts.callCacheBytes),
     async close() {
       if (!opts.client) await client.close();
     },
