@@ -9,6 +9,7 @@
 import type { CallsQuery } from '../call-store.js';
 import type { StartedBound } from './clickhouse-calls-select.js';
 import { trimOldest } from './clickhouse-trim-oldest.js';
+import { boundOp } from './clickhouse-started-window.js';
 
 /** Queries whose last page bound is kept (a few hundred bytes each). */
 const QUERIES_KEPT = 1000;
@@ -32,24 +33,17 @@ export interface PageGuesses {
 const keyOf = (q: CallsQuery): string =>
   JSON.stringify([q.projectId, q.where, q.sort, q.limit, q.offset]);
 
-/** Only pages sorted first by start time have a bound. */
-function direction(q: CallsQuery): '>=' | '<=' | null {
-  const first = q.sort[0];
-  if (q.limit === null || q.limit === 0 || first === undefined || first.field.kind !== 'column' || first.field.name !== 'started_at') return null;
-  return first.direction === 'desc' ? '>=' : '<=';
-}
-
 export function pageGuesses(): PageGuesses {
   const bounds = new Map<string, number>();
   return {
     get(q) {
-      const op = direction(q);
+      const op = q.limit === 0 ? null : boundOp(q);
       if (op === null) return null;
       const at = bounds.get(keyOf(q));
       return at === undefined ? null : { op, at };
     },
     remember(q, lastStartedAt) {
-      if (direction(q) === null) return;
+      if (boundOp(q) === null) return;
       const key = keyOf(q);
       bounds.delete(key);
       bounds.set(key, lastStartedAt);

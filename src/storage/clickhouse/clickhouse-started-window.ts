@@ -17,6 +17,16 @@ const WINDOWED_UP_TO = 10_000;
 /** Questions whose last answer is kept (a few hundred bytes each). */
 const GUESSES_KEPT = 1000;
 
+/**
+ * How a bound on the start time narrows a page of `q`: `>=` when it is sorted newest first,
+ * `<=` oldest first; null when it has no limit or is not sorted by start time first.
+ */
+export function boundOp(q: CallsQuery): StartedBound['op'] | null {
+  const first = q.sort[0];
+  if (q.limit === null || first === undefined || first.field.kind !== 'column' || first.field.name !== 'started_at') return null;
+  return first.direction === 'desc' ? '>=' : '<=';
+}
+
 /** The bound of the window a query's page lies in, or null when it is read unbounded. */
 export type StartedWindow = (q: CallsQuery, leaves: LeafReads) => Promise<StartedBound | null>;
 
@@ -30,21 +40,22 @@ export function startedWindow(client: ClickHouseClient, database: string): Start
   }
 
   return async (q, leaves) => {
-    const first = q.sort[0];
-    if (q.limit === null || first === undefined || first.field.kind !== 'column' || first.field.name !== 'started_at') return null;
+    const op = boundOp(q);
+    if (op === null || q.limit === null) return null;
+    const direction = op === '>=' ? 'desc' : 'asc';
     const need = q.limit + (q.offset ?? 0);
     if (need === 0 || need > WINDOWED_UP_TO) return null;
     const k = Math.max(need * 3, 300);
-    const plain = buildStartedWindow(database, q, k, first.direction, leaves);
+    const plain = buildStartedWindow(database, q, k, direction, leaves);
     const key = JSON.stringify([plain.sql, plain.params]);
     const guess = guesses.get(key);
-    let at = guess === undefined ? null : await kth(buildStartedWindow(database, q, k, first.direction, leaves, guess));
+    let at = guess === undefined ? null : await kth(buildStartedWindow(database, q, k, direction, leaves, guess));
     at ??= await kth(plain);
     guesses.delete(key);
     if (at !== null) {
       guesses.set(key, at);
       trimOldest(guesses, GUESSES_KEPT);
     }
-    return at === null ? null : { op: first.direction === 'desc' ? '>=' : '<=', at };
+    return at === null ? null : { op, at };
   };
 }
