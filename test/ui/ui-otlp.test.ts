@@ -45,7 +45,11 @@ test('an OTLP trace: root in the list, spans in the tree, chat parts, usage and 
   assert.match(await page.locator(`[data-testid=call-row][data-id="${root}"]`).innerText(), /invoke_agent weather/);
 
   await page.goto(`${w.url}/ui/otel/agent/calls/${root}?call=${chat}`);
-  await page.locator(`[data-testid=call-detail][data-id="${chat}"]`).waitFor();
+  await page.locator(`[data-testid=call-detail][data-id="${chat}"]`).waitFor().catch(async (e) => {
+    // Seen once in CI under load (not reproduced alone): what the page showed instead.
+    console.log('# no detail of the chat span at', page.url(), JSON.stringify((await page.locator('main').innerText()).slice(0, 800)), JSON.stringify(errors));
+    throw e;
+  });
   assert.equal(await page.locator('[data-testid=tree-row]').count(), 3);
   assert.match(await page.locator('[data-testid=inputs] [data-testid=chat] [data-role=user]').innerText(), /Weather in Paris\?/);
   const answer = page.locator('[data-testid=output] [data-testid=chat] [data-role=assistant]');
