@@ -47,13 +47,18 @@ export function callPages(client: ClickHouseClient, database: string, opts: Call
   const cache = opts.cacheBytes > 0 ? new CallCache(opts.cacheBytes) : null;
   const maxRows = opts.guessedReadMaxRows ?? GUESSED_READ_MAX_ROWS;
 
-  /** The calls of `q`'s page within `bound`; `capped`: refuse a read of many rows (TOO_MANY_ROWS). */
-  async function readPage(q: CallsQuery, leaves: LeafReads, bound: StartedBound, capped: boolean): Promise<StoredCall[]> {
+  /**
+   * `q`'s page read within `bound`, or null when the bound does not hold all of it (the read
+   * came back short); `capped`: refuse a read of many rows (TOO_MANY_ROWS).
+   */
+  async function readPage(q: CallsQuery, leaves: LeafReads, bound: StartedBound, capped: boolean): Promise<StoredCall[] | null> {
     // In the statement, not as client settings: chdb's connection applies those to its session.
     const cap = capped ? ` SETTINGS max_rows_to_read = ${Math.floor(maxRows)}, read_overflow_mode = 'throw'` : '';
     if (cache === null || q.limit === null || q.limit > CACHED_PAGE_MAX) return readInFull(q, leaves, bound, cap);
     const keys = buildCallsKeys(database, q, nowMicros(), bound, leaves);
     const page = (await allRows(keys.sql + cap, keys.params, CALL_KEYS_COLUMNS)).map((r) => ({ id: String(r[0]), version: rowVersion(r[1]), started: Number(r[2]) }));
+    // Short: no call of it is read (the caller tries the next way).
+    if (!isFull(q, page)) return null;
     const missing = page.filter((k) => cache.get(q.projectId, k.id, k.version) === undefined);
     if (missing.length > 0) {
       const starts = missing.map((k) => k.started);
@@ -72,15 +77,15 @@ export function callPages(client: ClickHouseClient, database: string, opts: Call
     return out;
   }
 
-  async function readInFull(q: CallsQuery, leaves: LeafReads, bound: StartedBound, cap: string): Promise<StoredCall[]> {
+  async function readInFull(q: CallsQuery, leaves: LeafReads, bound: StartedBound, cap: string): Promise<StoredCall[] | null> {
     const { sql, params } = buildCallsSelect(database, q, nowMicros(), bound, leaves);
-    return (await allRows(sql + cap, params, CALLS_SELECT_COLUMNS)).map(storedCallOf);
+    const calls = (await allRows(sql + cap, params, CALLS_SELECT_COLUMNS)).map(storedCallOf);
+    return isFull(q, calls) ? calls : null;
   }
 
   return async (q, leaves) => {
-    const full = (calls: StoredCall[]) => {
-      if (calls.length !== q.limit || calls.length === 0) return null;
-      lastPages.remember(q, calls.at(-1)!.started_at);
+    const full = (calls: StoredCall[] | null) => {
+      if (calls !== null) lastPages.remember(q, calls.at(-1)!.started_at);
       return calls;
     };
     const last = lastPages.get(q);
@@ -97,6 +102,9 @@ export function callPages(client: ClickHouseClient, database: string, opts: Call
     return bound === null ? null : full(await readPage(q, leaves, bound, false));
   };
 }
+
+/** Whether a bounded read holds the whole page: as many rows as the limit (and some). */
+const isFull = (q: CallsQuery, rows: readonly unknown[]): boolean => rows.length > 0 && rows.length === q.limit;
 
 /**
  * A copy of a cached call for `q` (the caller may fill in its trace's total): its storage size
