@@ -15,11 +15,12 @@ import { streamWithLeaves, withLeaves } from './clickhouse-call-leaves.js';
 import { type LeafReads, CALLS_SELECT_COLUMNS, buildCallsMatched, buildCallsSelect, liveCallsFrom, newStatement, storedCallOf, USAGE_SQL } from './clickhouse-calls-select.js';
 import { DEFAULT_CALL_CACHE_BYTES, callPages } from './clickhouse-call-pages.js';
 import { ROWS_PER_CHUNK, rowReader } from './clickhouse-rows.js';
+import { liveAt } from './clickhouse-live.js';
 
 /** Most call rows one grouped write takes (several requests' batches together). */
 const ROWS_PER_GROUP = 10_000;
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const LIVE = 'has_start = 1 AND deleted_at IS NULL AND (expire_at IS NULL OR expire_at > {now:Int64})';
+const LIVE = `has_start = 1 AND ${liveAt('{now:Int64}')}`;
 
 /** `callCacheBytes`: the bound of the calls kept to serve pages read again (clickhouse-call-cache.ts; 0: none). */
 export function createClickHouseCallStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER, callCacheBytes = DEFAULT_CALL_CACHE_BYTES): CallStore {

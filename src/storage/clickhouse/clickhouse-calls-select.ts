@@ -11,6 +11,7 @@ import { CALL_JSON_COLUMNS } from '../../query/calls-fields.js';
 import type { Micros } from '../../time.js';
 import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField, type ChFieldPrinter, type ChType } from './clickhouse-dialect.js';
 import { leafField } from './clickhouse-json-leaves.js';
+import { liveAt } from './clickhouse-live.js';
 
 /** The key of a dynamic field in a set of fields read from leaves. */
 export const leafKey = (column: string, path: readonly string[]): string => JSON.stringify([column, ...path]);
@@ -178,11 +179,12 @@ export function newStatement(database: string, projectId: string, leaves: LeafRe
 export function liveCallsFrom(database: string, s: ReturnType<typeof newStatement>, where: Expr | null, now: Micros, extra: readonly string[] = []): string {
   const late = conjuncts(where).filter((c) => !onStartOnly(c));
   const pre = startConditions(s, where, extra);
-  const post = ['calls.deleted_at IS NULL', `(calls.expire_at IS NULL OR calls.expire_at > ${s.params.add(now, 'Int64')})`, ...late.map((c) => printChExpr(c, s.print, s.params))];
+  const post = [liveAt(s.params.add(now, 'Int64'), 'calls'), ...late.map((c) => printChExpr(c, s.print, s.params))];
   const joins = s.joins.joins.length === 0 ? '' : ` ${s.joins.joins.join(' ')}`;
   if (joins === '') return `FROM ${chIdentifier(database)}.calls AS calls FINAL PREWHERE ${pre.join(' AND ')} WHERE ${post.join(' AND ')}`;
-  // PREWHERE belongs to a table read: with joins, the merge is a subquery of its own.
-  return `FROM (SELECT * FROM ${chIdentifier(database)}.calls AS calls FINAL PREWHERE ${pre.join(' AND ')}) AS calls${joins} WHERE ${post.join(' AND ')}`;
+  // PREWHERE belongs to a table read: with joins, the merge is a subquery of its own (whose
+  // * leaves out the MATERIALIZED live_until).
+  return `FROM (SELECT *, calls.live_until AS live_until FROM ${chIdentifier(database)}.calls AS calls FINAL PREWHERE ${pre.join(' AND ')}) AS calls${joins} WHERE ${post.join(' AND ')}`;
 }
 
 const REQUIRED: ReadonlySet<CallColumn> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at']);
