@@ -20,7 +20,8 @@ import { liveAt } from './clickhouse-live.js';
 /** Most call rows one grouped write takes (several requests' batches together). */
 const ROWS_PER_GROUP = 10_000;
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const LIVE = `has_start = 1 AND ${liveAt('{now:Int64}')}`;
+/** A live call's newest row (live_until is 0 for a row without a start). */
+const LIVE = liveAt('{now:Int64}');
 
 /** `callCacheBytes`: the bound of the calls kept to serve pages read again (clickhouse-call-cache.ts; 0: none). */
 export function createClickHouseCallStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER, callCacheBytes = DEFAULT_CALL_CACHE_BYTES): CallStore {
