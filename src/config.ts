@@ -1,4 +1,5 @@
 // Configuration from the environment and equivalent command-line flags; frozen once read.
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -23,6 +24,11 @@ export interface Config {
   readonly metricsToken: string | null;
   /** Serve without API keys on a non-loopback address (refused unless set). */
   readonly insecureOpen: boolean;
+  /**
+   * Host names or addresses answered while open (no keys) beside the loopback ones
+   * (http/host-policy.ts); `.example.com` also allows its subdomains; `*` alone turns the check off.
+   */
+  readonly allowedHosts: readonly string[];
   /** Requests per minute allowed per API key; 0 = no limit. */
   readonly rateLimitPerMinute: number;
   /** Bytes of call batches that may wait to be written before ingest answers 503. */
@@ -58,6 +64,7 @@ export const DEFAULTS = {
   logFormat: 'json',
   metricsToken: null,
   insecureOpen: false,
+  allowedHosts: [],
   rateLimitPerMinute: 0,
   ingestQueueBytes: 256 * 1024 * 1024,
   retentionIntervalMs: 60_000,
@@ -92,6 +99,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'localUserId', flag: 'user', env: 'WEFT_LOCAL_USER_ID', value: 'ID', help: 'the user every write gets while no API key exists' },
   { key: 'localUsername', flag: 'username', env: 'WEFT_LOCAL_USERNAME', value: 'NAME', help: "that user's name" },
   { key: 'insecureOpen', flag: 'insecure-open', env: 'WEFT_INSECURE_OPEN', value: '', help: 'serve without API keys on a non-loopback address', isSwitch: true },
+  { key: 'allowedHosts', flag: 'allowed-hosts', env: 'WEFT_ALLOWED_HOSTS', value: 'NAMES', help: 'host names or addresses answered without API keys besides localhost (comma-separated; * = any)' },
   { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'WEFT_RATE_LIMIT', value: 'N', help: 'requests per minute per API key (0: no limit)' },
   { key: 'ingestQueueBytes', flag: 'ingest-queue-bytes', env: 'WEFT_INGEST_QUEUE_BYTES', value: 'BYTES', help: 'call rows waiting to be written before ingest answers 503' },
   { key: 'retentionIntervalMs', flag: 'retention-interval-ms', env: 'WEFT_RETENTION_INTERVAL_MS', value: 'MS', help: 'how often expired calls are deleted (0: never)' },
@@ -125,6 +133,22 @@ function toBool(key: keyof Config, raw: string): boolean {
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${key} must be true or false, got "${raw}"`);
+}
+
+/**
+ * WEFT_ALLOWED_HOSTS: comma-separated host names or IP addresses (IPv6 without brackets),
+ * lowercased, without ports; `.name` allows the name and its subdomains; `*` alone allows any Host.
+ */
+function toHostList(raw: string): readonly string[] {
+  const names = raw.split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+  for (const n of names) {
+    if (n === '*' || isIP(n) !== 0) continue;
+    if (!/^\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(n)) {
+      throw new ConfigError(`allowedHosts must list host names or IP addresses without ports (comma-separated; .example.com for a domain and its subdomains; * for any), got "${n}"`);
+    }
+  }
+  if (names.includes('*') && names.length > 1) throw new ConfigError('allowedHosts: * allows every name; list it alone');
+  return Object.freeze(names);
 }
 
 /**
@@ -173,6 +197,7 @@ export function configFrom(flags: Readonly<Record<string, string | boolean | und
     logFormat,
     metricsToken: raw.metricsToken ?? DEFAULTS.metricsToken,
     insecureOpen: raw.insecureOpen !== undefined ? toBool('insecureOpen', raw.insecureOpen) : DEFAULTS.insecureOpen,
+    allowedHosts: raw.allowedHosts !== undefined ? toHostList(raw.allowedHosts) : DEFAULTS.allowedHosts,
     rateLimitPerMinute: raw.rateLimitPerMinute !== undefined ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute) : DEFAULTS.rateLimitPerMinute,
     ingestQueueBytes: raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,
     retentionIntervalMs: raw.retentionIntervalMs !== undefined ? toInt('retentionIntervalMs', raw.retentionIntervalMs) : DEFAULTS.retentionIntervalMs,

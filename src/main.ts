@@ -8,6 +8,7 @@ import { weftVersion } from './package-root.js';
 import { buildApp } from './http/app.js';
 import { openStore } from './open-store.js';
 import { isLoopback } from './http/auth-mode.js';
+import { hostPolicy } from './http/host-policy.js';
 import { StartupError } from './startup-error.js';
 
 /** The one line for an error of listen(): a busy port, a port this user may not bind. */
@@ -29,7 +30,8 @@ async function main(config: Config): Promise<void> {
   const store = await openStore(config);
   const data = config.engine === 'clickhouse' ? `ClickHouse ${config.clickhouseUrl}, database ${config.clickhouseDatabase}` : config.dataDir;
   // No keys means open access: only on loopback, unless the operator says otherwise.
-  if (!isLoopback(config.host) && !config.insecureOpen && !(await store.auth.hasKeys())) {
+  const keyed = await store.auth.hasKeys();
+  if (!isLoopback(config.host) && !config.insecureOpen && !keyed) {
     await store.close();
     process.stderr.write(
       `weft: refusing to listen on ${config.host} without API keys: anyone who can reach it could read and write every project.\n` +
@@ -47,7 +49,9 @@ async function main(config: Config): Promise<void> {
     await store.close().catch(() => undefined);
     throw listenError(err, config);
   }
-  process.stdout.write(`weft listening on ${address} (data: ${data})\n`);
+  const remoteHint = !isLoopback(config.host) && config.allowedHosts.length === 0 ? ' (other machines: list the name or address they use in WEFT_ALLOWED_HOSTS)' : '';
+  const access = keyed ? 'API keys required' : `open mode, no API keys: answering Host ${hostPolicy(config.allowedHosts).describe()}${remoteHint}`;
+  process.stdout.write(`weft listening on ${address} (data: ${data}; ${access})\n`);
   let closing = false;
   const shutdown = async () => {
     if (closing) return;

@@ -50,6 +50,7 @@ test('without keys, 0.0.0.0 is refused (exit 2) unless --insecure-open', async (
   const open = await serve(['--host', '0.0.0.0', '--data-dir', dir, '--insecure-open']);
   try {
     assert.ok(open.port, open.stderr);
+    assert.match(open.stdout!, /open mode, no API keys: answering Host localhost, 127\.0\.0\.1, \[::1\] \(other machines: list the name or address they use in WEFT_ALLOWED_HOSTS\)/);
     const r = await fetch(`http://127.0.0.1:${open.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"project_id":"a/b"}' });
     assert.equal(r.status, 200);
   } finally {
@@ -63,6 +64,7 @@ test('with a key, 0.0.0.0 starts and needs the key', async () => {
   const s = await serve(['--host', '0.0.0.0', '--data-dir', dir]);
   try {
     assert.ok(s.port, s.stderr);
+    assert.match(s.stdout!, /\(data: .*; API keys required\)/);
     const post = (headers: Record<string, string>) =>
       fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"project_id":"a/b"}' });
     assert.equal((await post({})).status, 401);

@@ -68,3 +68,12 @@ test('a switch: the flag alone is true, its variable says true or false, a value
   assert.throws(() => loadConfig(['stray'], {}), /unexpected argument stray/);
   assert.throws(() => loadConfig(['--nope'], {}), /unknown option --nope/);
 });
+
+test('allowed hosts: comma-separated names, lowercased, .domain entries, * alone; ports, URLs and spaces are errors', () => {
+  assert.deepEqual(loadConfig([], {}).allowedHosts, []);
+  assert.deepEqual(loadConfig([], { WEFT_ALLOWED_HOSTS: ' Weft.Example , .corp.example,,10.0.0.5,FD00::5' }).allowedHosts, ['weft.example', '.corp.example', '10.0.0.5', 'fd00::5']);
+  assert.deepEqual(loadConfig(['--allowed-hosts', '*'], { WEFT_ALLOWED_HOSTS: 'x' }).allowedHosts, ['*']);
+  for (const bad of ['weft.example:8080', 'http://weft.example', '*,weft.example', 'a b', '-bad.example', 'a..b', '[fd00::5]', '10.0.0.5:80']) {
+    assert.throws(() => loadConfig([`--allowed-hosts=${bad}`], {}), /allowedHosts/, bad);
+  }
+});

@@ -26,6 +26,8 @@ import { fastifyLogging } from './request-log.js';
 import type { LogDestination } from './pretty-log.js';
 import { registerObservability } from './observability.js';
 import { trustedMonitor } from './monitor-access.js';
+import { browserGuard } from './browser-guard.js';
+import { hostPolicy } from './host-policy.js';
 import { ROUTES } from '../api/routes.js';
 import { adminRoutes } from '../api/admin.js';
 import { servedPaths, type RouteAccess, type RouteSpec } from '../api/route-spec.js';
@@ -52,7 +54,7 @@ function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
 export interface AppDeps {
   readonly store: Store;
   readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'> &
-    Partial<Pick<Config, 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute' | 'defaultEntity' | 'logFormat' | 'metricsToken'>>;
+    Partial<Pick<Config, 'allowedHosts' | 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute' | 'defaultEntity' | 'logFormat' | 'metricsToken'>>;
   /** Where log lines go (default: stdout). */
   readonly logDestination?: LogDestination;
   /** The built web UI's directory (default: <package root>/dist/ui); null: none, the UI answers 503. */
@@ -87,7 +89,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (s === undefined) return req.routeOptions.config.access ?? 'admin';
     return s.access ?? (s.open ? 'open' : 'admin');
   };
-  registerRequestContext(app, { local: { userId: deps.config.localUserId, username: deps.config.localUsername }, auth: store.auth, accessOf, trustedMonitor: trustedMonitor(deps.config.metricsToken ?? null) });
+  registerRequestContext(app, {
+    local: { userId: deps.config.localUserId, username: deps.config.localUsername },
+    auth: store.auth,
+    accessOf,
+    trustedMonitor: trustedMonitor(deps.config.metricsToken ?? null),
+    guard: browserGuard(hostPolicy(deps.config.allowedHosts ?? DEFAULTS.allowedHosts)),
+  });
   registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
   registerRateLimit(app, deps.config.rateLimitPerMinute ?? 0);
   registerMetaRoutes(app, store);

@@ -1,7 +1,8 @@
 // Who is calling. With no API key stored (open mode: loopback, or --insecure-open) every
 // request is the one configured local user, allowed everything. Once any key exists,
 // every request to a non-open route must carry a live key: its user becomes the caller
-// and its roles decide access (http/auth-guard.ts). The server, never the client,
+// and its roles decide access (http/auth-guard.ts). Before either, a request a web page must
+// not make is refused (browser-guard.ts). The server, never the client,
 // decides wb_user_id.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../api/route-spec.js';
@@ -32,6 +33,8 @@ export interface IdentityOptions {
   readonly accessOf: (req: FastifyRequest) => RouteAccess | undefined;
   /** Whether a request to a `monitor` route comes from a trusted monitor (monitor-access.ts); default: never. */
   readonly trustedMonitor?: (req: FastifyRequest) => boolean;
+  /** Refuses what a web page must not do (browser-guard.ts), before anything else; `keyed`: keys exist. */
+  readonly guard: (req: FastifyRequest, keyed: boolean) => void;
 }
 
 const NO_ACCESS: Access = { all: false, grants: [] };
@@ -62,6 +65,7 @@ export function registerRequestContext(app: FastifyInstance, opts: IdentityOptio
   app.addHook('onRequest', async (req, reply) => {
     const access = opts.accessOf(req);
     const keyed = await opts.auth.hasKeys();
+    opts.guard(req, keyed);
     if (!keyed) {
       req.weft = openCtx;
       return;

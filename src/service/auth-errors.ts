@@ -9,7 +9,7 @@ export class UnauthorizedError extends WeftError {
 }
 
 export class ForbiddenError extends WeftError {
-  constructor(message: string) {
-    super('FORBIDDEN', message);
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super('FORBIDDEN', message, extra);
   }
 }

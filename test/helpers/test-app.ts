@@ -73,6 +73,8 @@ export interface TestAppOptions {
   metricsToken?: string;
   /** Open this data directory (kept on close) instead of a new temporary one. */
   dataDir?: string;
+  /** WEFT_ALLOWED_HOSTS (default: none). */
+  allowedHosts?: readonly string[];
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -93,6 +95,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       logLevel: opts.log?.level ?? 'silent', logFormat: opts.log?.format ?? 'json', metricsToken: opts.metricsToken ?? null,
       ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes, retentionIntervalMs: opts.retentionIntervalMs ?? 0,
       rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, defaultEntity: opts.defaultEntity ?? null,
+      allowedHosts: opts.allowedHosts ?? [],
     },
     ...(opts.uiDir !== undefined ? { uiDir: opts.uiDir } : {}),
     ...(opts.log ? { logDestination: opts.log.destination } : {}),

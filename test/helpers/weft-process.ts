@@ -38,6 +38,8 @@ export function createdKey(out: string): string {
 
 export interface Served {
   port?: number;
+  /** What the server printed up to its startup line. */
+  stdout?: string;
   code?: number | null;
   stderr: string;
   stop: () => void;
@@ -57,7 +59,7 @@ export function serve(args: string[]): Promise<Served> {
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on \S+:(\d+)/.exec(out);
-      if (m) { clearTimeout(timer); res({ port: Number(m[1]), stderr, stop, exited }); }
+      if (m) { clearTimeout(timer); res({ port: Number(m[1]), stdout: out, stderr, stop, exited }); }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('exit', (code) => { clearTimeout(timer); res({ code, stderr, stop, exited }); });
