@@ -110,7 +110,7 @@ test('at most 1000 refs per request', async () => {
   assert.equal((await vals(Array(1000).fill(`${refs.model}/attr/name`))).length, 1000);
   const r = await read(Array(1001).fill(refs.model));
   assert.equal(r.status, 400);
-  assert.equal(r.body.reason, 'Too many refs');
+  assert.equal(r.body.reason, 'Too many items in body.refs: at most 1000 are allowed (1001 given)');
 });
 
 test('malformed bodies are 422', async () => {

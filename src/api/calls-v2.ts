@@ -4,6 +4,7 @@
 import { Type, type Static } from 'typebox';
 import { AnyObject, DateTime, EmptyRes, Nullable, SafeInteger, Strict } from './common.js';
 import { CallStartReq, CallStartRes, EndedCallSchemaForInsert, StartedCallSchemaForInsert, SummaryInsertMap } from './calls.js';
+import { DataList } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 export const ProjectPath = Type.Object({
@@ -27,7 +28,7 @@ export const CompletedCallSchemaForInsert = Type.Object({
 });
 export type CompletedCallSchemaForInsert = Static<typeof CompletedCallSchemaForInsert>;
 
-export const CallsCompleteReq = Strict({ batch: Type.Array(CompletedCallSchemaForInsert) });
+export const CallsCompleteReq = Strict({ batch: DataList(CompletedCallSchemaForInsert) });
 export type CallsCompleteReq = Static<typeof CallsCompleteReq>;
 
 /** An eager end carries its call's start time too (calls_complete mode). */
@@ -40,15 +41,15 @@ const tag = 'Calls';
 export const callsV2Routes = {
   callsComplete: defineRoute({
     access: 'write', id: 'calls_complete', method: 'POST', path: '/v2/:entity/:project/calls/complete', tag,
-    summary: 'Write finished calls (start and end together) in one batch', params: ProjectPath,
+    summary: 'Write finished calls (start and end together) in one batch', params: ProjectPath, carriesData: true,
     body: CallsCompleteReq, response: EmptyRes, errors: [400, 413, 503],
   }),
   callStartV2: defineRoute({
     access: 'write', id: 'call_start_v2', method: 'POST', path: '/v2/:entity/:project/call/start', tag,
-    summary: 'Start a call (eager op)', params: ProjectPath, body: CallStartReq, response: CallStartRes, errors: [400, 503],
+    summary: 'Start a call (eager op)', params: ProjectPath, carriesData: true, body: CallStartReq, response: CallStartRes, errors: [400, 503],
   }),
   callEndV2: defineRoute({
     access: 'write', id: 'call_end_v2', method: 'POST', path: '/v2/:entity/:project/call/end', tag,
-    summary: 'End a call (eager op)', params: ProjectPath, body: CallEndV2Req, response: EmptyRes, errors: [400, 503],
+    summary: 'End a call (eager op)', params: ProjectPath, carriesData: true, body: CallEndV2Req, response: EmptyRes, errors: [400, 503],
   }),
 } as const;

@@ -2,9 +2,10 @@
 import { Type, type Static } from 'typebox';
 import { AnyObject, AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SafeInteger, SortBy, Strict } from './common.js';
 import { Query } from './query.js';
+import { DataList, List, MAX_COLUMNS, MAX_DELETE_CALLS, MAX_FILTER_LENGTH, MAX_NAMES, TOO_MANY_STATUS } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
-const IdList = Nullable(Type.Array(Type.String()));
+const IdList = Nullable(List(Type.String(), MAX_FILTER_LENGTH));
 
 // Nested insert models are lenient (unknown keys ignored): the TS SDK sends display_name in ends.
 export const StartedCallSchemaForInsert = Type.Object({
@@ -78,7 +79,7 @@ export const CallBatchItem = Type.Object({
   req: Type.Object({ start: Type.Optional(StartedCallSchemaForInsert), end: Type.Optional(EndedCallSchemaForInsert) }),
 });
 export type CallBatchItem = Static<typeof CallBatchItem>;
-export const CallCreateBatchReq = Strict({ batch: Type.Array(CallBatchItem) });
+export const CallCreateBatchReq = Strict({ batch: DataList(CallBatchItem) });
 export type CallCreateBatchReq = Static<typeof CallCreateBatchReq>;
 export const CallCreateBatchRes = Type.Object({ res: Type.Array(Type.Union([CallStartRes, EmptyRes])) });
 
@@ -148,15 +149,15 @@ export const CallsQueryReq = Strict({
   filter: Nullable(CallsFilter),
   limit: Limit,
   offset: Offset,
-  sort_by: Nullable(Type.Array(SortBy)),
+  sort_by: Nullable(List(SortBy, MAX_NAMES)),
   query: Nullable(Query),
   include_costs: Nullable(Type.Boolean({ default: false })),
   include_feedback: Nullable(Type.Boolean({ default: false })),
   include_storage_size: Nullable(Type.Boolean({ default: false })),
   include_total_storage_size: Nullable(Type.Boolean({ default: false })),
   include_usernames: Nullable(Type.Boolean({ default: false })),
-  columns: Nullable(Type.Array(Type.String())),
-  expand_columns: Nullable(Type.Array(Type.String())),
+  columns: Nullable(List(Type.String(), MAX_COLUMNS)),
+  expand_columns: Nullable(List(Type.String(), MAX_NAMES)),
   return_expanded_column_values: Nullable(Type.Boolean({ default: true })),
 });
 export type CallsQueryReq = Static<typeof CallsQueryReq>;
@@ -168,14 +169,14 @@ export const CallsQueryStatsReq = Strict({
   query: Nullable(Query),
   limit: Limit,
   include_total_storage_size: Nullable(Type.Boolean({ default: false })),
-  expand_columns: Nullable(Type.Array(Type.String())),
+  expand_columns: Nullable(List(Type.String(), MAX_NAMES)),
 });
 export type CallsQueryStatsReq = Static<typeof CallsQueryStatsReq>;
 export const CallsQueryStatsRes = Type.Object({ count: Type.Integer(), total_storage_size_bytes: Nullable(Type.Integer()) });
 
 export const CallsDeleteReq = Strict({
   project_id: ProjectId,
-  call_ids: Type.Array(Type.String()),
+  call_ids: List(Type.String(), MAX_DELETE_CALLS, { [TOO_MANY_STATUS]: 413 }),
   wb_user_id: Nullable(Type.String()),
 });
 export type CallsDeleteReq = Static<typeof CallsDeleteReq>;
@@ -183,9 +184,9 @@ export const CallsDeleteRes = Type.Object({ num_deleted: Type.Integer() });
 
 const tag = 'Calls';
 export const callsRoutes = {
-  callStart: defineRoute({ access: 'write', id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', body: CallStartReq, response: CallStartRes, errors: [400, 503] }),
-  callEnd: defineRoute({ access: 'write', id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', body: CallEndReq, response: EmptyRes, errors: [400, 503] }),
-  callUpsertBatch: defineRoute({ access: 'write', id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413, 503] }),
+  callStart: defineRoute({ access: 'write', id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', carriesData: true, body: CallStartReq, response: CallStartRes, errors: [400, 503] }),
+  callEnd: defineRoute({ access: 'write', id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', carriesData: true, body: CallEndReq, response: EmptyRes, errors: [400, 503] }),
+  callUpsertBatch: defineRoute({ access: 'write', id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', carriesData: true, body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413, 503] }),
   callUpdate: defineRoute({ access: 'write', id: 'call_update', method: 'POST', path: '/call/update', tag, summary: 'Update a call (display name)', body: CallUpdateReq, response: EmptyRes, errors: [400] }),
   callRead: defineRoute({ access: 'read', id: 'call_read', method: 'POST', path: '/call/read', tag, summary: 'Read one call', body: CallReadReq, response: CallReadRes }),
   callsDelete: defineRoute({ access: 'write', id: 'calls_delete', method: 'POST', path: '/calls/delete', tag, summary: 'Delete calls and their descendants', body: CallsDeleteReq, response: CallsDeleteRes, errors: [400, 413] }),

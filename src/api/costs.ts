@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
 import { Query } from './query.js';
+import { List, MAX_NAMES } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -32,9 +33,9 @@ export type CostCreateRes = Static<typeof CostCreateRes>;
 
 export const CostQueryReq = Strict({
   project_id: ProjectId,
-  fields: Nullable(Type.Array(Type.String(), { description: 'Output keys to fill; the others are null. Default: all' })),
+  fields: Nullable(List(Type.String(), MAX_NAMES, { description: 'Output keys to fill; the others are null. Default: all' })),
   query: Nullable(Query),
-  sort_by: Nullable(Type.Array(SortBy)),
+  sort_by: Nullable(List(SortBy, MAX_NAMES)),
   limit: Limit,
   offset: Offset,
 });
@@ -58,7 +59,7 @@ export type CostPurgeReq = Static<typeof CostPurgeReq>;
 
 const tag = 'Costs';
 export const costsRoutes = {
-  costCreate: defineRoute({ access: 'write', id: 'cost_create', method: 'POST', path: '/cost/create', tag, summary: 'Set project prices for LLMs', body: CostCreateReq, response: CostCreateRes, errors: [400] }),
+  costCreate: defineRoute({ access: 'write', id: 'cost_create', method: 'POST', path: '/cost/create', tag, summary: 'Set project prices for LLMs', carriesData: true, body: CostCreateReq, response: CostCreateRes, errors: [400] }),
   costQuery: defineRoute({ access: 'read', id: 'cost_query', method: 'POST', path: '/cost/query', tag, summary: 'Query project prices', body: CostQueryReq, response: CostQueryRes, errors: [400] }),
   costPurge: defineRoute({ access: 'write', id: 'cost_purge', method: 'POST', path: '/cost/purge', tag, summary: 'Permanently delete project prices by id', body: CostPurgeReq, response: EmptyRes, errors: [400] }),
 } as const;

@@ -5,6 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { AnyObject, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
 import { Query } from './query.js';
+import { DataList, List, MAX_NAMES } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 /** A number in [0, 1]: confidences and ratings. Out of range is a 422. */
@@ -24,7 +25,7 @@ const feedbackCreateFields = {
   call_ref: Nullable(Type.String({ description: 'Call ref of the scorer call (wandb.runnable.<name> only)' })),
   trigger_ref: Nullable(Type.String({ description: 'Object ref of the trigger (wandb.runnable.<name> only)' })),
   queue_id: Nullable(Type.String({ description: 'Annotation queue the feedback came from' })),
-  scorer_tags: Nullable(Type.Array(Type.String(), { description: 'Tags applied to the ref by a scorer' })),
+  scorer_tags: Nullable(List(Type.String(), MAX_NAMES, { description: 'Tags applied to the ref by a scorer' })),
   scorer_tag_reasons: Nullable(StringMap),
   scorer_tag_confidences: Nullable(UnitMap),
   scorer_ratings: Nullable(UnitMap),
@@ -50,15 +51,15 @@ export const FeedbackCreateRes = Type.Object({
 });
 export type FeedbackCreateRes = Static<typeof FeedbackCreateRes>;
 
-export const FeedbackCreateBatchReq = Strict({ batch: Type.Array(FeedbackCreateReq) });
+export const FeedbackCreateBatchReq = Strict({ batch: DataList(FeedbackCreateReq) });
 export type FeedbackCreateBatchReq = Static<typeof FeedbackCreateBatchReq>;
 export const FeedbackCreateBatchRes = Type.Object({ res: Type.Array(FeedbackCreateRes) });
 
 export const FeedbackQueryReq = Strict({
   project_id: ProjectId,
-  fields: Nullable(Type.Array(Type.String(), { description: 'Columns, or payload.<path>, or ["count(*)"] alone; default: every column' })),
+  fields: Nullable(List(Type.String(), MAX_NAMES, { description: 'Columns, or payload.<path>, or ["count(*)"] alone; default: every column' })),
   query: Nullable(Query),
-  sort_by: Nullable(Type.Array(SortBy)),
+  sort_by: Nullable(List(SortBy, MAX_NAMES)),
   limit: Limit,
   offset: Offset,
 });
@@ -80,9 +81,9 @@ export const FeedbackReplaceRes = FeedbackCreateRes;
 
 const tag = 'Feedback';
 export const feedbackRoutes = {
-  feedbackCreate: defineRoute({ access: 'write', id: 'feedback_create', method: 'POST', path: '/feedback/create', tag, summary: 'Add feedback to a ref', body: FeedbackCreateReq, response: FeedbackCreateRes, errors: [400] }),
-  feedbackCreateBatch: defineRoute({ access: 'write', id: 'feedback_create_batch', method: 'POST', path: '/feedback/batch/create', tag, summary: 'Add several feedback rows at once (all or none)', body: FeedbackCreateBatchReq, response: FeedbackCreateBatchRes, errors: [400] }),
+  feedbackCreate: defineRoute({ access: 'write', id: 'feedback_create', method: 'POST', path: '/feedback/create', tag, summary: 'Add feedback to a ref', carriesData: true, body: FeedbackCreateReq, response: FeedbackCreateRes, errors: [400] }),
+  feedbackCreateBatch: defineRoute({ access: 'write', id: 'feedback_create_batch', method: 'POST', path: '/feedback/batch/create', tag, summary: 'Add several feedback rows at once (all or none)', carriesData: true, body: FeedbackCreateBatchReq, response: FeedbackCreateBatchRes, errors: [400] }),
   feedbackQuery: defineRoute({ access: 'read', id: 'feedback_query', method: 'POST', path: '/feedback/query', tag, summary: 'Query feedback', body: FeedbackQueryReq, response: FeedbackQueryRes, errors: [400] }),
   feedbackPurge: defineRoute({ access: 'write', id: 'feedback_purge', method: 'POST', path: '/feedback/purge', tag, summary: 'Permanently delete feedback by id', body: FeedbackPurgeReq, response: EmptyRes, errors: [400] }),
-  feedbackReplace: defineRoute({ access: 'write', id: 'feedback_replace', method: 'POST', path: '/feedback/replace', tag, summary: 'Replace a feedback row with a new one', body: FeedbackReplaceReq, response: FeedbackReplaceRes, errors: [400] }),
+  feedbackReplace: defineRoute({ access: 'write', id: 'feedback_replace', method: 'POST', path: '/feedback/replace', tag, summary: 'Replace a feedback row with a new one', carriesData: true, body: FeedbackReplaceReq, response: FeedbackReplaceRes, errors: [400] }),
 } as const;

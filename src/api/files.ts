@@ -31,7 +31,7 @@ export const FilesStatsRes = Type.Object({ total_size_bytes: Type.Integer({ mini
 export type FilesStatsRes = Static<typeof FilesStatsRes>;
 
 const tag = 'Files';
-const create = { tag, body: FileCreateForm, requestBody: 'multipart', response: FileCreateRes, errors: [400, 409, 413] } as const;
+const create = { tag, body: FileCreateForm, requestBody: 'multipart', carriesData: true, response: FileCreateRes, errors: [400, 409, 413] } as const;
 const content = { tag, body: FileContentReq, reply: 'octet-stream', response: FileContentRes, errors: [404] } as const;
 
 export const filesRoutes = {

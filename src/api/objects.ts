@@ -3,10 +3,12 @@
 // (wandb/weave weave/vendor/weave_server_sdk/resources/objects/{tags,aliases}.py).
 import { Type, type Static } from 'typebox';
 import { AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
+import { List, MAX_DELETE_DIGESTS, MAX_FILTER_LENGTH, MAX_NAMES } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 const Strings = Type.Array(Type.String());
-const NullableStrings = Nullable(Strings);
+const Names = List(Type.String(), MAX_NAMES);
+const NullableNames = Nullable(Names);
 const IgnoredUserId = Nullable(Type.String({ description: 'Ignored: the server sets the user from the caller' }));
 
 // Nested insert model: lenient (unknown keys ignored), as Weave's ObjSchemaForInsert.
@@ -55,14 +57,14 @@ export type ObjReadReq = Static<typeof ObjReadReq>;
 export const ObjReadRes = Type.Object({ obj: ObjSchema });
 
 export const ObjectVersionFilter = Strict({
-  base_object_classes: NullableStrings,
-  exclude_base_object_classes: NullableStrings,
-  leaf_object_classes: NullableStrings,
-  object_ids: NullableStrings,
+  base_object_classes: NullableNames,
+  exclude_base_object_classes: NullableNames,
+  leaf_object_classes: NullableNames,
+  object_ids: Nullable(List(Type.String(), MAX_FILTER_LENGTH)),
   is_op: Nullable(Type.Boolean()),
   latest_only: Nullable(Type.Boolean()),
-  tags: NullableStrings,
-  aliases: NullableStrings,
+  tags: NullableNames,
+  aliases: NullableNames,
 });
 export type ObjectVersionFilter = Static<typeof ObjectVersionFilter>;
 
@@ -71,7 +73,7 @@ export const ObjQueryReq = Strict({
   filter: Nullable(ObjectVersionFilter),
   limit: Limit,
   offset: Offset,
-  sort_by: Nullable(Type.Array(SortBy, { description: 'Only object_id and created_at are honoured; other fields are ignored' })),
+  sort_by: Nullable(List(SortBy, MAX_NAMES, { description: 'Only object_id and created_at are honoured; other fields are ignored' })),
   metadata_only: Nullable(Type.Boolean({ default: false })),
   include_storage_size: Nullable(Type.Boolean({ default: false })),
   include_tags_and_aliases: Nullable(Type.Boolean({ default: false })),
@@ -82,7 +84,7 @@ export const ObjQueryRes = Type.Object({ objs: Type.Array(ObjSchema) });
 export const ObjDeleteReq = Strict({
   project_id: ProjectId,
   object_id: Type.String(),
-  digests: Nullable(Type.Array(Type.String(), { description: 'At most 100; omitted or empty deletes every version' })),
+  digests: Nullable(List(Type.String(), MAX_DELETE_DIGESTS, { description: 'Omitted or empty deletes every version' })),
   wb_user_id: IgnoredUserId,
 });
 export type ObjDeleteReq = Static<typeof ObjDeleteReq>;
@@ -96,11 +98,11 @@ export const ObjDeleteRes = Type.Object({
 export type ObjDeleteRes = Static<typeof ObjDeleteRes>;
 
 // object_id and digest travel in the URL path of these routes.
-export const ObjTagsBody = Strict({ project_id: ProjectId, tags: Strings, wb_user_id: IgnoredUserId });
+export const ObjTagsBody = Strict({ project_id: ProjectId, tags: Names, wb_user_id: IgnoredUserId });
 export type ObjTagsBody = Static<typeof ObjTagsBody>;
-export const ObjSetAliasesBody = Strict({ project_id: ProjectId, digest: Type.String(), aliases: Strings, wb_user_id: IgnoredUserId });
+export const ObjSetAliasesBody = Strict({ project_id: ProjectId, digest: Type.String(), aliases: Names, wb_user_id: IgnoredUserId });
 export type ObjSetAliasesBody = Static<typeof ObjSetAliasesBody>;
-export const ObjRemoveAliasesBody = Strict({ project_id: ProjectId, aliases: Strings, wb_user_id: IgnoredUserId });
+export const ObjRemoveAliasesBody = Strict({ project_id: ProjectId, aliases: Names, wb_user_id: IgnoredUserId });
 export type ObjRemoveAliasesBody = Static<typeof ObjRemoveAliasesBody>;
 export const TagsListRes = Type.Object({ tags: Strings });
 export const AliasesListRes = Type.Object({ aliases: Strings });
@@ -113,7 +115,7 @@ const PUT = 'PUT';
 
 const tag = 'Objects';
 export const objectsRoutes = {
-  objCreate: defineRoute({ access: 'write', id: 'obj_create', method: 'POST', path: '/obj/create', tag, summary: 'Create an object version (idempotent)', body: ObjCreateReq, response: ObjCreateRes, errors: [400, 409] }),
+  objCreate: defineRoute({ access: 'write', id: 'obj_create', method: 'POST', path: '/obj/create', tag, summary: 'Create an object version (idempotent)', carriesData: true, body: ObjCreateReq, response: ObjCreateRes, errors: [400, 409] }),
   objRead: defineRoute({ access: 'read', id: 'obj_read', method: 'POST', path: '/obj/read', tag, summary: 'Read one object version', body: ObjReadReq, response: ObjReadRes, errors: [404] }),
   objsQuery: defineRoute({ access: 'read', id: 'objs_query', method: 'POST', path: '/objs/query', tag, summary: 'List object versions', body: ObjQueryReq, response: ObjQueryRes }),
   objDelete: defineRoute({ access: 'write', id: 'obj_delete', method: 'POST', path: '/obj/delete', tag, summary: 'Delete object versions', body: ObjDeleteReq, response: ObjDeleteRes, errors: [400, 404] }),

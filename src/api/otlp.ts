@@ -3,10 +3,11 @@
 // which both encodings are decoded against. The schemas here describe the JSON encoding for
 // the OpenAPI document only.
 import { Type } from 'typebox';
+import { DataList } from './limits.js';
 import { defineRoute, type RouteSpec } from './route-spec.js';
 
 export const OtlpExportReq = Type.Object(
-  { resourceSpans: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))) },
+  { resourceSpans: Type.Optional(DataList(Type.Record(Type.String(), Type.Unknown()))) },
   { description: 'ExportTraceServiceRequest (OTLP/JSON: hex trace and span ids, int64 as string or number)' },
 );
 
@@ -22,7 +23,7 @@ export const OtlpExportRes = Type.Object(
 
 const base = {
   access: 'write', method: 'POST', tag: 'OpenTelemetry', body: OtlpExportReq, response: OtlpExportRes,
-  requestBody: 'otlp', reply: 'otlp', errors: [400, 413, 415, 503],
+  requestBody: 'otlp', reply: 'otlp', carriesData: true, errors: [400, 413, 415, 503],
 } as const;
 
 const summary = 'Export OpenTelemetry spans (OTLP/HTTP, protobuf or JSON): each span becomes a call. ' +

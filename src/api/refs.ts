@@ -1,14 +1,12 @@
 // Request and response schemas of the refs endpoints (weave-api.md §1.18, §3.4).
 import { Type, type Static } from 'typebox';
 import { AnyValue, Strict } from './common.js';
+import { List, MAX_FILTER_LENGTH } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
-/** At most this many refs per request; more is a 400 "Too many refs", as in Weave (not a 422). */
-export const MAX_REFS_PER_READ = 1000;
-
 export const RefsReadBatchReq = Strict({
-  refs: Type.Array(Type.String(), {
-    description: `Object or op refs with an exact digest, at most ${MAX_REFS_PER_READ}; e.g. weave:///<entity>/<project>/object/<name>:<digest>/attr/rows/id/<row_digest>`,
+  refs: List(Type.String(), MAX_FILTER_LENGTH, {
+    description: `Object or op refs with an exact digest; e.g. weave:///<entity>/<project>/object/<name>:<digest>/attr/rows/id/<row_digest>`,
   }),
 });
 export type RefsReadBatchReq = Static<typeof RefsReadBatchReq>;

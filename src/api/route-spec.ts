@@ -36,6 +36,12 @@ export interface RouteSpec<
   readonly reply?: RouteReply;
   /** Request encoding; defaults to json when a body schema is given. */
   readonly requestBody?: RouteBody;
+  /**
+   * The body carries data to store (calls, objects, rows, files, feedback, prices, spans): it
+   * may be as large as WEFT_BODY_LIMIT. Any other body asks about data (a query, ids,
+   * settings) and is at most QUERY_BODY_LIMIT (api/limits.ts).
+   */
+  readonly carriesData?: boolean;
   /** Error statuses this route documents beyond 422. */
   readonly errors?: readonly number[];
   /** Every route declares one (test/auth-routes.test.ts checks); a route without one is admin-only. */

@@ -4,6 +4,7 @@
 // JSON objects: anything else is a 422 from the schema.
 import { Type, type Static } from 'typebox';
 import { AnyObject, AnyValue, Limit, Nullable, Offset, ProjectId, SortDirection, Strict } from './common.js';
+import { DataList, List, MAX_DIGESTS, MAX_NAMES } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 const Digest = Type.String({ description: 'Table digest: 64 lowercase hex characters' });
@@ -13,7 +14,7 @@ const Row = AnyObject;
 
 export const TableSchemaForInsert = Type.Object({
   project_id: ProjectId,
-  rows: Type.Array(Row, { description: 'JSON objects, stored in this order; duplicates allowed' }),
+  rows: DataList(Row, { description: 'JSON objects, stored in this order; duplicates allowed' }),
   expected_digest: ExpectedDigest,
 });
 
@@ -33,7 +34,7 @@ export type TableUpdateSpec = Static<typeof TableUpdateSpec>;
 export const TableUpdateReq = Strict({
   project_id: ProjectId,
   base_digest: Digest,
-  updates: Type.Array(TableUpdateSpec, {
+  updates: DataList(TableUpdateSpec, {
     description: 'Applied in order to a copy of the base table: append pushes, pop removes at 0 <= index < length, insert goes before 0 <= index <= length',
   }),
 });
@@ -43,7 +44,7 @@ export const TableUpdateRes = Type.Object({
   updated_row_digests: Type.Array(RowDigest, { description: 'Per update, in order: the appended, inserted or popped row digest' }),
 });
 
-export const TableRowFilter = Strict({ row_digests: Nullable(Type.Array(RowDigest, { description: 'Only positions holding one of these rows' })) });
+export const TableRowFilter = Strict({ row_digests: Nullable(List(RowDigest, MAX_DIGESTS, { description: 'Only positions holding one of these rows' })) });
 
 /** A sort term whose field is a dot path into the row; a malformed path is a 400 (checked by the service). */
 export const TableSortBy = Type.Object(
@@ -57,7 +58,7 @@ export const TableQueryReq = Strict({
   filter: Nullable(TableRowFilter),
   limit: Limit,
   offset: Offset,
-  sort_by: Nullable(Type.Array(TableSortBy, { description: 'Missing and null values sort last; numbers before text; ties keep table order' })),
+  sort_by: Nullable(List(TableSortBy, MAX_NAMES, { description: 'Missing and null values sort last; numbers before text; ties keep table order' })),
 });
 export type TableQueryReq = Static<typeof TableQueryReq>;
 
@@ -74,7 +75,7 @@ export const TableQueryStatsRes = Type.Object({ count: Type.Integer({ descriptio
 
 export const TableQueryStatsBatchReq = Strict({
   project_id: ProjectId,
-  digests: Nullable(Type.Array(Digest)),
+  digests: Nullable(List(Digest, MAX_DIGESTS)),
   include_storage_size: Nullable(Type.Boolean({ default: false })),
 });
 export type TableQueryStatsBatchReq = Static<typeof TableQueryStatsBatchReq>;
@@ -89,7 +90,7 @@ export const TableQueryStatsBatchRes = Type.Object({
 
 export const TableCreateFromDigestsReq = Strict({
   project_id: ProjectId,
-  row_digests: Type.Array(RowDigest, { description: 'Rows that already exist in the project, in table order (else 400 listing missing_row_digests)' }),
+  row_digests: DataList(RowDigest, { description: 'Rows that already exist in the project, in table order (else 400 listing missing_row_digests)' }),
   expected_digest: ExpectedDigest,
 });
 export type TableCreateFromDigestsReq = Static<typeof TableCreateFromDigestsReq>;
@@ -97,11 +98,11 @@ export const TableCreateFromDigestsRes = Type.Object({ digest: Digest });
 
 const tag = 'Tables';
 export const tablesRoutes = {
-  tableCreate: defineRoute({ access: 'write', id: 'table_create', method: 'POST', path: '/table/create', tag, summary: 'Create a table (idempotent)', body: TableCreateReq, response: TableCreateRes, errors: [400, 409] }),
-  tableUpdate: defineRoute({ access: 'write', id: 'table_update', method: 'POST', path: '/table/update', tag, summary: 'Derive a new table from a base table', body: TableUpdateReq, response: TableUpdateRes, errors: [400, 404] }),
+  tableCreate: defineRoute({ access: 'write', id: 'table_create', method: 'POST', path: '/table/create', tag, summary: 'Create a table (idempotent)', carriesData: true, body: TableCreateReq, response: TableCreateRes, errors: [400, 409] }),
+  tableUpdate: defineRoute({ access: 'write', id: 'table_update', method: 'POST', path: '/table/update', tag, summary: 'Derive a new table from a base table', carriesData: true, body: TableUpdateReq, response: TableUpdateRes, errors: [400, 404] }),
   tableQuery: defineRoute({ access: 'read', id: 'table_query', method: 'POST', path: '/table/query', tag, summary: 'Read the rows of a table', body: TableQueryReq, response: TableQueryRes, errors: [400] }),
   tableQueryStream: defineRoute({ access: 'read', id: 'table_query_stream', method: 'POST', path: '/table/query_stream', tag, summary: 'Read the rows of a table as JSON Lines', body: TableQueryReq, response: TableRowSchema, reply: 'jsonl', errors: [400] }),
   tableQueryStats: defineRoute({ access: 'read', id: 'table_query_stats', method: 'POST', path: '/table/query_stats', tag, summary: 'Count the rows of a table', body: TableQueryStatsReq, response: TableQueryStatsRes }),
   tableQueryStatsBatch: defineRoute({ access: 'read', id: 'table_query_stats_batch', method: 'POST', path: '/table/query_stats_batch', tag, summary: 'Count the rows of several tables', body: TableQueryStatsBatchReq, response: TableQueryStatsBatchRes }),
-  tableCreateFromDigests: defineRoute({ access: 'write', id: 'table_create_from_digests', method: 'POST', path: '/table/create_from_digests', tag, summary: 'Create a table from rows already stored', body: TableCreateFromDigestsReq, response: TableCreateFromDigestsRes, errors: [400, 409] }),
+  tableCreateFromDigests: defineRoute({ access: 'write', id: 'table_create_from_digests', method: 'POST', path: '/table/create_from_digests', tag, summary: 'Create a table from rows already stored', carriesData: true, body: TableCreateFromDigestsReq, response: TableCreateFromDigestsRes, errors: [400, 409] }),
 } as const;

@@ -2,12 +2,13 @@
 // calls whose id is their turn_id), as JSON Lines (Weave's ThreadsQueryReq / ThreadSchema).
 import { Type, type Static } from 'typebox';
 import { DateTime, Limit, Nullable, Offset, ProjectId, SortBy, Strict } from './common.js';
+import { List, MAX_FILTER_LENGTH, MAX_NAMES } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 export const ThreadsQueryFilter = Strict({
   after_datetime: Nullable(DateTime),
   before_datetime: Nullable(DateTime),
-  thread_ids: Nullable(Type.Array(Type.String())),
+  thread_ids: Nullable(List(Type.String(), MAX_FILTER_LENGTH)),
 });
 
 export const ThreadsQueryReq = Strict({
@@ -15,7 +16,7 @@ export const ThreadsQueryReq = Strict({
   filter: Nullable(ThreadsQueryFilter),
   limit: Limit,
   offset: Offset,
-  sort_by: Nullable(Type.Array(SortBy, { description: 'thread_id, turn_count, start_time, last_updated, p50_turn_duration_ms, p99_turn_duration_ms; default last_updated desc' })),
+  sort_by: Nullable(List(SortBy, MAX_NAMES, { description: 'thread_id, turn_count, start_time, last_updated, p50_turn_duration_ms, p99_turn_duration_ms; default last_updated desc' })),
 });
 export type ThreadsQueryReq = Static<typeof ThreadsQueryReq>;
 

@@ -73,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         useDefaults: true,
         allErrors: false,
         strict: false,
+        // Errors carry their schema, so a list past its bound is told by its own (validation-issues.ts).
+        verbose: true,
       },
       // After ajv-formats is installed, so this definition of date-time wins.
       onCreate: addTimestampFormat,

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { servedPaths, type RouteSpec } from '../api/route-spec.js';
+import { QUERY_BODY_LIMIT } from '../api/limits.js';
 import type { RequestContext } from './request-context.js';
 
 /** A response body that is already JSON text (calls keep their stored JSON as text). */
@@ -37,10 +38,13 @@ export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, ha
     ...(spec.params ? { params: spec.params } : {}),
     ...(spec.querystring ? { querystring: spec.querystring } : {}),
   };
+  // A body that stores nothing is small (api/limits.ts): a 30 MB query is refused before it is parsed.
+  const bodyLimit = spec.carriesData ? undefined : Math.min(QUERY_BODY_LIMIT, app.initialConfig.bodyLimit ?? QUERY_BODY_LIMIT);
   for (const url of servedPaths(spec)) app.route({
     method: spec.method,
     url,
     schema,
+    ...(bodyLimit === undefined ? {} : { bodyLimit }),
     handler: async (req: FastifyRequest, reply) => {
       const input = { params: req.params, query: req.query } as RouteInput<S>;
       const out = await handler(req.body as BodyOf<S>, req.weft, input, reply);

@@ -2,7 +2,7 @@
 // mistake is always a 4xx; only Weft's own faults are 500s, and those are logged.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { RequestValidationError, WeftError } from '../api/errors.js';
-import { toValidationIssues } from './validation-issues.js';
+import { toValidationIssues, tooManyItems } from './validation-issues.js';
 
 function weftBody(err: WeftError): Record<string, unknown> {
   if (err instanceof RequestValidationError) return { detail: err.issues };
@@ -30,6 +30,8 @@ export function registerErrorHandler(app: FastifyInstance, storageFault: (err: u
       return reply.status(err.status).send(weftBody(err));
     }
     const fe = err as FastifyError;
+    const tooMany = fe.validation ? tooManyItems(fe.validation as never, fe.validationContext) : null;
+    if (tooMany !== null) return reply.status(tooMany.status).send(weftBody(tooMany));
     if (fe.validation) {
       // FastAPI names the parts of a request body / query / path.
       const parts: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' };
@@ -38,7 +40,8 @@ export function registerErrorHandler(app: FastifyInstance, storageFault: (err: u
       return reply.status(422).send({ detail: issues });
     }
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send({ reason: 'Request too large', error_code: 'REQUEST_TOO_LARGE', error_type: 'RequestTooLarge', limit_bytes: app.initialConfig.bodyLimit });
+      const limit = req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit;
+      return reply.status(413).send({ reason: 'Request too large', error_code: 'REQUEST_TOO_LARGE', error_type: 'RequestTooLarge', limit_bytes: limit });
     }
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,5 +1,7 @@
-// Turns Ajv validation errors into FastAPI-shaped 422 entries: {loc, msg, type}.
-import type { ValidationIssue } from '../api/errors.js';
+// Turns Ajv validation errors into FastAPI-shaped 422 entries: {loc, msg, type}, or a list past
+// its bound into a 400.
+import { InvalidRequestError, RequestTooLargeError, type ValidationIssue } from '../api/errors.js';
+import { TOO_MANY_STATUS } from '../api/limits.js';
 
 interface AjvError {
   keyword: string;
@@ -37,4 +39,22 @@ export function toValidationIssues(errors: readonly AjvError[], context = 'body'
         return { loc, msg: e.message ?? `failed ${e.keyword}`, type: e.keyword };
     }
   });
+}
+
+interface VerboseAjvError extends AjvError {
+  parentSchema?: Record<string, unknown>;
+  data?: unknown;
+}
+
+/**
+ * A list past its `maxItems` (api/limits.ts) as a clear 400 naming the list and the bound (or
+ * the status its schema gives, TOO_MANY_STATUS); null for any other validation error.
+ */
+export function tooManyItems(errors: readonly VerboseAjvError[], context = 'body'): InvalidRequestError | RequestTooLargeError | null {
+  const e = errors[0];
+  if (e?.keyword !== 'maxItems') return null;
+  const where = [context, ...pathParts(e.instancePath)].join('.');
+  const given = Array.isArray(e.data) ? ` (${e.data.length} given)` : '';
+  const message = `Too many items in ${where}: at most ${String(e.params.limit)} are allowed${given}`;
+  return e.parentSchema?.[TOO_MANY_STATUS] === 413 ? new RequestTooLargeError(message) : new InvalidRequestError(message);
 }

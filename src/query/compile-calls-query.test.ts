@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidFieldError, InvalidRequestError } from '../api/errors.js';
+import { InvalidFieldError } from '../api/errors.js';
 import { compileCallsQuery } from './compile-calls-query.js';
 
 const P = 'e/p';
@@ -45,13 +45,11 @@ test('columns: top-level names, required ones added, summary brings what derivat
   ]);
 });
 
-test('filter lists: > 1000 entries is a 400, an empty list is no constraint (as in Weave)', () => {
-  const many = Array.from({ length: 1001 }, (_, i) => `id${i}`);
+// A list's bound (1000 entries, Weave's) is the request schema's: test/request-bounds.test.ts.
+test('filter lists: an empty list is no constraint (as in Weave)', () => {
   for (const key of ['op_names', 'input_refs', 'output_refs', 'call_ids', 'trace_ids', 'wb_run_ids'] as const) {
-    assert.throws(() => compileCallsQuery({ project_id: P, filter: { [key]: many } }), InvalidRequestError, key);
     assert.equal(compileCallsQuery({ project_id: P, filter: { [key]: [] } }).where, null);
   }
-  assert.doesNotThrow(() => compileCallsQuery({ project_id: P, filter: { call_ids: many.slice(0, 1000) } }));
 });
 
 test('filter and query combine with AND; wildcards become prefixes', () => {

@@ -3,15 +3,13 @@
 // `where` plan, sort_by (§3.6.4) becomes sort terms, `columns` (§3.6.5) the column set.
 import type { CallsFilter } from '../api/calls.js';
 import type { SortBy } from '../api/common.js';
-import { InvalidFieldError, InvalidRequestError } from '../api/errors.js';
+import { InvalidFieldError } from '../api/errors.js';
 import type { Query } from '../api/query.js';
 import { CALL_COLUMNS, type CallColumn, type CallsQuery } from '../storage/call-store.js';
 import { callsFieldCatalog } from './calls-fields.js';
 import { compileQuery } from './compile-query.js';
 import type { Expr, FieldRef, SortTerm } from './plan.js';
 
-/** Weave's MAX_FILTER_LENGTH: longer filter lists are a 400. */
-export const MAX_FILTER_LENGTH = 1000;
 
 /** The request fields that shape a calls query; every request model carrying them fits. */
 export interface CallsQueryInput {
@@ -59,34 +57,27 @@ export function compileCallsQuery(req: CallsQueryInput): CallsQuery {
 
 const field = (name: string): Expr => ({ kind: 'field', field: callsFieldCatalog.resolve(name) });
 
-function checkLength(name: string, list: readonly string[]): void {
-  if (list.length > MAX_FILTER_LENGTH) {
-    throw new InvalidRequestError(`filter.${name} has ${list.length} entries; at most ${MAX_FILTER_LENGTH} are allowed`);
-  }
-}
-
 /**
- * Each constraint of the filter (AND-ed by the caller). An empty list is no constraint, as in
- * Weave's servers. A wb_run_id without "/" is a bare run id of this project: it matches both
- * itself and `<entity>/<project>/<run id>`, the form the Python SDK stores.
+ * Each constraint of the filter (AND-ed by the caller). Its lists hold at most
+ * MAX_FILTER_LENGTH entries (Weave's bound, checked by the request schema: api/limits.ts).
+ * An empty list is no constraint, as in Weave's servers. A wb_run_id without "/" is a bare
+ * run id of this project: it matches both itself and `<entity>/<project>/<run id>`, the form
+ * the Python SDK stores.
  */
 function* filterExprs(filter: CallsFilter | null, projectId: string): Generator<Expr> {
   if (!filter) return;
   if (filter.op_names?.length) {
-    checkLength('op_names', filter.op_names);
     yield opNamesExpr(filter.op_names);
   }
   for (const name of ['input_refs', 'output_refs'] as const) {
     const refs = filter[name];
     if (!refs?.length) continue;
-    checkLength(name, refs);
     const { exact, prefixes } = splitWildcards(refs);
     yield { kind: 'arrayHasAny', column: name, values: exact, prefixes };
   }
   for (const [name, column] of ID_FILTERS) {
     let ids = filter[name];
     if (!ids?.length) continue;
-    checkLength(name, ids);
     if (name === 'wb_run_ids') ids = ids.flatMap((id) => (id.includes('/') ? [id] : [id, `${projectId}/${id}`]));
     yield { kind: 'in', left: field(column), items: ids.map((v) => ({ kind: 'literal', value: v })) };
   }

@@ -12,7 +12,12 @@
 //    integral values, and no silent NULL (hence no match) for non-integral ones;
 //  * literals compared to datetime columns become integer microseconds (ISO strings, or
 //    numbers taken as unix seconds).
+//
+// An expression holds at most MAX_QUERY_OPERANDS operands nested at most MAX_QUERY_DEPTH deep
+// (api/limits.ts): checked as it is walked, so an oversized one costs no more than the bound
+// before its 400, and no printer or engine meets an expression deeper than it can take.
 import { InvalidRequestError } from '../api/errors.js';
+import { MAX_QUERY_DEPTH, MAX_QUERY_OPERANDS } from '../api/limits.js';
 import { tryParseTimestamp } from '../time.js';
 import type { ConvertTarget, Expr, FieldCatalog, FieldRef, Literal } from './plan.js';
 
@@ -78,6 +83,9 @@ const literalOf = (e: Expr): Literal | undefined => (e.kind === 'literal' ? e.va
 const isNullLiteral = (e: Expr) => e.kind === 'literal' && e.value === null;
 
 class QueryCompiler {
+  private operands = 0;
+  private depth = 0;
+
   constructor(private readonly catalog: FieldCatalog) {}
 
   /** A boolean-valued operation: what `$expr` and logical operators hold at their top. */
@@ -89,8 +97,21 @@ class QueryCompiler {
     return this.operand(node, at);
   }
 
-  /** Any operand: a literal, a field, a conversion or an operation. */
+  /** Any operand: a literal, a field, a conversion or an operation; counted against the bounds. */
   operand(node: unknown, at: string): Expr {
+    if (++this.operands > MAX_QUERY_OPERANDS) {
+      throw new InvalidRequestError(`Query too large at ${at}: at most ${MAX_QUERY_OPERANDS} operands are allowed; split it into several requests`);
+    }
+    if (this.depth >= MAX_QUERY_DEPTH) throw new InvalidRequestError(`Query nested too deeply at ${at}: at most ${MAX_QUERY_DEPTH} levels are allowed`);
+    this.depth += 1;
+    try {
+      return this.node(node, at);
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  private node(node: unknown, at: string): Expr {
     const [key, value] = singleKey(node, at);
     const here = `${at}.${key}`;
     switch (key) {

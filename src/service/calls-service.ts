@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type {
   CallBatchItem, CallEndReq, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
 } from '../api/calls.js';
-import { InvalidRequestError, RequestTooLargeError, ServiceUnavailableError } from '../api/errors.js';
+import { InvalidRequestError, ServiceUnavailableError } from '../api/errors.js';
 import { compileCallsQuery } from '../query/compile-calls-query.js';
 import { WriteQueueFullError, type CallPart, type CallsQuery, type StoredCall } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
@@ -21,7 +21,6 @@ export interface Caller {
   readonly username: string;
 }
 
-const MAX_DELETE = 1000;
 const CHUNK = 100;
 /** Batch items turned into parts between two turns of the event loop. */
 const SLICE = 25;
@@ -230,7 +229,6 @@ export function createCallsService(store: Store) {
     },
 
     async delete(req: CallsDeleteReq) {
-      if (req.call_ids.length > MAX_DELETE) throw new RequestTooLargeError(`Cannot delete more than ${MAX_DELETE} calls at once`);
       const num_deleted = await store.calls.delete(req.project_id, req.call_ids, nowMicros());
       return { num_deleted };
     },

@@ -10,7 +10,16 @@
 // Projects exist in Weft as soon as something is written to them, so upsertModel creates
 // nothing: it answers the project when the caller may write it, and W&B's permission error
 // otherwise.
-import { buildSchema, graphql, GraphQLError } from 'graphql';
+//
+// A document is bounded before it costs anything (api/limits.ts): the parser stops at
+// GRAPHQL_MAX_TOKENS, and a cost limit (graphql-query-complexity, each field 1, fragments
+// expanded) refuses more than GRAPHQL_MAX_FIELDS fields before validation, whose overlap
+// check grows with the square of the fields. Either is a 400; any other GraphQL error is a
+// GraphQL answer (200 with errors), as W&B's.
+import { buildSchema, execute, GraphQLError, parse, validate, type DocumentNode } from 'graphql';
+import { getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import { InvalidRequestError } from '../api/errors.js';
+import { GRAPHQL_MAX_FIELDS, GRAPHQL_MAX_TOKENS, MAX_FILTER_LENGTH } from '../api/limits.js';
 import type { Grant } from '../storage/auth-store.js';
 import { mayAccessProject, type Access } from './auth-access.js';
 
@@ -71,6 +80,36 @@ function checkName(kind: string, name: string): void {
   if (!NAME.test(name)) throw new GraphQLError(`Invalid ${kind} name ${JSON.stringify(name)}: 1 to 128 characters, no "/"`);
 }
 
+const tooLarge = (what: string) =>
+  new InvalidRequestError(`GraphQL document too large: ${what}`, { errors: [{ message: `GraphQL document too large: ${what}` }] });
+
+/** The parsed document, or GraphQL's answer for a syntax error; throws InvalidRequestError past a bound. */
+function boundedDocument(req: GraphqlRequest): DocumentNode | { errors: readonly GraphQLError[] } {
+  let document: DocumentNode;
+  try {
+    document = parse(req.query, { maxTokens: GRAPHQL_MAX_TOKENS });
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    // graphql-js reports the token bound as a syntax error; it is the request's size, not its syntax.
+    if (/Document contains more than \d+ tokens/.test(err.message)) throw tooLarge(`at most ${GRAPHQL_MAX_TOKENS} tokens are allowed`);
+    return { errors: [err] };
+  }
+  let fields: number;
+  try {
+    fields = getComplexity({
+      schema: SCHEMA, query: document, variables: req.variables ?? {}, operationName: req.operationName ?? undefined,
+      estimators: [simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch (err) {
+    // Its own node bound (10,000) is past ours; anything else it cannot cost (an unknown
+    // operation, bad variables) is left to validation and execution to report.
+    if (err instanceof Error && /maximum allowed number of nodes/.test(err.message)) throw tooLarge(`at most ${GRAPHQL_MAX_FIELDS} fields are allowed`);
+    fields = 0;
+  }
+  if (fields > GRAPHQL_MAX_FIELDS) throw tooLarge(`it selects ${fields} fields, at most ${GRAPHQL_MAX_FIELDS} are allowed`);
+  return document;
+}
+
 export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller, deps: GraphqlDeps) {
   const defaultEntity = caller.access.all ? deps.openDefaultEntity ?? caller.username : keyedDefaultEntity(caller.access.grants);
   const entityOf = (name: string | null) => {
@@ -107,6 +146,7 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
     entity: ({ name }: { name: string }) => entityOf(name),
     users: async ({ ids }: { ids?: readonly string[] | null }) => {
       const wanted = [...new Set(ids ?? [])];
+      if (wanted.length > MAX_FILTER_LENGTH) throw new GraphQLError(`users: at most ${MAX_FILTER_LENGTH} ids`);
       const names = await deps.usernames(wanted);
       if (wanted.includes(caller.userId)) names.set(caller.userId, caller.username);
       return { edges: wanted.filter((id) => names.has(id)).map((id) => ({ node: { id, username: names.get(id), name: names.get(id) } })) };
@@ -114,13 +154,12 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
     upsertModel: upsert,
     upsertProject: upsert,
   };
-  const result = await graphql({
-    schema: SCHEMA,
-    source: req.query,
-    variableValues: req.variables ?? undefined,
-    operationName: req.operationName ?? undefined,
-    rootValue,
-  });
+  const document = boundedDocument(req);
+  if (!('kind' in document)) return document;
+  const invalid = validate(SCHEMA, document);
+  const result = invalid.length > 0
+    ? { errors: invalid }
+    : await execute({ schema: SCHEMA, document, variableValues: req.variables ?? undefined, operationName: req.operationName ?? undefined, rootValue });
   // GraphQLError's own JSON form: message, locations, path (and extensions when set).
   return JSON.parse(JSON.stringify(result)) as { data?: Record<string, unknown> | null; errors?: { message: string }[] };
 }

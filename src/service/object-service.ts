@@ -9,8 +9,6 @@ import { objJson } from './object-format.js';
 import { parseSelector, validateAliases, validateObjectId, validateTags } from './object-names.js';
 import { formatTimestamp, nowMicros } from '../time.js';
 
-export const MAX_DELETE_DIGESTS = 100;
-
 const SORT_FIELDS: ReadonlySet<string> = new Set<ObjectSortField>(['object_id', 'created_at']);
 const nonEmpty = (xs: readonly string[] | null | undefined): readonly string[] | null => (xs && xs.length > 0 ? xs : null);
 /** Python's repr of a list of strings (or None), for messages that mirror Weave's. */
@@ -99,11 +97,6 @@ export async function queryObjects(store: ObjectStore, req: ObjQueryReq): Promis
 /** Soft-deletes the named versions (all live versions when none are named), all or nothing. */
 export async function deleteObjects(store: ObjectStore, req: ObjDeleteReq): Promise<ObjDeleteRes> {
   const digests = nonEmpty(req.digests);
-  if (digests && digests.length > MAX_DELETE_DIGESTS) {
-    throw new InvalidRequestError(
-      `Object delete request contains ${digests.length} objects. Please delete ${MAX_DELETE_DIGESTS} or fewer objects at a time.`,
-    );
-  }
   const out = await store.delete(req.project_id, req.object_id, digests?.map(parseSelector) ?? null, nowMicros());
   if (out.matched.length === 0) throw new NotFoundError(`Object ${req.object_id} (${pyList(req.digests)}) not found when deleting.`);
   if (out.unmatched.length > 0) {

@@ -54,6 +54,19 @@ export function param(value: string | number | boolean | null): SqlFragment {
   return { sql: '?', params: [bound] };
 }
 
+/**
+ * `(a OP b OP ...)` nested in groups of at most GROUP terms. SQLite parses a chain of AND or OR
+ * as a left-deep tree and refuses one deeper than 1000 (SQLITE_MAX_EXPR_DEPTH); groups keep a
+ * list of MAX_QUERY_OPERANDS terms to a depth of about 2 x GROUP.
+ */
+const GROUP = 64;
+function balanced(terms: readonly SqlFragment[], op: string): SqlFragment {
+  if (terms.length <= GROUP) return sql`(${joinSql(terms, op)})`;
+  const groups: SqlFragment[] = [];
+  for (let i = 0; i < terms.length; i += GROUP) groups.push(balanced(terms.slice(i, i + GROUP), op));
+  return balanced(groups, op);
+}
+
 export function joinSql(parts: readonly SqlFragment[], separator: string): SqlFragment {
   return { sql: parts.map((p) => p.sql).join(separator), params: parts.flatMap((p) => p.params) };
 }
@@ -149,8 +162,7 @@ class ExprPrinter {
       case 'and':
       case 'or': {
         if (e.items.length === 0) return bool(raw(e.kind === 'and' ? '1' : '0'));
-        const items = e.items.map((i) => this.print(i).frag);
-        return bool(sql`(${joinSql(items, e.kind === 'and' ? ' AND ' : ' OR ')})`);
+        return bool(balanced(e.items.map((i) => this.print(i).frag), e.kind === 'and' ? ' AND ' : ' OR '));
       }
       case 'not':
         // SQL's three-valued logic, as Weave's servers apply it: a comparison with a missing
