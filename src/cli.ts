@@ -7,6 +7,7 @@
 //   weft keys revoke ID
 // Every command takes --data-dir DIR (default: WEFT_DATA_DIR, else ./weft-data), or the
 // server's ClickHouse settings (--engine clickhouse, --clickhouse-url ..., or their WEFT_* variables).
+import './node-version.js';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { argsError, ConfigError, configFrom, DEFAULTS, SETTINGS } from './config.js';

@@ -1,11 +1,13 @@
 // Entry point: read config, open the store, build the app, listen; close cleanly on signals.
 // What stops startup is said in one line that names the problem and the fix, exit code 1
 // (2 for a usage mistake); the stack only with WEFT_LOG_LEVEL=debug.
+import './node-version.js';
 import { parseArgs } from 'node:util';
 import { argsError, ConfigError, configFrom, SETTING_OPTIONS, type Config } from './config.js';
 import { serverUsage } from './cli-usage.js';
 import { weftVersion } from './package-root.js';
 import { buildApp } from './http/app.js';
+import { closeGracefully } from './http/graceful-close.js';
 import { openStore } from './open-store.js';
 import { isLoopback } from './http/auth-mode.js';
 import { hostPolicy } from './http/host-policy.js';
@@ -56,7 +58,7 @@ async function main(config: Config): Promise<void> {
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    await app.close();
+    await closeGracefully(app);
     await store.close();
     process.exit(0);
   };

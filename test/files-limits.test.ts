@@ -1,5 +1,5 @@
 // Files against the body limit (413 JSON, with and without a Content-Length, nothing left
-// behind), and a 50 MiB file streamed in and out while the server's memory stays flat.
+// behind), and a 160 MiB file streamed in and out while the server's memory stays flat.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -128,10 +128,10 @@ function runClient(url: string, path: string, project = P): Promise<{ digest: st
   });
 }
 
-test('a 50 MiB file streams in and out: exact digest, server memory far below the file size', async (ctx) => {
-  const SIZE = 50 * MiB;
+test('a 160 MiB file streams in and out: exact digest, server memory far below the file size', async (ctx) => {
+  const SIZE = 160 * MiB;
   const dir = mkdtempSync(join(tmpdir(), 'weft-bigfile-'));
-  const t = await startTestApp({ bodyLimit: 64 * MiB });
+  const t = await startTestApp({ bodyLimit: 256 * MiB });
   try {
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const writeRandomFile = (name: string, size: number): [string, string] => {
@@ -172,16 +172,18 @@ test('a 50 MiB file streams in and out: exact digest, server memory far below th
     assert.equal(seen.contentLength, String(SIZE));
     ctx.diagnostic(`server rss: warm-up 16 MiB round trip grew it by ${mb(warm.growth)}; then from ${mb(base)} the ${mb(SIZE)} upload + download grew it by ${mb(growth)} at peak`);
     // Holding the file whole would grow RSS by at least its size on top of the socket
-    // buffers the GC has not collected yet; streaming measured 7-22 MiB here (mostly that
-    // uncollected garbage, whose timing varies). Generous, so not flaky.
+    // buffers the GC has not collected yet. Streaming leaves the chunks already sent as
+    // garbage until V8 collects it, which it does once about 64 MiB of buffers have piled up
+    // (measured on Node 24: 51-64 MiB for a 50 MiB file; 7-22 MiB on Node 20): bounded,
+    // whatever the file's size, so the file is larger than that bound. Generous, so not flaky.
     if (testEngine() === 'clickhouse') {
       // chdb runs ClickHouse inside this process: its buffers and caches are the engine's
       // memory, which a real deployment keeps on the ClickHouse server.
       ctx.diagnostic('ClickHouse in process: memory growth not asserted');
     } else {
-      assert.ok(growth < SIZE * 0.8, `server rss grew by ${mb(growth)}`);
+      assert.ok(growth < SIZE * 0.6, `server rss grew by ${mb(growth)}`);
     }
-    assert.deepEqual(await counts(t), { files: 2, chunks: 16 + 50, staged: 0 });
+    assert.deepEqual(await counts(t), { files: 2, chunks: 16 + 160, staged: 0 });
   } finally {
     await t.close();
     rmSync(dir, { recursive: true, force: true });

@@ -47,11 +47,32 @@ export function sql(strings: TemplateStringsArray, ...parts: SqlFragment[]): Sql
 /**
  * A bound value. SQLite has no booleans: they bind as 1 / 0. Integral numbers bind as
  * BigInt, which better-sqlite3 binds as INTEGER (a plain number binds as REAL, and
- * CAST(5.0 AS TEXT) would then read '5.0').
+ * CAST(5.0 AS TEXT) would then read '5.0'). A string holding a lone UTF-16 surrogate binds as
+ * its WTF-8 bytes cast to text: better-sqlite3 13 (Node-API) would bind the surrogate as U+FFFD,
+ * while SQLite's JSON functions decode the stored escape (\ud800) to those bytes.
  */
 export function param(value: string | number | boolean | null): SqlFragment {
+  if (typeof value === 'string' && !value.isWellFormed()) return { sql: 'CAST(? AS TEXT)', params: [wtf8(value)] };
   const bound = typeof value === 'boolean' ? (value ? 1n : 0n) : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
   return { sql: '?', params: [bound] };
+}
+
+/** UTF-8, with each lone surrogate encoded as if it were a code point (WTF-8). */
+function wtf8(s: string): Buffer {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    const next = s.charCodeAt(i + 1);
+    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+      i += 1;
+    }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return Buffer.from(out);
 }
 
 /**
