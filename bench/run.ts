@@ -86,7 +86,7 @@ async function main(): Promise<number> {
   }
   const seconds = (performance.now() - t0) / 1000;
   console.log('\n' + textTable(results.flatMap((r) => r.rows)));
-  // Only a full run replaces latest.md (which the README quotes); a partial run is kept beside it.
+  // Only a full run replaces latest.md (which docs/performance.md quotes); a partial run is kept beside it.
   const file = join(RESULTS_DIR, wanted.length === 0 ? 'latest.md' : `latest-${selected.map((b) => b.name).join('-')}.md`);
   writeFileSync(`${file}.tmp`, markdownReport(results, opts, machine, startedAt, seconds));
   renameSync(`${file}.tmp`, file);

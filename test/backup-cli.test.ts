@@ -80,7 +80,7 @@ test('a backup taken under ingest, restored, holds every call acknowledged befor
       db.close();
     }
 
-    // Restore as the README says: the file as <data-dir>/weft.sqlite, then start.
+    // Restore as docs/backups.md says: the file as <data-dir>/weft.sqlite, then start.
     const restoreDir = dirs.make();
     copyFileSync(out, join(restoreDir, 'weft.sqlite'));
     restored = await serve(['--data-dir', restoreDir]);

@@ -70,7 +70,7 @@ test('$contains on an input string, with and without case', async () => {
 
 // A document holding a lone UTF-16 surrogate (JSON.stringify writes it as an escape, \ud800) is
 // one ClickHouse's JSON functions cannot parse: on ClickHouse every field of it reads as missing,
-// while it is stored and answered as sent (a difference the README's design notes record).
+// while it is stored and answered as sent (a difference docs/semantics.md records).
 test('a document with a lone surrogate is stored as sent; ClickHouse cannot filter on its fields', async () => {
   assert.deepEqual(await found({ $eq: [field('inputs.n'), lit(LONE)] }), loneFound);
   const r = await t.post('/call/read', { project_id: PROJECT, id: ids[LONE] });

@@ -78,7 +78,7 @@ test('filters see the value: the last of repeated keys, decoded escapes, numbers
   assert.deepEqual(await ids({ $gte: [{ $convert: { input: { $getField: 'inputs.e' }, to: 'double' } }, { $literal: 1000 }] }), ['numbers']);
   assert.deepEqual(await ids({ $eq: [{ $convert: { input: { $getField: 'inputs.n' }, to: 'double' } }, { $literal: 3 }] }), ['python', 'stored']);
   assert.deepEqual(await ids(eq('inputs.ctl', '\n')), ['escapes']);
-  // A lone surrogate is kept as its escape; ClickHouse cannot read such a document (README).
+  // A lone surrogate is kept as its escape; ClickHouse cannot read such a document (docs/clickhouse.md).
   assert.deepEqual(await ids(eq('inputs.k', 'v')), ON_CLICKHOUSE ? [] : ['lone']);
 });
 

@@ -1,6 +1,6 @@
 // The leaves of a call's inputs, stored beside the JSON text so that a filter or a sort on a
 // short path reads a few bytes a row instead of parsing the document (measured on chdb, 1M
-// calls, query (b) of the benchmark: see the README's ClickHouse figures). Two columns:
+// calls, query (b) of the benchmark: see docs/performance.md). Two columns:
 //  - inputs_leaves: the scalar leaves, each as LEAF + path + VALUE + the leaf's JSON text (a
 //    string of up to MAX_VALUE characters of JSON, a number, a boolean or null), then a final LEAF;
 //  - inputs_opaque: the paths the leaves do not describe: every object (path + OBJECT; its

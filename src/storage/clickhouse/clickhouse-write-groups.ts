@@ -3,7 +3,7 @@
 // is stored, and one settle check) for several requests instead of one each. ClickHouse wants
 // few large inserts (each one a part to merge later), and a call whose start and end come in
 // batches written together needs no read of its stored start. Measured on chdb in process, 4
-// clients, 250-call batches: see the README's ClickHouse figures.
+// clients, 250-call batches: see docs/performance.md.
 //
 // Each caller's promise settles with its own batch: when a write of several batches fails, each
 // batch is written again alone (the writes are idempotent), so a batch fails only for itself.
