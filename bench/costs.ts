@@ -20,15 +20,32 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
   const weft = await startWeft(opts, dir);
   try {
     const body = (offset: number, include_costs: boolean) =>
-      JSON.stringify({ project_id: manifest.project, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, offset, include_costs });
+      JSON.stringify({
+        project_id: manifest.project,
+        sort_by: [{ field: 'started_at', direction: 'desc' }],
+        limit: 100,
+        offset,
+        include_costs,
+      });
     const plain = Array.from({ length: PAGES }, (_, i) => body(i * 100, false));
     const priced = Array.from({ length: PAGES }, (_, i) => body(i * 100, true));
     // What the measured pages hold: how many calls are priced.
     let pricedCalls = 0;
-    for (const b of priced.slice(0, 5)) pricedCalls += (await postOk(weft.url, '/calls/stream_query', b)).body.split('\n').filter((l) => l.includes('"costs":')).length;
+    for (const b of priced.slice(0, 5))
+      pricedCalls += (await postOk(weft.url, '/calls/stream_query', b)).body
+        .split('\n')
+        .filter((l) => l.includes('"costs":')).length;
     const runs: LatencyRun[] = [];
     for (let i = 0; i < opts.runs; i++) {
-      runs.push(await compareLatency({ url: weft.url, path: '/calls/stream_query', bodies: priced }, { url: weft.url, path: '/calls/stream_query', bodies: plain }, PER_RUN, 25, i === 0 ? 50 : 0));
+      runs.push(
+        await compareLatency(
+          { url: weft.url, path: '/calls/stream_query', bodies: priced },
+          { url: weft.url, path: '/calls/stream_query', bodies: plain },
+          PER_RUN,
+          25,
+          i === 0 ? 50 : 0,
+        ),
+      );
     }
     const s = summarize(runs);
     return {
@@ -36,11 +53,16 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
       rows: [
         {
           figure: '/calls/stream_query of 100 calls with include_costs, p50',
-          weft: fmtMs(s.weftP50), baseline: `${fmtMs(s.baseP50)} (the same query without it)`, ratio: fmtRatio(s.ratioP50),
-          target: '<= 1.2x', met: s.ratioP50 <= 1.2,
+          weft: fmtMs(s.weftP50),
+          baseline: `${fmtMs(s.baseP50)} (the same query without it)`,
+          ratio: fmtRatio(s.ratioP50),
+          target: '<= 1.2x',
+          met: s.ratioP50 <= 1.2,
         },
       ],
-      notes: [`${opts.runs} runs x ${PER_RUN} sequential queries each way over ${PAGES} pages of the newest calls, alternating blocks of 25; ${pricedCalls} of the first 500 calls carry costs.`],
+      notes: [
+        `${opts.runs} runs x ${PER_RUN} sequential queries each way over ${PAGES} pages of the newest calls, alternating blocks of 25; ${pricedCalls} of the first 500 calls carry costs.`,
+      ],
     };
   } finally {
     await weft.stop();

@@ -36,8 +36,24 @@ function ensureClickHouseDataset(sqliteDir: string, key: string): { dir: string;
   rmSync(dir, { recursive: true, force: true });
   process.stderr.write(`bench: copying the dataset into ClickHouse (${dir}) with weft copy...\n`);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'copy', '--from', `sqlite:${sqliteDir}`, '--to', `clickhouse:chdb:${join(dir, 'chdb')}`,
-    '--checkpoint', join(DATA_DIR, `ch${schema}-${key}.checkpoint.json`), '--only', 'calls'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli.ts',
+      'copy',
+      '--from',
+      `sqlite:${sqliteDir}`,
+      '--to',
+      `clickhouse:chdb:${join(dir, 'chdb')}`,
+      '--checkpoint',
+      join(DATA_DIR, `ch${schema}-${key}.checkpoint.json`),
+      '--only',
+      'calls',
+    ],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   if (r.status !== 0) throw new Error(`weft copy failed (${r.status})`);
   const copySeconds = (performance.now() - t0) / 1000;
   writeFileSync(done, JSON.stringify({ copySeconds }));
@@ -57,7 +73,8 @@ async function pointReadP50(server: ServerProc, project: string, ids: readonly s
 async function streamMs(server: ServerProc, path: string, body: unknown, rows: number | null): Promise<number> {
   const r = await postStream(server.url, path, JSON.stringify(body));
   if (r.status !== 200) throw new Error(`${path} -> ${r.status}`);
-  if (rows !== null && path === '/calls/stream_query' && r.lines !== rows) throw new Error(`${path}: ${r.lines} rows, expected ${rows}`);
+  if (rows !== null && path === '/calls/stream_query' && r.lines !== rows)
+    throw new Error(`${path}: ${r.lines} rows, expected ${rows}`);
   return r.totalMs;
 }
 
@@ -68,14 +85,30 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
   const specs = querySpecs(manifest);
   const ids = manifest.sampleCallIds.slice(0, POINT_READS);
   const reads = [
-    ...specs.map((s) => ({ label: `Query ${s.label}`, path: '/calls/stream_query', body: s.req as unknown, rows: s.rows, key: s.key })),
-    { label: `Trace skeleton /ui/api/trace_tree (${manifest.bigTraceCalls} calls)`, path: '/ui/api/trace_tree', body: { project_id: manifest.project, trace_id: manifest.bigTraceId } as unknown, rows: null, key: 'tree' },
+    ...specs.map((s) => ({
+      label: `Query ${s.label}`,
+      path: '/calls/stream_query',
+      body: s.req as unknown,
+      rows: s.rows,
+      key: s.key,
+    })),
+    {
+      label: `Trace skeleton /ui/api/trace_tree (${manifest.bigTraceCalls} calls)`,
+      path: '/ui/api/trace_tree',
+      body: { project_id: manifest.project, trace_id: manifest.bigTraceId } as unknown,
+      rows: null,
+      key: 'tree',
+    },
   ];
   const times = { sqlite: new Map<string, number[]>(), clickhouse: new Map<string, number[]>() };
-  const push = (engine: 'sqlite' | 'clickhouse', key: string, v: number) => times[engine].set(key, [...(times[engine].get(key) ?? []), v]);
+  const push = (engine: 'sqlite' | 'clickhouse', key: string, v: number) =>
+    times[engine].set(key, [...(times[engine].get(key) ?? []), v]);
 
   // Reads: one server per engine, requests interleaved; one unmeasured round warms both.
-  const servers = { sqlite: await startWeft(opts, sqliteDir), clickhouse: await startWeft(opts, dataPath('tmp', 'unused'), chArgs(join(ch.dir, 'chdb'))) };
+  const servers = {
+    sqlite: await startWeft(opts, sqliteDir),
+    clickhouse: await startWeft(opts, dataPath('tmp', 'unused'), chArgs(join(ch.dir, 'chdb'))),
+  };
   try {
     for (let i = -1; i < opts.runs; i++) {
       for (const engine of ['sqlite', 'clickhouse'] as const) {
@@ -88,7 +121,9 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
         }
       }
       if (i >= 0) {
-        process.stderr.write(`bench: engines run ${i + 1}/${opts.runs}: ${reads.map((r) => `${r.key} ${fmtMs(times.sqlite.get(r.key)!.at(-1)!)} vs ${fmtMs(times.clickhouse.get(r.key)!.at(-1)!)}`).join(', ')}\n`);
+        process.stderr.write(
+          `bench: engines run ${i + 1}/${opts.runs}: ${reads.map((r) => `${r.key} ${fmtMs(times.sqlite.get(r.key)!.at(-1)!)} vs ${fmtMs(times.clickhouse.get(r.key)!.at(-1)!)}`).join(', ')}\n`,
+        );
       }
     }
   } finally {
@@ -116,7 +151,9 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
           await server.stop();
         }
       }
-      process.stderr.write(`bench: engines ingest run ${i + 1}/${opts.runs}: sqlite ${fmtRate(ingest.sqlite[i]!, 'calls')}, clickhouse ${fmtRate(ingest.clickhouse[i]!, 'calls')}\n`);
+      process.stderr.write(
+        `bench: engines ingest run ${i + 1}/${opts.runs}: sqlite ${fmtRate(ingest.sqlite[i]!, 'calls')}, clickhouse ${fmtRate(ingest.clickhouse[i]!, 'calls')}\n`,
+      );
     }
   } finally {
     rmSync(ingestRoot, { recursive: true, force: true });
@@ -127,18 +164,29 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
   const rows: Row[] = [];
   rows.push({
     figure: `Ingest calls/s (${opts.clients} clients), ClickHouse vs SQLite`,
-    weft: fmtRate(median(ingest.clickhouse), 'calls'), baseline: `${fmtRate(median(ingest.sqlite), 'calls')} (SQLite)`,
-    ratio: fmtRatio(median(ingest.clickhouse.map((c, i) => c / ingest.sqlite[i]!))), target: '>= 0.50x', met: median(ingest.clickhouse.map((c, i) => c / ingest.sqlite[i]!)) >= 0.5,
+    weft: fmtRate(median(ingest.clickhouse), 'calls'),
+    baseline: `${fmtRate(median(ingest.sqlite), 'calls')} (SQLite)`,
+    ratio: fmtRatio(median(ingest.clickhouse.map((c, i) => c / ingest.sqlite[i]!))),
+    target: '>= 0.50x',
+    met: median(ingest.clickhouse.map((c, i) => c / ingest.sqlite[i]!)) >= 0.5,
   });
   rows.push({
-    figure: `Point read /call/read p50, ClickHouse vs SQLite`, weft: fmtMs(median(times.clickhouse.get('read')!)), baseline: `${fmtMs(median(times.sqlite.get('read')!))} (SQLite)`,
-    ratio: fmtRatio(ratio('read')), target: '(no target)', met: null,
+    figure: `Point read /call/read p50, ClickHouse vs SQLite`,
+    weft: fmtMs(median(times.clickhouse.get('read')!)),
+    baseline: `${fmtMs(median(times.sqlite.get('read')!))} (SQLite)`,
+    ratio: fmtRatio(ratio('read')),
+    target: '(no target)',
+    met: null,
   });
   for (const r of reads) {
     const x = ratio(r.key);
     rows.push({
-      figure: `${r.label}, ClickHouse vs SQLite`, weft: fmtMs(median(times.clickhouse.get(r.key)!)), baseline: `${fmtMs(median(times.sqlite.get(r.key)!))} (SQLite)`,
-      ratio: fmtRatio(x), target: r.key === 'b' ? '<= 0.10x' : '<= 2.00x', met: r.key === 'b' ? x <= 0.1 : x <= 2,
+      figure: `${r.label}, ClickHouse vs SQLite`,
+      weft: fmtMs(median(times.clickhouse.get(r.key)!)),
+      baseline: `${fmtMs(median(times.sqlite.get(r.key)!))} (SQLite)`,
+      ratio: fmtRatio(x),
+      target: r.key === 'b' ? '<= 0.10x' : '<= 2.00x',
+      met: r.key === 'b' ? x <= 0.1 : x <= 2,
     });
   }
   return {
@@ -146,9 +194,24 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     rows,
     notes: [
       `ClickHouse is chdb ${'3.4.0'} (ClickHouse 26.7) inside the Weft server's process, on the same 2 cores as everything else: no network hop, but ClickHouse's threads compete with Node's. A real server on its own machine adds a round trip per statement (about 0.2-1 ms on a LAN) and brings its own cores.`,
-      ch.copySeconds === null ? 'The ClickHouse copy of the dataset was cached from an earlier run.' : `weft copy --only calls moved the dataset's ${manifest.calls} calls into ClickHouse in ${ch.copySeconds.toFixed(0)} s.`,
+      ch.copySeconds === null
+        ? 'The ClickHouse copy of the dataset was cached from an earlier run.'
+        : `weft copy --only calls moved the dataset's ${manifest.calls} calls into ClickHouse in ${ch.copySeconds.toFixed(0)} s.`,
       `Ingest: ${traffic.calls} calls per run into a fresh data directory per run and engine, all deleted after the last run (not between runs: see the comment in bench/engine.ts).`,
-      `Per run, SQLite vs ClickHouse: ${reads.map((r) => `${r.key}: ${times.sqlite.get(r.key)!.map((v) => v.toFixed(0)).join('/')} vs ${times.clickhouse.get(r.key)!.map((v) => v.toFixed(0)).join('/')} ms`).join('; ')}; ingest ${ingest.sqlite.map((v) => v.toFixed(0)).join('/')} vs ${ingest.clickhouse.map((v) => v.toFixed(0)).join('/')} calls/s.`,
+      `Per run, SQLite vs ClickHouse: ${reads
+        .map(
+          (r) =>
+            `${r.key}: ${times.sqlite
+              .get(r.key)!
+              .map((v) => v.toFixed(0))
+              .join('/')} vs ${times.clickhouse
+              .get(r.key)!
+              .map((v) => v.toFixed(0))
+              .join('/')} ms`,
+        )
+        .join(
+          '; ',
+        )}; ingest ${ingest.sqlite.map((v) => v.toFixed(0)).join('/')} vs ${ingest.clickhouse.map((v) => v.toFixed(0)).join('/')} calls/s.`,
     ],
   };
 }

@@ -16,14 +16,34 @@ import { benchOptions, dataPath, type BenchOptions } from './lib/config.js';
 import { generateTraces, type BatchItem } from './lib/gen-calls.js';
 import { USER_ID } from './lib/dataset.js';
 import { post, postOk } from './lib/http.js';
-import { type BenchResult } from './lib/report.js';
+import type { BenchResult } from './lib/report.js';
 import { cpuSeconds, startWeft, writtenBytes, type ServerProc } from './lib/server.js';
 import { fmtMB, fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 
 const ROW_COLUMNS = [
-  'project_id', 'id', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'ended_at',
-  'attributes', 'inputs', 'output', 'exception', 'summary', 'input_refs', 'output_refs', 'wb_user_id', 'wb_run_id',
-  'wb_run_step', 'wb_run_step_end', 'start_bytes', 'end_bytes',
+  'project_id',
+  'id',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'display_name',
+  'started_at',
+  'ended_at',
+  'attributes',
+  'inputs',
+  'output',
+  'exception',
+  'summary',
+  'input_refs',
+  'output_refs',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'wb_run_step_end',
+  'start_bytes',
+  'end_bytes',
 ] as const;
 type RowValues = (string | number | null)[];
 
@@ -41,7 +61,8 @@ export interface Traffic {
 /** The SDK-shaped traffic, its parts and the equivalent rows, prepared before anything is timed. */
 export function prepareTraffic(opts: BenchOptions): Traffic {
   const items: BatchItem[] = [];
-  for (const t of generateTraces({ seed: `${opts.seed}:ingest`, calls: opts.ingestCalls, bigTraceCalls: 0 })) items.push(...t.items);
+  for (const t of generateTraces({ seed: `${opts.seed}:ingest`, calls: opts.ingestCalls, bigTraceCalls: 0 }))
+    items.push(...t.items);
   const bodies: string[] = [];
   const partBatches: CallPart[][] = [];
   // Final rows: the parts merged per call (sizes as the store computes them).
@@ -50,16 +71,24 @@ export function prepareTraffic(opts: BenchOptions): Traffic {
   for (let i = 0; i < items.length; i += opts.batchItems) {
     const batch = items.slice(i, i + opts.batchItems);
     bodies.push(JSON.stringify({ batch }));
-    partBatches.push(batch.map((it): CallPart => {
-      if (it.mode === 'start') {
-        const s = toStartPart(it.req.start, USER_ID);
-        Object.assign(rowOf(s.id), s, { input_refs: JSON.stringify(s.input_refs), start_bytes: s.attributes.length + s.inputs.length + s.op_name.length + 96 });
-        return { mode: 'start', start: s };
-      }
-      const e = toEndPart(it.req.end);
-      Object.assign(rowOf(e.id), e, { output_refs: JSON.stringify(e.output_refs), end_bytes: e.output.length + e.summary.length + 32 });
-      return { mode: 'end', end: e };
-    }));
+    partBatches.push(
+      batch.map((it): CallPart => {
+        if (it.mode === 'start') {
+          const s = toStartPart(it.req.start, USER_ID);
+          Object.assign(rowOf(s.id), s, {
+            input_refs: JSON.stringify(s.input_refs),
+            start_bytes: s.attributes.length + s.inputs.length + s.op_name.length + 96,
+          });
+          return { mode: 'start', start: s };
+        }
+        const e = toEndPart(it.req.end);
+        Object.assign(rowOf(e.id), e, {
+          output_refs: JSON.stringify(e.output_refs),
+          end_bytes: e.output.length + e.summary.length + 32,
+        });
+        return { mode: 'end', end: e };
+      }),
+    );
   }
   const all = [...rows.values()].map((r) => ROW_COLUMNS.map((c) => r[c] ?? null));
   const perTx = Math.max(1, Math.floor(opts.batchItems / 2));
@@ -84,7 +113,9 @@ async function storeRun(traffic: Traffic, dir: string): Promise<number> {
 function floorRun(traffic: Traffic, dir: string): number {
   rmSync(dir, { recursive: true, force: true });
   const db = openSqlite(join(dir, SQLITE_FILE), SQLITE_MIGRATIONS);
-  const insert = db.prepare(`INSERT INTO calls (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`);
+  const insert = db.prepare(
+    `INSERT INTO calls (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`,
+  );
   const tx = db.transaction((rows: RowValues[]) => {
     for (const r of rows) insert.run(r);
   });
@@ -118,7 +149,12 @@ async function weftRun(opts: BenchOptions, traffic: Traffic, dir: string, check:
 }
 
 /** Sends the traffic through `clients` concurrent clients (one batch in flight each); checks the count when asked. */
-export async function driveIngest(server: ServerProc, traffic: Traffic, clients: number, check: boolean): Promise<WeftRun> {
+export async function driveIngest(
+  server: ServerProc,
+  traffic: Traffic,
+  clients: number,
+  check: boolean,
+): Promise<WeftRun> {
   {
     const batchMs: number[] = [];
     let next = 0;
@@ -140,8 +176,11 @@ export async function driveIngest(server: ServerProc, traffic: Traffic, clients:
     const writtenPerCall = (writtenBytes(server.pid) - written0) / traffic.calls;
     clearInterval(sampler);
     if (check) {
-      const stats = JSON.parse((await postOk(server.url, '/calls/query_stats', { project_id: 'bench-entity/bench-project' })).body) as { count: number };
-      if (stats.count !== traffic.calls) throw new Error(`ingested ${traffic.calls} calls but query_stats counts ${stats.count}`);
+      const stats = JSON.parse(
+        (await postOk(server.url, '/calls/query_stats', { project_id: 'bench-entity/bench-project' })).body,
+      ) as { count: number };
+      if (stats.count !== traffic.calls)
+        throw new Error(`ingested ${traffic.calls} calls but query_stats counts ${stats.count}`);
     }
     return { rate: traffic.calls / s, batchMs, cpu, peakRss, writtenPerCall };
   }
@@ -156,7 +195,9 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     floors.push(floorRun(traffic, dataPath('tmp', 'ingest-floor')));
     stores.push(await storeRun(traffic, dataPath('tmp', 'ingest-store')));
     wefts.push(await weftRun(opts, traffic, dataPath('tmp', 'ingest-weft'), i === 0));
-    process.stderr.write(`bench: ingest run ${i + 1}/${opts.runs}: Weft ${fmtRate(wefts[i]!.rate, 'calls')}, writeParts ${fmtRate(stores[i]!, 'calls')}, floor ${fmtRate(floors[i]!, 'calls')}\n`);
+    process.stderr.write(
+      `bench: ingest run ${i + 1}/${opts.runs}: Weft ${fmtRate(wefts[i]!.rate, 'calls')}, writeParts ${fmtRate(stores[i]!, 'calls')}, floor ${fmtRate(floors[i]!, 'calls')}\n`,
+    );
   }
   const weft = median(wefts.map((w) => w.rate));
   const floor = median(floors);
@@ -165,21 +206,24 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
   const batchMs = wefts.flatMap((w) => w.batchMs);
   return {
     name: 'ingest',
-    rows: [{
-      figure: `Ingest /call/upsert_batch (${opts.clients} clients, ${opts.batchItems} items/batch)`,
-      weft: fmtRate(weft, 'calls'),
-      baseline: `${fmtRate(floor, 'calls')} (raw insert)`,
-      ratio: fmtRatio(ratio),
-      target: '>= 0.50x and >= 20,000 calls/s',
-      met: ratio >= 0.5 && weft >= 20_000,
-    }, {
-      figure: 'Ingest, storage layer only (CallStore.writeParts, no HTTP)',
-      weft: fmtRate(median(stores), 'calls'),
-      baseline: `${fmtRate(floor, 'calls')} (raw insert)`,
-      ratio: fmtRatio(median(stores.map((x, i) => x / floors[i]!))),
-      target: '(diagnostic)',
-      met: null,
-    }],
+    rows: [
+      {
+        figure: `Ingest /call/upsert_batch (${opts.clients} clients, ${opts.batchItems} items/batch)`,
+        weft: fmtRate(weft, 'calls'),
+        baseline: `${fmtRate(floor, 'calls')} (raw insert)`,
+        ratio: fmtRatio(ratio),
+        target: '>= 0.50x and >= 20,000 calls/s',
+        met: ratio >= 0.5 && weft >= 20_000,
+      },
+      {
+        figure: 'Ingest, storage layer only (CallStore.writeParts, no HTTP)',
+        weft: fmtRate(median(stores), 'calls'),
+        baseline: `${fmtRate(floor, 'calls')} (raw insert)`,
+        ratio: fmtRatio(median(stores.map((x, i) => x / floors[i]!))),
+        target: '(diagnostic)',
+        met: null,
+      },
+    ],
     notes: [
       `${traffic.calls} calls per run in ${traffic.bodies.length} batches (${fmtMB(traffic.bytes)} of JSON, ${Math.round(traffic.bytes / traffic.bodies.length / 1024)} KiB per batch) into a fresh data dir.`,
       `Weft per run: ${wefts.map((w) => fmtRate(w.rate, 'calls')).join(', ')}; writeParts per run: ${stores.map((f) => fmtRate(f, 'calls')).join(', ')}; floor per run: ${floors.map((f) => fmtRate(f, 'calls')).join(', ')}.`,

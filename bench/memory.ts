@@ -9,14 +9,18 @@ import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset } from './lib/dataset.js';
 import { post, postOk, postStream } from './lib/http.js';
-import { type BenchResult } from './lib/report.js';
+import type { BenchResult } from './lib/report.js';
 import { startWeft } from './lib/server.js';
 import { fmtInt, fmtMB, fmtMs, fmtRatio, median, percentile } from './lib/stats.js';
 
 const PEAK_TARGET = 300 * 1048576;
 const SAMPLE_MS = 250;
 
-interface Sample { readonly ms: number; readonly rss: number; readonly lines: number }
+interface Sample {
+  readonly ms: number;
+  readonly rss: number;
+  readonly lines: number;
+}
 
 export async function run(opts: BenchOptions = benchOptions()): Promise<BenchResult> {
   const { dir, manifest } = await ensureDataset(opts);
@@ -36,7 +40,11 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
       samples.push({ ms: performance.now() - t0, rss: weft.rss(), lines });
       if (probing) return; // one probe at a time
       probing = true;
-      void post(weft.url, '/calls/query_stats', JSON.stringify({ project_id: manifest.project, filter: { call_ids: ['x'] } }))
+      void post(
+        weft.url,
+        '/calls/query_stats',
+        JSON.stringify({ project_id: manifest.project, filter: { call_ids: ['x'] } }),
+      )
         .then((r) => health.push(r.ms))
         .finally(() => (probing = false));
     }, SAMPLE_MS);
@@ -65,17 +73,21 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     const late = rssAt(0.9, 1);
     const growth = late / early - 1;
     const flat = growth < 0.1;
-    const trace = [0.1, 0.25, 0.5, 0.75, 1].map((q) => `${Math.round(q * 100)}%: ${fmtMB(rssAt(q - 0.05, q))}`).join(', ');
+    const trace = [0.1, 0.25, 0.5, 0.75, 1]
+      .map((q) => `${Math.round(q * 100)}%: ${fmtMB(rssAt(q - 0.05, q))}`)
+      .join(', ');
     return {
       name: 'memory',
-      rows: [{
-        figure: `Memory: server RSS streaming all ${fmtInt(manifest.calls)} calls to a ${opts.slowReaderMBps} MB/s reader`,
-        weft: `${fmtMB(peak)} peak, ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% 10%->end`,
-        baseline: `${fmtMB(idle)} (idle)`,
-        ratio: fmtRatio(peak / idle),
-        target: '< 300 MB, flat (< +10%)',
-        met: peak < PEAK_TARGET && flat,
-      }],
+      rows: [
+        {
+          figure: `Memory: server RSS streaming all ${fmtInt(manifest.calls)} calls to a ${opts.slowReaderMBps} MB/s reader`,
+          weft: `${fmtMB(peak)} peak, ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% 10%->end`,
+          baseline: `${fmtMB(idle)} (idle)`,
+          ratio: fmtRatio(peak / idle),
+          target: '< 300 MB, flat (< +10%)',
+          met: peak < PEAK_TARGET && flat,
+        },
+      ],
       notes: [
         `${fmtInt(r.lines)} rows, ${fmtMB(r.bytes)} in ${(r.totalMs / 1000).toFixed(1)} s (${(r.bytes / 1e6 / (r.totalMs / 1000)).toFixed(1)} MB/s, ${fmtInt(r.lines / (r.totalMs / 1000))} rows/s); first row after ${fmtMs(r.firstRowMs)}.`,
         `RSS over the stream (median in each window ending at): ${trace}.`,

@@ -15,7 +15,7 @@ import { isMain, runAlone } from './lib/cli.js';
 import { BENCH_DIR, benchOptions, dataPath, type BenchOptions } from './lib/config.js';
 import { PROJECT } from './lib/gen-calls.js';
 import { runMixedLoad, type IngestBatch } from './lib/mixed-load.js';
-import { type BenchResult } from './lib/report.js';
+import type { BenchResult } from './lib/report.js';
 import { startWeft } from './lib/server.js';
 import { fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 import { prepareTraffic } from './ingest.js';
@@ -55,9 +55,20 @@ function ingestBatches(opts: BenchOptions): { batches: IngestBatch[]; calls: num
 function expiringBatch(startedAt: string): string {
   const batch = Array.from({ length: 10 }, () => {
     const id = randomUUID();
-    const start = { project_id: EXPIRING, id, trace_id: randomUUID(), op_name: 'expiring-op', started_at: startedAt, attributes: {}, inputs: { x: 1 } };
+    const start = {
+      project_id: EXPIRING,
+      id,
+      trace_id: randomUUID(),
+      op_name: 'expiring-op',
+      started_at: startedAt,
+      attributes: {},
+      inputs: { x: 1 },
+    };
     const end = { project_id: EXPIRING, id, ended_at: startedAt, output: 1, summary: {} };
-    return [{ mode: 'start', req: { start } }, { mode: 'end', req: { end } }];
+    return [
+      { mode: 'start', req: { start } },
+      { mode: 'end', req: { end } },
+    ];
   }).flat();
   return JSON.stringify({ batch });
 }
@@ -67,11 +78,15 @@ function expiringBatch(startedAt: string): string {
  * resolves with the latencies in ms.
  */
 function startProber(url: string): { stop: () => Promise<number[]> } {
-  const child = spawn(process.execPath, [join(BENCH_DIR, 'lib', 'health-prober.mjs'), url, String(PROBE_EVERY_MS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(BENCH_DIR, 'lib', 'health-prober.mjs'), url, String(PROBE_EVERY_MS)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<number[]>((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`health prober exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`health prober exited ${code}`)),
+    );
   });
   return {
     stop() {
@@ -89,7 +104,13 @@ interface Phase {
   readonly seconds: number;
 }
 
-async function phase(opts: BenchOptions, batches: readonly IngestBatch[], calls: number, others: boolean, dir: string): Promise<Phase> {
+async function phase(
+  opts: BenchOptions,
+  batches: readonly IngestBatch[],
+  calls: number,
+  others: boolean,
+  dir: string,
+): Promise<Phase> {
   rmSync(dir, { recursive: true, force: true });
   const server = await startWeft(opts, dir);
   try {
@@ -102,8 +123,14 @@ async function phase(opts: BenchOptions, batches: readonly IngestBatch[], calls:
     let next = 0;
     const prober = startProber(server.url);
     const rec = await runMixedLoad({
-      url: server.url, project: PROJECT, expiringProject: EXPIRING, ingestClients: opts.clients, others, expiringBatch,
-      othersPauseMs: OTHERS_PAUSE_MS, maxFileBytes: MAX_FILE_BYTES,
+      url: server.url,
+      project: PROJECT,
+      expiringProject: EXPIRING,
+      ingestClients: opts.clients,
+      others,
+      expiringBatch,
+      othersPauseMs: OTHERS_PAUSE_MS,
+      maxFileBytes: MAX_FILE_BYTES,
       nextBatch: () => batches[next++] ?? null,
     });
     const health = await prober.stop();
@@ -125,7 +152,9 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
   for (let i = 0; i < opts.runs; i++) {
     alone.push(await phase(opts, batches, calls, false, dataPath('tmp', 'mixed-alone')));
     mixed.push(await phase(opts, batches, calls, true, dataPath('tmp', 'mixed-load')));
-    process.stderr.write(`bench: mixed run ${i + 1}/${opts.runs}: ingest alone ${fmtRate(alone[i]!.rate, 'calls')}, mixed ${fmtRate(mixed[i]!.rate, 'calls')}, /health p99 ${fmtMs(percentile(mixed[i]!.health, 99))}, max ${fmtMs(Math.max(...mixed[i]!.health))}\n`);
+    process.stderr.write(
+      `bench: mixed run ${i + 1}/${opts.runs}: ingest alone ${fmtRate(alone[i]!.rate, 'calls')}, mixed ${fmtRate(mixed[i]!.rate, 'calls')}, /health p99 ${fmtMs(percentile(mixed[i]!.health, 99))}, max ${fmtMs(Math.max(...mixed[i]!.health))}\n`,
+    );
   }
   const p99 = median(mixed.map((m) => percentile(m.health, 99)));
   const idleP99 = median(mixed.map((m) => percentile(m.idleHealth, 99)));
@@ -138,16 +167,27 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     rows: [
       {
         figure: `Mixed load (${load}): GET /health p99`,
-        weft: fmtMs(p99), baseline: `${fmtMs(idleP99)} (idle)`, ratio: fmtRatio(p99 / idleP99), target: '< 50 ms', met: p99 < 50,
+        weft: fmtMs(p99),
+        baseline: `${fmtMs(idleP99)} (idle)`,
+        ratio: fmtRatio(p99 / idleP99),
+        target: '< 50 ms',
+        met: p99 < 50,
       },
       {
         figure: 'Mixed load: GET /health max (all runs)',
-        weft: fmtMs(max), baseline: `${fmtMs(idleMax)} (idle)`, ratio: fmtRatio(max / idleMax), target: '< 200 ms', met: max < 200,
+        weft: fmtMs(max),
+        baseline: `${fmtMs(idleMax)} (idle)`,
+        ratio: fmtRatio(max / idleMax),
+        target: '< 200 ms',
+        met: max < 200,
       },
       {
         figure: 'Mixed load: ingest throughput',
-        weft: fmtRate(median(mixed.map((m) => m.rate)), 'calls'), baseline: `${fmtRate(median(alone.map((a) => a.rate)), 'calls')} (ingest alone)`,
-        ratio: fmtRatio(ratio), target: '>= 0.90x', met: ratio >= 0.9,
+        weft: fmtRate(median(mixed.map((m) => m.rate)), 'calls'),
+        baseline: `${fmtRate(median(alone.map((a) => a.rate)), 'calls')} (ingest alone)`,
+        ratio: fmtRatio(ratio),
+        target: '>= 0.90x',
+        met: ratio >= 0.9,
       },
     ],
     notes: [

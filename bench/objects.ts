@@ -11,7 +11,7 @@ import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset } from './lib/dataset.js';
 import { postOk } from './lib/http.js';
 import { compareLatency, medianBody, summarize, type LatencyRun } from './lib/latency.js';
-import { type BenchResult, type Row } from './lib/report.js';
+import type { BenchResult, Row } from './lib/report.js';
 import { Rng } from './lib/rng.js';
 import { startBare, startWeft } from './lib/server.js';
 import { fmtInt, fmtMs, fmtRatio } from './lib/stats.js';
@@ -29,23 +29,50 @@ interface Case {
 
 export async function run(opts: BenchOptions = benchOptions()): Promise<BenchResult> {
   const { dir, manifest: m } = await ensureDataset(opts);
-  const reads = new Rng(`${opts.seed}:obj-read`).shuffle([...m.sampleObjects])
+  const reads = new Rng(`${opts.seed}:obj-read`)
+    .shuffle([...m.sampleObjects])
     .map((o) => JSON.stringify({ project_id: m.project, object_id: o.object_id, digest: o.digest }));
   const scale = `${fmtInt(m.objectVersions)} versions of ${fmtInt(m.objects)} objects`;
   const cases: Case[] = [
     {
-      label: `/objs/query latest_only, all ${fmtInt(m.objects)} (${scale})`, path: '/objs/query', n: 20, targetMs: 20, p99: false,
+      label: `/objs/query latest_only, all ${fmtInt(m.objects)} (${scale})`,
+      path: '/objs/query',
+      n: 20,
+      targetMs: 20,
+      p99: false,
       bodies: [JSON.stringify({ project_id: m.project, filter: { latest_only: true } })],
     },
     {
-      label: `/objs/query latest_only + metadata_only, all ${fmtInt(m.objects)} (${scale})`, path: '/objs/query', n: 20, targetMs: 20, p99: false,
+      label: `/objs/query latest_only + metadata_only, all ${fmtInt(m.objects)} (${scale})`,
+      path: '/objs/query',
+      n: 20,
+      targetMs: 20,
+      p99: false,
       bodies: [JSON.stringify({ project_id: m.project, filter: { latest_only: true }, metadata_only: true })],
     },
     {
-      label: `/objs/query latest_only, limit 100 by created_at desc (${scale})`, path: '/objs/query', n: 200, targetMs: 20, p99: false,
-      bodies: [JSON.stringify({ project_id: m.project, filter: { latest_only: true }, sort_by: [{ field: 'created_at', direction: 'desc' }], limit: 100 })],
+      label: `/objs/query latest_only, limit 100 by created_at desc (${scale})`,
+      path: '/objs/query',
+      n: 200,
+      targetMs: 20,
+      p99: false,
+      bodies: [
+        JSON.stringify({
+          project_id: m.project,
+          filter: { latest_only: true },
+          sort_by: [{ field: 'created_at', direction: 'desc' }],
+          limit: 100,
+        }),
+      ],
     },
-    { label: `/obj/read by digest p50 (${scale})`, path: '/obj/read', n: 500, targetMs: null, p99: true, bodies: reads },
+    {
+      label: `/obj/read by digest p50 (${scale})`,
+      path: '/obj/read',
+      n: 500,
+      targetMs: null,
+      p99: true,
+      bodies: reads,
+    },
   ];
   const weft = await startWeft(opts, dir);
   const rows: Row[] = [];
@@ -60,21 +87,40 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
         const runs: LatencyRun[] = [];
         for (let i = 0; i < opts.runs; i++) {
           const block = Math.max(5, Math.floor(c.n / 10));
-          runs.push(await compareLatency({ url: weft.url, path: c.path, bodies: c.bodies }, { url: base.url, path: c.path, bodies: c.bodies }, c.n, block, i === 0 ? 5 : 0, i * c.n));
+          runs.push(
+            await compareLatency(
+              { url: weft.url, path: c.path, bodies: c.bodies },
+              { url: base.url, path: c.path, bodies: c.bodies },
+              c.n,
+              block,
+              i === 0 ? 5 : 0,
+              i * c.n,
+            ),
+          );
         }
         const s = summarize(runs);
         const baseline = `${fmtMs(s.baseP50)} (bare, ${fmtInt(fixed.length)} B)`;
         rows.push({
-          figure: `Objects ${c.label}`, weft: fmtMs(s.weftP50), baseline, ratio: fmtRatio(s.ratioP50),
-          target: c.targetMs === null ? '-' : `< ${c.targetMs} ms`, met: c.targetMs === null ? null : s.weftP50 < c.targetMs,
+          figure: `Objects ${c.label}`,
+          weft: fmtMs(s.weftP50),
+          baseline,
+          ratio: fmtRatio(s.ratioP50),
+          target: c.targetMs === null ? '-' : `< ${c.targetMs} ms`,
+          met: c.targetMs === null ? null : s.weftP50 < c.targetMs,
         });
         if (c.p99) {
           rows.push({
-            figure: `Objects ${c.label.replace('p50', 'p99')}`, weft: fmtMs(s.weftP99), baseline: `${fmtMs(s.baseP99)} (bare)`,
-            ratio: fmtRatio(s.ratioP99), target: '-', met: null,
+            figure: `Objects ${c.label.replace('p50', 'p99')}`,
+            weft: fmtMs(s.weftP99),
+            baseline: `${fmtMs(s.baseP99)} (bare)`,
+            ratio: fmtRatio(s.ratioP99),
+            target: '-',
+            met: null,
           });
         }
-        notes.push(`${c.label}: ${opts.runs} runs x ${c.n} requests (p50 per run: ${runs.map((r) => fmtMs(summarize([r]).weftP50)).join(', ')}); answer ${fmtInt(fixed.length)} B.`);
+        notes.push(
+          `${c.label}: ${opts.runs} runs x ${c.n} requests (p50 per run: ${runs.map((r) => fmtMs(summarize([r]).weftP50)).join(', ')}); answer ${fmtInt(fixed.length)} B.`,
+        );
       } finally {
         await base.stop();
       }
@@ -82,9 +128,16 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     // Evidence for the listing queries: how SQLite runs them.
     const db = new Database(join(dir, SQLITE_FILE), { readonly: true, fileMustExist: true });
     try {
-      const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(m.project) as { detail: string }[]).map((p) => p.detail).join('; ');
-      notes.push(`plan of latest_only (all): ${plan('SELECT * FROM object_versions v WHERE v.project_id = ? AND v.deleted_at IS NULL AND v.is_latest = 1 ORDER BY v.created_at ASC, v.version_index ASC')}`);
-      notes.push(`plan of latest_only (limit 100, created_at desc): ${plan('SELECT * FROM object_versions v WHERE v.project_id = ? AND v.deleted_at IS NULL AND v.is_latest = 1 ORDER BY v.created_at DESC, v.version_index ASC LIMIT 100')}`);
+      const plan = (sql: string) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(m.project) as { detail: string }[])
+          .map((p) => p.detail)
+          .join('; ');
+      notes.push(
+        `plan of latest_only (all): ${plan('SELECT * FROM object_versions v WHERE v.project_id = ? AND v.deleted_at IS NULL AND v.is_latest = 1 ORDER BY v.created_at ASC, v.version_index ASC')}`,
+      );
+      notes.push(
+        `plan of latest_only (limit 100, created_at desc): ${plan('SELECT * FROM object_versions v WHERE v.project_id = ? AND v.deleted_at IS NULL AND v.is_latest = 1 ORDER BY v.created_at DESC, v.version_index ASC LIMIT 100')}`,
+      );
     } finally {
       db.close();
     }

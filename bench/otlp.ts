@@ -12,14 +12,17 @@ import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, dataPath, type BenchOptions } from './lib/config.js';
 import { generateTraces, PROJECT, type BatchItem } from './lib/gen-calls.js';
 import { postBody, postOk } from './lib/http.js';
-import { type BenchResult } from './lib/report.js';
+import type { BenchResult } from './lib/report.js';
 import { cpuSeconds, startWeft, writtenBytes, type ServerProc } from './lib/server.js';
 import { fmtMB, fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 import { driveIngest, prepareTraffic } from './ingest.js';
 
 const id = (s: string, bytes: number) => createHash('sha1').update(s).digest().subarray(0, bytes);
 const nanos = (iso: string) => (BigInt(Date.parse(iso)) * 1_000_000n).toString();
-const kv = (key: string, value: string | number) => ({ key, value: typeof value === 'string' ? { stringValue: value } : { intValue: value } });
+const kv = (key: string, value: string | number) => ({
+  key,
+  value: typeof value === 'string' ? { stringValue: value } : { intValue: value },
+});
 
 interface OtlpTraffic {
   readonly bodies: Buffer[];
@@ -30,41 +33,75 @@ interface OtlpTraffic {
 /** The ingest bench's calls as spans, encoded before anything is timed. */
 export function prepareSpans(opts: BenchOptions): OtlpTraffic {
   const items: BatchItem[] = [];
-  for (const t of generateTraces({ seed: `${opts.seed}:ingest`, calls: opts.ingestCalls, bigTraceCalls: 0 })) items.push(...t.items);
+  for (const t of generateTraces({ seed: `${opts.seed}:ingest`, calls: opts.ingestCalls, bigTraceCalls: 0 }))
+    items.push(...t.items);
   const ends = new Map(items.flatMap((it) => (it.mode === 'end' ? [[it.req.end.id, it.req.end] as const] : [])));
   const spans = items.flatMap((it) => {
     if (it.mode !== 'start') return [];
     const s = it.req.start;
     const e = ends.get(s.id!)!;
-    const attributes = [kv('input.value', JSON.stringify(s.inputs)), kv('input.mime_type', 'application/json'), kv('output.value', JSON.stringify(e.output ?? null)), kv('output.mime_type', 'application/json')];
+    const attributes = [
+      kv('input.value', JSON.stringify(s.inputs)),
+      kv('input.mime_type', 'application/json'),
+      kv('output.value', JSON.stringify(e.output ?? null)),
+      kv('output.mime_type', 'application/json'),
+    ];
     const usage = Object.entries((e.summary as { usage?: Record<string, Record<string, number>> }).usage ?? {})[0];
     if (usage) {
       const [model, u] = usage;
-      attributes.push(kv('llm.model_name', model), kv('llm.token_count.prompt', u.prompt_tokens ?? 0), kv('llm.token_count.completion', u.completion_tokens ?? 0));
+      attributes.push(
+        kv('llm.model_name', model),
+        kv('llm.token_count.prompt', u.prompt_tokens ?? 0),
+        kv('llm.token_count.completion', u.completion_tokens ?? 0),
+      );
     }
-    return [{
-      traceId: id(s.trace_id!, 16), spanId: id(s.id!, 8), ...(s.parent_id ? { parentSpanId: id(s.parent_id, 8) } : {}),
-      name: s.op_name, kind: 1, startTimeUnixNano: nanos(s.started_at), endTimeUnixNano: nanos(e.ended_at), attributes,
-      status: e.exception ? { code: 2, message: e.exception } : { code: 0 },
-    }];
+    return [
+      {
+        traceId: id(s.trace_id!, 16),
+        spanId: id(s.id!, 8),
+        ...(s.parent_id ? { parentSpanId: id(s.parent_id, 8) } : {}),
+        name: s.op_name,
+        kind: 1,
+        startTimeUnixNano: nanos(s.started_at),
+        endTimeUnixNano: nanos(e.ended_at),
+        attributes,
+        status: e.exception ? { code: 2, message: e.exception } : { code: 0 },
+      },
+    ];
   });
   const perRequest = Math.max(1, Math.floor(opts.batchItems / 2));
   const bodies: Buffer[] = [];
   for (let i = 0; i < spans.length; i += perRequest) {
-    const message = { resourceSpans: [{ resource: { attributes: [kv('service.name', 'bench')] }, scopeSpans: [{ scope: { name: 'bench' }, spans: spans.slice(i, i + perRequest) }] }] };
+    const message = {
+      resourceSpans: [
+        {
+          resource: { attributes: [kv('service.name', 'bench')] },
+          scopeSpans: [{ scope: { name: 'bench' }, spans: spans.slice(i, i + perRequest) }],
+        },
+      ],
+    };
     bodies.push(Buffer.from(ExportTraceServiceRequest.encode(ExportTraceServiceRequest.fromObject(message)).finish()));
   }
   return { bodies, spans: spans.length, bytes: bodies.reduce((n, b) => n + b.length, 0) };
 }
 
 /** Spans/s, each export's latency, and the server's CPU seconds (all threads) per span. */
-async function driveOtlp(server: ServerProc, traffic: OtlpTraffic, clients: number, check: boolean): Promise<{ rate: number; ms: number[]; cpuPerItem: number; writtenPerItem: number }> {
+async function driveOtlp(
+  server: ServerProc,
+  traffic: OtlpTraffic,
+  clients: number,
+  check: boolean,
+): Promise<{ rate: number; ms: number[]; cpuPerItem: number; writtenPerItem: number }> {
   const ms: number[] = [];
   let next = 0;
   const client = async () => {
     for (let i = next++; i < traffic.bodies.length; i = next++) {
-      const r = await postBody(server.url, '/otel/v1/traces', traffic.bodies[i]!, { 'content-type': 'application/x-protobuf', project_id: PROJECT });
-      if (r.status !== 200 || r.body.length > 0) throw new Error(`/otel/v1/traces -> ${r.status}: ${r.body.slice(0, 300)}`);
+      const r = await postBody(server.url, '/otel/v1/traces', traffic.bodies[i]!, {
+        'content-type': 'application/x-protobuf',
+        project_id: PROJECT,
+      });
+      if (r.status !== 200 || r.body.length > 0)
+        throw new Error(`/otel/v1/traces -> ${r.status}: ${r.body.slice(0, 300)}`);
       ms.push(r.ms);
     }
   };
@@ -76,8 +113,11 @@ async function driveOtlp(server: ServerProc, traffic: OtlpTraffic, clients: numb
   const cpuPerItem = (cpuSeconds(server.pid) - cpu0) / traffic.spans;
   const writtenPerItem = (writtenBytes(server.pid) - written0) / traffic.spans;
   if (check) {
-    const stats = JSON.parse((await postOk(server.url, '/calls/query_stats', { project_id: PROJECT })).body) as { count: number };
-    if (stats.count !== traffic.spans) throw new Error(`exported ${traffic.spans} spans but query_stats counts ${stats.count}`);
+    const stats = JSON.parse((await postOk(server.url, '/calls/query_stats', { project_id: PROJECT })).body) as {
+      count: number;
+    };
+    if (stats.count !== traffic.spans)
+      throw new Error(`exported ${traffic.spans} spans but query_stats counts ${stats.count}`);
   }
   return { rate: traffic.spans / s, ms, cpuPerItem, writtenPerItem };
 }
@@ -114,19 +154,23 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
     cpuExport.push(o.cpuPerItem);
     writtenExport.push(o.writtenPerItem);
     exportMs.push(...o.ms);
-    process.stderr.write(`bench: otlp run ${i + 1}/${opts.runs}: ${fmtRate(o.rate, 'spans')}, upsert_batch ${fmtRate(upserts[i]!, 'calls')}\n`);
+    process.stderr.write(
+      `bench: otlp run ${i + 1}/${opts.runs}: ${fmtRate(o.rate, 'spans')}, upsert_batch ${fmtRate(upserts[i]!, 'calls')}\n`,
+    );
   }
   const ratio = median(exports.map((x, i) => x / upserts[i]!));
   return {
     name: 'otlp',
-    rows: [{
-      figure: `OTLP ingest /otel/v1/traces, protobuf (${opts.clients} clients, ${Math.floor(opts.batchItems / 2)} spans/request)`,
-      weft: fmtRate(median(exports), 'spans'),
-      baseline: `${fmtRate(median(upserts), 'calls')} (/call/upsert_batch, same calls)`,
-      ratio: fmtRatio(ratio),
-      target: '>= 0.80x',
-      met: ratio >= 0.8,
-    }],
+    rows: [
+      {
+        figure: `OTLP ingest /otel/v1/traces, protobuf (${opts.clients} clients, ${Math.floor(opts.batchItems / 2)} spans/request)`,
+        weft: fmtRate(median(exports), 'spans'),
+        baseline: `${fmtRate(median(upserts), 'calls')} (/call/upsert_batch, same calls)`,
+        ratio: fmtRatio(ratio),
+        target: '>= 0.80x',
+        met: ratio >= 0.8,
+      },
+    ],
     notes: [
       `${spans.spans} spans per run in ${spans.bodies.length} requests (${fmtMB(spans.bytes)} of protobuf; the same calls as upsert_batch sends in ${fmtMB(calls.bytes)} of JSON).`,
       `Per run: OTLP ${exports.map((x) => fmtRate(x, 'spans')).join(', ')}; upsert_batch ${upserts.map((x) => fmtRate(x, 'calls')).join(', ')}.`,

@@ -7,7 +7,7 @@ import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset } from './lib/dataset.js';
 import { postOk } from './lib/http.js';
 import { compareLatency, medianBody, summarize, type LatencyRun } from './lib/latency.js';
-import { type BenchResult } from './lib/report.js';
+import type { BenchResult } from './lib/report.js';
 import { Rng } from './lib/rng.js';
 import { startBare, startWeft } from './lib/server.js';
 import { fmtInt, fmtMs, fmtRatio } from './lib/stats.js';
@@ -28,22 +28,37 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
       answers.push(r.body);
     }
     const fixed = medianBody(answers);
-    const missingAnswer = (await postOk(weft.url, '/call/read', { project_id: manifest.project, id: 'no-such-call' })).body;
+    const missingAnswer = (await postOk(weft.url, '/call/read', { project_id: manifest.project, id: 'no-such-call' }))
+      .body;
     const base = await startBare({ '/call/read': fixed, '/call/read-missing': missingAnswer });
     try {
       const runs: LatencyRun[] = [];
       for (let i = 0; i < opts.runs; i++) {
         // Each run reads different calls (offset), so later runs do not just hit the page cache of earlier ones.
-        runs.push(await compareLatency(
-          { url: weft.url, path: '/call/read', bodies }, { url: base.url, path: '/call/read', bodies },
-          PER_RUN, 50, i === 0 ? 200 : 0, 200 + i * PER_RUN,
-        ));
+        runs.push(
+          await compareLatency(
+            { url: weft.url, path: '/call/read', bodies },
+            { url: base.url, path: '/call/read', bodies },
+            PER_RUN,
+            50,
+            i === 0 ? 200 : 0,
+            200 + i * PER_RUN,
+          ),
+        );
       }
       // Diagnostic: a read that finds nothing costs everything but fetching and rendering the row.
       const missing: LatencyRun[] = [];
       const missingBodies = [JSON.stringify({ project_id: manifest.project, id: 'no-such-call' })];
       for (let i = 0; i < opts.runs; i++) {
-        missing.push(await compareLatency({ url: weft.url, path: '/call/read', bodies: missingBodies }, { url: base.url, path: '/call/read-missing', bodies: missingBodies }, PER_RUN / 4, 50, i === 0 ? 50 : 0));
+        missing.push(
+          await compareLatency(
+            { url: weft.url, path: '/call/read', bodies: missingBodies },
+            { url: base.url, path: '/call/read-missing', bodies: missingBodies },
+            PER_RUN / 4,
+            50,
+            i === 0 ? 50 : 0,
+          ),
+        );
       }
       const sm = summarize(missing);
       const s = summarize(runs);
@@ -53,21 +68,32 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
         rows: [
           {
             figure: `Point read /call/read p50 (${fmtInt(manifest.calls)} calls)`,
-            weft: fmtMs(s.weftP50), baseline: `${fmtMs(s.baseP50)} (bare, ${size})`, ratio: fmtRatio(s.ratioP50),
-            target: '<= 1.5x', met: s.ratioP50 <= 1.5,
+            weft: fmtMs(s.weftP50),
+            baseline: `${fmtMs(s.baseP50)} (bare, ${size})`,
+            ratio: fmtRatio(s.ratioP50),
+            target: '<= 1.5x',
+            met: s.ratioP50 <= 1.5,
           },
           {
             figure: `Point read /call/read p99 (${fmtInt(manifest.calls)} calls)`,
-            weft: fmtMs(s.weftP99), baseline: `${fmtMs(s.baseP99)} (bare, ${size})`, ratio: fmtRatio(s.ratioP99),
-            target: '-', met: null,
+            weft: fmtMs(s.weftP99),
+            baseline: `${fmtMs(s.baseP99)} (bare, ${size})`,
+            ratio: fmtRatio(s.ratioP99),
+            target: '-',
+            met: null,
           },
           {
             figure: 'Point read /call/read p50, id not found',
-            weft: fmtMs(sm.weftP50), baseline: `${fmtMs(sm.baseP50)} (bare, ${missingAnswer.length} B)`, ratio: fmtRatio(sm.ratioP50),
-            target: '(diagnostic)', met: null,
+            weft: fmtMs(sm.weftP50),
+            baseline: `${fmtMs(sm.baseP50)} (bare, ${missingAnswer.length} B)`,
+            ratio: fmtRatio(sm.ratioP50),
+            target: '(diagnostic)',
+            met: null,
           },
         ],
-        notes: [`${opts.runs} runs x ${PER_RUN} sequential reads of random calls (one in flight), alternating blocks of 50 with the baseline; answer sizes ${fmtInt(Math.min(...answers.map((a) => a.length)))}-${fmtInt(Math.max(...answers.map((a) => a.length)))} B.`],
+        notes: [
+          `${opts.runs} runs x ${PER_RUN} sequential reads of random calls (one in flight), alternating blocks of 50 with the baseline; answer sizes ${fmtInt(Math.min(...answers.map((a) => a.length)))}-${fmtInt(Math.max(...answers.map((a) => a.length)))} B.`,
+        ],
       };
     } finally {
       await base.stop();

@@ -16,7 +16,7 @@ import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset, type Manifest } from './lib/dataset.js';
 import { postStream, type StreamStats } from './lib/http.js';
-import { type BenchResult, type Row } from './lib/report.js';
+import type { BenchResult, Row } from './lib/report.js';
 import { startWeft } from './lib/server.js';
 import { fmtInt, fmtMs, fmtRatio, median } from './lib/stats.js';
 
@@ -34,29 +34,47 @@ export function querySpecs(m: Manifest): QuerySpec[] {
   const project_id = m.project;
   return [
     {
-      key: 'a', label: '(a) roots + op_names, started_at desc, limit 100',
-      req: { project_id, filter: { trace_roots_only: true, op_names: [m.rootOpRef] }, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100 },
-      rows: 100, firstRowTarget: 50, totalTarget: null,
+      key: 'a',
+      label: '(a) roots + op_names, started_at desc, limit 100',
+      req: {
+        project_id,
+        filter: { trace_roots_only: true, op_names: [m.rootOpRef] },
+        sort_by: [{ field: 'started_at', direction: 'desc' }],
+        limit: 100,
+      },
+      rows: 100,
+      firstRowTarget: 50,
+      totalTarget: null,
     },
     {
-      key: 'b', label: '(b) $expr on inputs.model, sort inputs.temperature, limit 100',
+      key: 'b',
+      label: '(b) $expr on inputs.model, sort inputs.temperature, limit 100',
       req: {
         project_id,
         query: { $expr: { $eq: [{ $getField: 'inputs.model' }, { $literal: 'gpt-4o-mini' }] } },
         sort_by: [{ field: 'inputs.temperature', direction: 'desc' }],
         limit: 100,
       },
-      rows: 100, firstRowTarget: null, totalTarget: null,
+      rows: 100,
+      firstRowTarget: null,
+      totalTarget: null,
     },
     {
-      key: 'c', label: `(c) one trace, all ${fmtInt(m.bigTraceCalls)} calls`,
+      key: 'c',
+      label: `(c) one trace, all ${fmtInt(m.bigTraceCalls)} calls`,
       req: { project_id, filter: { trace_ids: [m.bigTraceId] } },
-      rows: m.bigTraceCalls, firstRowTarget: null, totalTarget: 1000,
+      rows: m.bigTraceCalls,
+      firstRowTarget: null,
+      totalTarget: 1000,
     },
   ];
 }
 
-interface Timing { readonly firstRowMs: number; readonly totalMs: number; readonly rows: number }
+interface Timing {
+  readonly firstRowMs: number;
+  readonly totalMs: number;
+  readonly rows: number;
+}
 
 /** The database alone: Weft's SQL for the request, iterated in-process. */
 function sqliteRun(db: Database.Database, req: CallsQueryInput): Timing {
@@ -72,7 +90,11 @@ function sqliteRun(db: Database.Database, req: CallsQueryInput): Timing {
 
 function explain(db: Database.Database, req: CallsQueryInput): string {
   const { sql, params } = buildCallsSelect(compileCallsQuery(req));
-  const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { id: number; parent: number; detail: string }[];
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as {
+    id: number;
+    parent: number;
+    detail: string;
+  }[];
   const depth = new Map<number, number>([[0, 0]]);
   const lines = plan.map((p) => {
     const d = (depth.get(p.parent) ?? 0) + 1;
@@ -98,25 +120,35 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
       for (let i = -1; i < opts.runs; i++) {
         const r = await postStream(weft.url, '/calls/stream_query', body);
         if (r.status !== 200) throw new Error(`stream_query ${spec.key} -> ${r.status}`);
-        if (spec.rows !== null && r.lines !== spec.rows) throw new Error(`query ${spec.key}: ${r.lines} rows, expected ${spec.rows}`);
+        if (spec.rows !== null && r.lines !== spec.rows)
+          throw new Error(`query ${spec.key}: ${r.lines} rows, expected ${spec.rows}`);
         const b = sqliteRun(db, spec.req);
         if (i >= 0) {
           w.push(r);
           s.push(b);
         }
-        process.stderr.write(`bench: query ${spec.key} run ${i + 1}/${opts.runs}: first row ${fmtMs(r.firstRowMs)}, total ${fmtMs(r.totalMs)} (sqlite ${fmtMs(b.totalMs)})\n`);
+        process.stderr.write(
+          `bench: query ${spec.key} run ${i + 1}/${opts.runs}: first row ${fmtMs(r.firstRowMs)}, total ${fmtMs(r.totalMs)} (sqlite ${fmtMs(b.totalMs)})\n`,
+        );
       }
-      const ratio = (f: (t: { firstRowMs: number; totalMs: number }) => number) => median(w.map((x, i) => f(x) / f(s[i]!)));
+      const ratio = (f: (t: { firstRowMs: number; totalMs: number }) => number) =>
+        median(w.map((x, i) => f(x) / f(s[i]!)));
       const wf = median(w.map((x) => x.firstRowMs));
       const wt = median(w.map((x) => x.totalMs));
       rows.push({
-        figure: `Query ${spec.label}: first row`, weft: fmtMs(wf), baseline: `${fmtMs(median(s.map((x) => x.firstRowMs)))} (sqlite)`,
-        ratio: fmtRatio(ratio((t) => t.firstRowMs)), target: spec.firstRowTarget === null ? '-' : `< ${spec.firstRowTarget} ms`,
+        figure: `Query ${spec.label}: first row`,
+        weft: fmtMs(wf),
+        baseline: `${fmtMs(median(s.map((x) => x.firstRowMs)))} (sqlite)`,
+        ratio: fmtRatio(ratio((t) => t.firstRowMs)),
+        target: spec.firstRowTarget === null ? '-' : `< ${spec.firstRowTarget} ms`,
         met: spec.firstRowTarget === null ? null : wf < spec.firstRowTarget,
       });
       rows.push({
-        figure: `Query ${spec.label}: total`, weft: fmtMs(wt), baseline: `${fmtMs(median(s.map((x) => x.totalMs)))} (sqlite)`,
-        ratio: fmtRatio(ratio((t) => t.totalMs)), target: spec.totalTarget === null ? '-' : `< ${spec.totalTarget} ms`,
+        figure: `Query ${spec.label}: total`,
+        weft: fmtMs(wt),
+        baseline: `${fmtMs(median(s.map((x) => x.totalMs)))} (sqlite)`,
+        ratio: fmtRatio(ratio((t) => t.totalMs)),
+        target: spec.totalTarget === null ? '-' : `< ${spec.totalTarget} ms`,
         met: spec.totalTarget === null ? null : wt < spec.totalTarget,
       });
       notes.push(`${spec.label}: ${w[0]!.lines} rows, ${fmtInt(median(w.map((x) => x.bytes)))} B; request ${body}`);

@@ -55,10 +55,14 @@ async function main(): Promise<number> {
   }
   const unknown = wanted.filter((w) => !BENCHES.some((b) => b.aliases.includes(w)));
   if (unknown.length > 0) {
-    process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.aliases.join('|')).join(', ')}\n`);
+    process.stderr.write(
+      `unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.aliases.join('|')).join(', ')}\n`,
+    );
     return 2;
   }
-  const selected = BENCHES.filter((b) => (wanted.length === 0 ? b.name !== 'engine' : wanted.some((w) => b.aliases.includes(w))));
+  const selected = BENCHES.filter((b) =>
+    wanted.length === 0 ? b.name !== 'engine' : wanted.some((w) => b.aliases.includes(w)),
+  );
   const opts = benchOptions();
   dataPath();
   dataPath('tmp');
@@ -66,7 +70,9 @@ async function main(): Promise<number> {
   const machine = machineInfo();
   const startedAt = new Date();
   const t0 = performance.now();
-  process.stderr.write(`bench: ${selected.map((b) => b.name).join(', ')}; BENCH_CALLS=${opts.calls} BENCH_RUNS=${opts.runs}; data in ${DATA_DIR}\n`);
+  process.stderr.write(
+    `bench: ${selected.map((b) => b.name).join(', ')}; BENCH_CALLS=${opts.calls} BENCH_RUNS=${opts.runs}; data in ${DATA_DIR}\n`,
+  );
 
   if (opts.server === 'dist') buildServer();
   // Seed (or find) the shared database before any timing starts.
@@ -80,14 +86,23 @@ async function main(): Promise<number> {
       results.push(await b.run(opts));
     } catch (err) {
       failed = true;
-      process.stderr.write(`bench: ${b.name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-      results.push({ name: b.name, rows: [{ figure: `${b.name}: FAILED`, weft: '-', baseline: '-', ratio: '-', target: '-', met: false }], notes: [String(err)] });
+      process.stderr.write(
+        `bench: ${b.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+      results.push({
+        name: b.name,
+        rows: [{ figure: `${b.name}: FAILED`, weft: '-', baseline: '-', ratio: '-', target: '-', met: false }],
+        notes: [String(err)],
+      });
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  console.log('\n' + textTable(results.flatMap((r) => r.rows)));
+  console.log(`\n${textTable(results.flatMap((r) => r.rows))}`);
   // Only a full run replaces latest.md (which docs/performance.md quotes); a partial run is kept beside it.
-  const file = join(RESULTS_DIR, wanted.length === 0 ? 'latest.md' : `latest-${selected.map((b) => b.name).join('-')}.md`);
+  const file = join(
+    RESULTS_DIR,
+    wanted.length === 0 ? 'latest.md' : `latest-${selected.map((b) => b.name).join('-')}.md`,
+  );
   writeFileSync(`${file}.tmp`, markdownReport(results, opts, machine, startedAt, seconds));
   renameSync(`${file}.tmp`, file);
   process.stderr.write(`bench: wrote ${file} (${seconds.toFixed(0)} s)\n`);

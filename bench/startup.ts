@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, dataPath, type BenchOptions } from './lib/config.js';
 import { ensureDataset } from './lib/dataset.js';
-import { type BenchResult } from './lib/report.js';
+import type { BenchResult } from './lib/report.js';
 import { bareArgs, freePort, timeToFirstRequest, weftArgs } from './lib/server.js';
 import { fmtInt, fmtMs, fmtRatio, median } from './lib/stats.js';
 
@@ -31,28 +31,35 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
       empty.push(e);
       bare.push(b);
     }
-    process.stderr.write(`bench: startup run ${i + 1}/${opts.runs}: Weft ${fmtMs(w)}, Weft on an empty dir ${fmtMs(e)}, bare ${fmtMs(b)}\n`);
+    process.stderr.write(
+      `bench: startup run ${i + 1}/${opts.runs}: Weft ${fmtMs(w)}, Weft on an empty dir ${fmtMs(e)}, bare ${fmtMs(b)}\n`,
+    );
   }
   rmSync(emptyDir, { recursive: true, force: true });
   const w = median(weft);
   return {
     name: 'startup',
-    rows: [{
-      figure: `Startup to first request (${fmtInt(manifest.calls)} calls, ${(manifest.dbBytes / 2 ** 30).toFixed(1)} GiB file)`,
-      weft: fmtMs(w),
-      baseline: `${fmtMs(median(bare))} (bare)`,
-      ratio: fmtRatio(median(weft.map((x, i) => x / bare[i]!))),
-      target: '< 1 s',
-      met: w < 1000,
-    }, {
-      figure: 'Startup to first request, empty data dir',
-      weft: fmtMs(median(empty)),
-      baseline: `${fmtMs(median(bare))} (bare)`,
-      ratio: fmtRatio(median(empty.map((x, i) => x / bare[i]!))),
-      target: '(diagnostic)',
-      met: null,
-    }],
-    notes: [`Server run as ${opts.server === 'dist' ? '`node dist/main.js` (tsc output)' : '`node --import tsx src/main.ts`'}; per run Weft: ${weft.map(fmtMs).join(', ')}; empty dir: ${empty.map(fmtMs).join(', ')}; bare: ${bare.map(fmtMs).join(', ')}.`],
+    rows: [
+      {
+        figure: `Startup to first request (${fmtInt(manifest.calls)} calls, ${(manifest.dbBytes / 2 ** 30).toFixed(1)} GiB file)`,
+        weft: fmtMs(w),
+        baseline: `${fmtMs(median(bare))} (bare)`,
+        ratio: fmtRatio(median(weft.map((x, i) => x / bare[i]!))),
+        target: '< 1 s',
+        met: w < 1000,
+      },
+      {
+        figure: 'Startup to first request, empty data dir',
+        weft: fmtMs(median(empty)),
+        baseline: `${fmtMs(median(bare))} (bare)`,
+        ratio: fmtRatio(median(empty.map((x, i) => x / bare[i]!))),
+        target: '(diagnostic)',
+        met: null,
+      },
+    ],
+    notes: [
+      `Server run as ${opts.server === 'dist' ? '`node dist/main.js` (tsc output)' : '`node --import tsx src/main.ts`'}; per run Weft: ${weft.map(fmtMs).join(', ')}; empty dir: ${empty.map(fmtMs).join(', ')}; bare: ${bare.map(fmtMs).join(', ')}.`,
+    ],
   };
 }
 

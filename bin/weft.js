@@ -13,7 +13,8 @@ try {
   await import(entry);
 } catch (err) {
   // A checkout that was never built (npm install builds dist/): say so instead of a module stack.
-  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(new URL(entry, import.meta.url).pathname)) throw err;
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(new URL(entry, import.meta.url).pathname))
+    throw err;
   process.stderr.write('weft: not built yet: run `npm run build` in the repository (npm install does it)\n');
   process.exit(1);
 }

@@ -19,7 +19,11 @@ function newest(dir) {
 }
 
 const force = process.argv.includes('--force');
-const sources = Math.max(newest(join(root, 'ui')), newest(join(root, 'src/api')), statSync(join(root, 'package-lock.json')).mtimeMs);
+const sources = Math.max(
+  newest(join(root, 'ui')),
+  newest(join(root, 'src/api')),
+  statSync(join(root, 'package-lock.json')).mtimeMs,
+);
 if (!force && existsSync(out) && statSync(out).mtimeMs > sources) process.exit(0);
 const vite = join(root, 'node_modules/vite/bin/vite.js');
 const res = spawnSync(process.execPath, [vite, 'build', 'ui', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });

@@ -15,9 +15,28 @@ export function ensureChdb() {
   if (existsSync(manifest)) return;
   mkdirSync(CHDB_DIR, { recursive: true });
   // Its own package.json, so npm installs here and never into the repository's project.
-  writeFileSync(join(CHDB_DIR, 'package.json'), '{ "private": true, "description": "chdb for Weft\'s ClickHouse tests" }\n');
-  console.error(`Installing chdb ${CHDB_VERSION} (in-process ClickHouse, ~180 MB download) into ${CHDB_DIR} for the ClickHouse tests...`);
-  const r = spawnSync('npm', ['install', '--prefix', CHDB_DIR, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `chdb@${CHDB_VERSION}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(
+    join(CHDB_DIR, 'package.json'),
+    '{ "private": true, "description": "chdb for Weft\'s ClickHouse tests" }\n',
+  );
+  console.error(
+    `Installing chdb ${CHDB_VERSION} (in-process ClickHouse, ~180 MB download) into ${CHDB_DIR} for the ClickHouse tests...`,
+  );
+  const r = spawnSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      CHDB_DIR,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `chdb@${CHDB_VERSION}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   if (r.status !== 0 || !existsSync(manifest)) {
     console.error('Installing chdb failed.');
     process.exit(1);

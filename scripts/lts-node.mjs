@@ -43,11 +43,15 @@ function newestRelease(pkg, wanted) {
   const out = npmOut(['view', pkg, 'versions', '--json']);
   if (out === null) return null;
   const versions = [].concat(JSON.parse(out)).filter((v) => /^\d+\.\d+\.\d+$/.test(v));
-  const byLine = (m) => versions.filter((v) => major(v) === m).sort((a, b) => {
-    const [x, y] = [a, b].map((v) => v.split('.').map(Number));
-    return x[1] - y[1] || x[2] - y[2];
-  });
-  const lines = wanted !== null ? [wanted] : [PREFERRED_MAJOR, ...SUPPORTED_MAJORS.filter((s) => s !== PREFERRED_MAJOR)];
+  const byLine = (m) =>
+    versions
+      .filter((v) => major(v) === m)
+      .sort((a, b) => {
+        const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+        return x[1] - y[1] || x[2] - y[2];
+      });
+  const lines =
+    wanted !== null ? [wanted] : [PREFERRED_MAJOR, ...SUPPORTED_MAJORS.filter((s) => s !== PREFERRED_MAJOR)];
   for (const m of lines) {
     const line = byLine(m);
     if (line.length > 0) return line[line.length - 1];
@@ -69,7 +73,10 @@ function fetchNode(pkg, version) {
   mkdirSync(NODE_CACHE, { recursive: true });
   const tmp = mkdtempSync(join(NODE_CACHE, '.fetch-'));
   try {
-    const name = npmOut(['pack', `${pkg}@${version}`, '--pack-destination', tmp, '--silent'])?.trim().split('\n').pop();
+    const name = npmOut(['pack', `${pkg}@${version}`, '--pack-destination', tmp, '--silent'])
+      ?.trim()
+      .split('\n')
+      .pop();
     if (!name) throw new NodeUnavailableError(`could not fetch ${pkg}@${version} from the npm registry`);
     const untar = spawnSync('tar', ['-xzf', join(tmp, name), '-C', tmp], { stdio: 'inherit' });
     if (untar.status !== 0) throw new NodeUnavailableError(`could not unpack ${name}`);
@@ -99,7 +106,9 @@ export function ltsNode(wanted = null) {
     found = { version, bin: fetchNode(pkg, version) };
   }
   const why = wanted === null ? 'is older than 22' : `is not Node.js ${wanted}`;
-  process.stderr.write(`weft: Node.js ${process.version} ${why}; using Node.js v${found.version} (npm package ${pkg}, in .cache/node)\n`);
+  process.stderr.write(
+    `weft: Node.js ${process.version} ${why}; using Node.js v${found.version} (npm package ${pkg}, in .cache/node)\n`,
+  );
   return found.bin;
 }
 

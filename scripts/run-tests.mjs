@@ -26,13 +26,22 @@ const CONCURRENCY = Number(process.env.WEFT_TEST_CONCURRENCY || 3);
  * tests: what CI runs again on the other LTS line.
  */
 function contractFiles() {
-  const twins = find('test/clickhouse').map((f) => readFileSync(f, 'utf8').match(/import\('\.\.\/([\w-]+)\.test\.js'\)/)?.[1]).filter(Boolean);
-  return [...twins.map((name) => join('test', `${name}.test.ts`)), ...find('test/sdk'), join('test', 'server-socket.test.ts'), join('test', 'server-signals.test.ts')];
+  const twins = find('test/clickhouse')
+    .map((f) => readFileSync(f, 'utf8').match(/import\('\.\.\/([\w-]+)\.test\.js'\)/)?.[1])
+    .filter(Boolean);
+  return [
+    ...twins.map((name) => join('test', `${name}.test.ts`)),
+    ...find('test/sdk'),
+    join('test', 'server-socket.test.ts'),
+    join('test', 'server-signals.test.ts'),
+  ];
 }
 
 const contract = process.argv.includes('--contract');
 const filter = process.argv.slice(2).filter((a) => a !== '--contract');
-const files = (contract ? contractFiles() : ['src', 'test'].flatMap((d) => find(d))).filter((f) => filter.length === 0 || filter.some((s) => f.includes(s))).sort();
+const files = (contract ? contractFiles() : ['src', 'test'].flatMap((d) => find(d)))
+  .filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -50,6 +59,12 @@ try {
   console.error(`weft: ${err.message}`);
   process.exit(1);
 }
-console.error(`Running ${files.length} test files on Node.js ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
-const res = spawnSync(node, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files], { stdio: 'inherit', env: envFor(node) });
+console.error(
+  `Running ${files.length} test files on Node.js ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`,
+);
+const res = spawnSync(
+  node,
+  ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env: envFor(node) },
+);
 process.exit(res.status ?? 1);

@@ -51,7 +51,12 @@ function parse(argv: readonly string[]): BackupArgs | null {
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { 'data-dir': { type: 'string' }, force: { type: 'boolean' }, verify: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'data-dir': { type: 'string' },
+        force: { type: 'boolean' },
+        verify: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -82,14 +87,20 @@ function parse(argv: readonly string[]): BackupArgs | null {
 /** The database file to copy; refusals of the paths as a StartupError (exit 1) or a usage error. */
 function checkPaths(args: BackupArgs): string {
   const source = join(args.dataDir, SQLITE_FILE);
-  if (!existsSync(args.dataDir)) throw new StartupError(`the data directory ${args.dataDir} does not exist: check --data-dir (or WEFT_DATA_DIR)`);
-  if (!existsSync(source)) throw new StartupError(`there is no Weft database in ${args.dataDir} (no ${SQLITE_FILE}): check --data-dir (or WEFT_DATA_DIR)`);
+  if (!existsSync(args.dataDir))
+    throw new StartupError(`the data directory ${args.dataDir} does not exist: check --data-dir (or WEFT_DATA_DIR)`);
+  if (!existsSync(source))
+    throw new StartupError(
+      `there is no Weft database in ${args.dataDir} (no ${SQLITE_FILE}): check --data-dir (or WEFT_DATA_DIR)`,
+    );
   if ([source, `${source}-wal`, `${source}-shm`, `${source}-journal`].includes(args.target)) {
     throw new BackupUsageError(`FILE is the database being backed up (${args.target}): name another file`);
   }
   const dir = dirname(args.target);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new StartupError(`cannot write ${args.target}: the directory ${dir} does not exist`);
-  if (existsSync(args.target) && statSync(args.target).isDirectory()) throw new BackupUsageError(`${args.target} is a directory: name a file`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new StartupError(`cannot write ${args.target}: the directory ${dir} does not exist`);
+  if (existsSync(args.target) && statSync(args.target).isDirectory())
+    throw new BackupUsageError(`${args.target} is a directory: name a file`);
   return source;
 }
 
@@ -151,7 +162,9 @@ export async function runBackup(argv: readonly string[]): Promise<number> {
       },
     });
     bar.end();
-    err.write(`weft backup: wrote ${target} (${(result.bytes / 2 ** 20).toFixed(1)} MiB, schema ${result.schema}${args.verify ? ', integrity_check ok' : ''}) from ${source}\n`);
+    err.write(
+      `weft backup: wrote ${target} (${(result.bytes / 2 ** 20).toFixed(1)} MiB, schema ${result.schema}${args.verify ? ', integrity_check ok' : ''}) from ${source}\n`,
+    );
     return 0;
   } catch (e) {
     bar.end();
@@ -166,7 +179,10 @@ export async function runBackup(argv: readonly string[]): Promise<number> {
     }
     if (e instanceof StartupError) throw e;
     const code = String((e as { code?: unknown }).code ?? 'error');
-    throw new StartupError(`the backup to ${target} failed (${code}: ${(e as Error).message}); ${target} was not written`, { cause: e });
+    throw new StartupError(
+      `the backup to ${target} failed (${code}: ${(e as Error).message}); ${target} was not written`,
+      { cause: e },
+    );
   } finally {
     stop.release();
   }

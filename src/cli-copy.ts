@@ -30,8 +30,10 @@ export class CopyUsageError extends Error {}
 
 /** The configuration that opens a STORE argument (env fills what the spec leaves out). */
 export function storeConfig(spec: string, env: NodeJS.ProcessEnv): Config {
-  if (spec.startsWith('sqlite:')) return loadConfig(['--engine', 'sqlite', '--data-dir', resolve(spec.slice('sqlite:'.length) || '.')], env);
-  if (!spec.startsWith('clickhouse:')) throw new CopyUsageError(`a store is sqlite:<dir> or clickhouse:<url>, got "${spec}"`);
+  if (spec.startsWith('sqlite:'))
+    return loadConfig(['--engine', 'sqlite', '--data-dir', resolve(spec.slice('sqlite:'.length) || '.')], env);
+  if (!spec.startsWith('clickhouse:'))
+    throw new CopyUsageError(`a store is sqlite:<dir> or clickhouse:<url>, got "${spec}"`);
   const rest = spec.slice('clickhouse:'.length);
   const args = ['--engine', 'clickhouse'];
   if (rest.startsWith('chdb:')) return loadConfig([...args, '--clickhouse-url', rest], env);
@@ -54,7 +56,17 @@ export function storeConfig(spec: string, env: NodeJS.ProcessEnv): Config {
 export async function runCopy(argv: readonly string[]): Promise<number> {
   let values: { from?: string; to?: string; checkpoint?: string; only?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: [...argv], options: { from: { type: 'string' }, to: { type: 'string' }, checkpoint: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        checkpoint: { type: 'string' },
+        only: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
   } catch (err) {
     throw new CopyUsageError((err as Error).message);
   }
@@ -71,7 +83,8 @@ export async function runCopy(argv: readonly string[]): Promise<number> {
   if (values.from === values.to) throw new CopyUsageError('--from and --to name the same store');
   const only = values.only === undefined ? undefined : values.only.split(',').map((r) => r.trim());
   const unknown = only?.filter((r) => !(COPY_RESOURCES as readonly string[]).includes(r)) ?? [];
-  if (unknown.length > 0) throw new CopyUsageError(`--only takes ${COPY_RESOURCES.join(', ')}; not ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new CopyUsageError(`--only takes ${COPY_RESOURCES.join(', ')}; not ${unknown.join(', ')}`);
   let fromConfig: Config;
   let toConfig: Config;
   try {
@@ -85,8 +98,13 @@ export async function runCopy(argv: readonly string[]): Promise<number> {
   if (fromConfig.engine === 'sqlite' && !existsSync(join(fromConfig.dataDir, SQLITE_FILE))) {
     throw new StartupError(`there is no Weft database in ${fromConfig.dataDir} (no ${SQLITE_FILE}): check --from`);
   }
-  const checkpoint = resolve(values.checkpoint ?? `.weft-copy-${createHash('sha256').update(`${values.from}\n${values.to}`).digest('hex').slice(0, 12)}.json`);
-  const done = new Set<string>(existsSync(checkpoint) ? (JSON.parse(readFileSync(checkpoint, 'utf8')) as { done: string[] }).done : []);
+  const checkpoint = resolve(
+    values.checkpoint ??
+      `.weft-copy-${createHash('sha256').update(`${values.from}\n${values.to}`).digest('hex').slice(0, 12)}.json`,
+  );
+  const done = new Set<string>(
+    existsSync(checkpoint) ? (JSON.parse(readFileSync(checkpoint, 'utf8')) as { done: string[] }).done : [],
+  );
   const err = process.stderr;
   if (done.size > 0) err.write(`weft copy: resuming (${done.size} steps done in an earlier run, from ${checkpoint})\n`);
 
@@ -107,13 +125,18 @@ export async function runCopy(argv: readonly string[]): Promise<number> {
         },
       });
       bar.end();
-      const counts = (await countBoth(from, to, projects)).filter((c) => only === undefined || only.includes(c.resource));
+      const counts = (await countBoth(from, to, projects)).filter(
+        (c) => only === undefined || only.includes(c.resource),
+      );
       // A target may hold more than the source (it had data of its own), never less; settings must agree.
       const isShort = (c: (typeof counts)[number]) => (c.resource === 'settings' ? c.to !== c.from : c.to < c.from);
       const short = counts.filter(isShort);
-      for (const c of counts.filter((x) => x.from > 0 || x.to > 0)) process.stdout.write(`${c.project}\t${c.resource}\t${c.from}\t${c.to}${isShort(c) ? '\tMISSING' : ''}\n`);
+      for (const c of counts.filter((x) => x.from > 0 || x.to > 0))
+        process.stdout.write(`${c.project}\t${c.resource}\t${c.from}\t${c.to}${isShort(c) ? '\tMISSING' : ''}\n`);
       if (short.length > 0) {
-        err.write(`weft copy: the count check failed: ${short.length} of ${counts.length} counts are lower on the target (see MISSING above); run the copy again\n`);
+        err.write(
+          `weft copy: the count check failed: ${short.length} of ${counts.length} counts are lower on the target (see MISSING above); run the copy again\n`,
+        );
         return 1;
       }
       rmSync(checkpoint, { force: true });

@@ -5,10 +5,14 @@ import { DEFAULTS, SETTINGS } from './config.js';
 const shown = (v: unknown): string => (v === null ? 'none' : String(v));
 
 export function serverUsage(): string {
-  const rows = SETTINGS.map((s) => [`--${s.flag}${s.value ? ` ${s.value}` : ''}`, s.env, shown(DEFAULTS[s.key]), s.help] as const);
+  const rows = SETTINGS.map(
+    (s) => [`--${s.flag}${s.value ? ` ${s.value}` : ''}`, s.env, shown(DEFAULTS[s.key]), s.help] as const,
+  );
   const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));
   const [w0, w1, w2] = [width(0), width(1), width(2)];
-  const lines = rows.map(([flag, env, def, help]) => `  ${flag.padEnd(w0)}  ${env.padEnd(w1)}  ${def.padEnd(w2)}  ${help}`);
+  const lines = rows.map(
+    ([flag, env, def, help]) => `  ${flag.padEnd(w0)}  ${env.padEnd(w1)}  ${def.padEnd(w2)}  ${help}`,
+  );
   return `usage: weft [options]            start the server
        weft keys ...              create, list and revoke API keys (weft keys --help)
        weft copy ...              copy every project between SQLite and ClickHouse (weft copy --help)

@@ -46,7 +46,9 @@ interface Parsed {
 /** Storage flags, read as the server reads them (config.ts). */
 const STORAGE = SETTINGS.filter((s) => s.key === 'engine' || s.key.startsWith('clickhouse')).map((s) => s.flag);
 const OPTIONS = {
-  ...Object.fromEntries(['user', 'entity', 'role', 'project', 'data-dir', ...STORAGE].map((f) => [f, { type: 'string' as const }])),
+  ...Object.fromEntries(
+    ['user', 'entity', 'role', 'project', 'data-dir', ...STORAGE].map((f) => [f, { type: 'string' as const }]),
+  ),
   json: { type: 'boolean' as const },
   help: { type: 'boolean' as const, short: 'h' },
 };
@@ -60,7 +62,12 @@ function parse(argv: readonly string[]): Parsed {
   }
   const options = new Map<string, string>();
   for (const [flag, v] of Object.entries(parsed.values)) if (typeof v === 'string') options.set(`--${flag}`, v);
-  return { positional: parsed.positionals, options, json: parsed.values.json === true, help: parsed.values.help === true };
+  return {
+    positional: parsed.positionals,
+    options,
+    json: parsed.values.json === true,
+    help: parsed.values.help === true,
+  };
 }
 
 function need(p: Parsed, flag: string): string {
@@ -80,13 +87,23 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   const [command, ...rest] = p.positional;
   // Before the database is opened: a usage mistake creates nothing.
-  if (command !== 'create' && command !== 'list' && command !== 'revoke') throw new UsageError(`unknown keys command ${command ?? '(none)'}`);
+  if (command !== 'create' && command !== 'list' && command !== 'revoke')
+    throw new UsageError(`unknown keys command ${command ?? '(none)'}`);
   const { auth, close } = await openAuth(p);
-  const out = (s: string) => process.stdout.write(s + '\n');
+  const out = (s: string) => process.stdout.write(`${s}\n`);
   try {
     switch (command) {
       case 'create': {
-        const k = await createKey(auth, { user: need(p, '--user'), entity: need(p, '--entity'), role: need(p, '--role'), project: p.options.get('--project') ?? null }, OPEN_ACCESS);
+        const k = await createKey(
+          auth,
+          {
+            user: need(p, '--user'),
+            entity: need(p, '--entity'),
+            role: need(p, '--role'),
+            project: p.options.get('--project') ?? null,
+          },
+          OPEN_ACCESS,
+        );
         if (p.json) out(JSON.stringify(k));
         else {
           out(`created key ${k.id} for user ${k.user} (${k.role} on ${k.entity}/${k.project ?? '*'})`);
@@ -102,7 +119,7 @@ async function run(argv: readonly string[]): Promise<number> {
           out(['id', 'prefix', 'user', 'roles', 'created_at', 'revoked_at'].join('\t'));
           for (const k of keys) {
             const roles = k.roles.map((g) => `${g.role}:${g.entity}/${g.project ?? '*'}`).join(',');
-            out([k.id, k.prefix + '…', k.user, roles, k.created_at, k.revoked_at ?? '-'].join('\t'));
+            out([k.id, `${k.prefix}…`, k.user, roles, k.created_at, k.revoked_at ?? '-'].join('\t'));
           }
         }
         return 0;
@@ -129,7 +146,12 @@ async function openAuth(p: Parsed): Promise<{ auth: AuthStore; close: () => Prom
   const db = openSqlite(join(dataDir, SQLITE_FILE), SQLITE_MIGRATIONS);
   // One write and exit: written inline, on this connection (a running server's writer waits
   // for it through SQLite's busy timeout).
-  return { auth: createSqliteAuthStore(db, createInlineWriter(db)), close: async () => { db.close(); } };
+  return {
+    auth: createSqliteAuthStore(db, createInlineWriter(db)),
+    close: async () => {
+      db.close();
+    },
+  };
 }
 
 run(process.argv.slice(2)).then(
@@ -151,7 +173,7 @@ run(process.argv.slice(2)).then(
       process.stderr.write(`weft: ${err.message}\n`);
       process.exit(1);
     }
-    process.stderr.write(`weft: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`weft: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

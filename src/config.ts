@@ -95,25 +95,122 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'host', flag: 'host', env: 'HOST', value: 'ADDR', help: 'address to listen on' },
   { key: 'port', flag: 'port', env: 'PORT', value: 'N', help: 'port to listen on' },
   { key: 'dataDir', flag: 'data-dir', env: 'WEFT_DATA_DIR', value: 'DIR', help: 'where the SQLite database lives' },
-  { key: 'bodyLimit', flag: 'body-limit', env: 'WEFT_BODY_LIMIT', value: 'BYTES', help: 'largest request body; larger is 413' },
-  { key: 'localUserId', flag: 'user', env: 'WEFT_LOCAL_USER_ID', value: 'ID', help: 'the user every write gets while no API key exists' },
+  {
+    key: 'bodyLimit',
+    flag: 'body-limit',
+    env: 'WEFT_BODY_LIMIT',
+    value: 'BYTES',
+    help: 'largest request body; larger is 413',
+  },
+  {
+    key: 'localUserId',
+    flag: 'user',
+    env: 'WEFT_LOCAL_USER_ID',
+    value: 'ID',
+    help: 'the user every write gets while no API key exists',
+  },
   { key: 'localUsername', flag: 'username', env: 'WEFT_LOCAL_USERNAME', value: 'NAME', help: "that user's name" },
-  { key: 'insecureOpen', flag: 'insecure-open', env: 'WEFT_INSECURE_OPEN', value: '', help: 'serve without API keys on a non-loopback address', isSwitch: true },
-  { key: 'allowedHosts', flag: 'allowed-hosts', env: 'WEFT_ALLOWED_HOSTS', value: 'NAMES', help: 'host names or addresses answered without API keys besides localhost (comma-separated; * = any)' },
-  { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'WEFT_RATE_LIMIT', value: 'N', help: 'requests per minute per API key (0: no limit)' },
-  { key: 'ingestQueueBytes', flag: 'ingest-queue-bytes', env: 'WEFT_INGEST_QUEUE_BYTES', value: 'BYTES', help: 'call rows waiting to be written before ingest answers 503' },
-  { key: 'retentionIntervalMs', flag: 'retention-interval-ms', env: 'WEFT_RETENTION_INTERVAL_MS', value: 'MS', help: 'how often expired calls are deleted (0: never)' },
-  { key: 'logLevel', flag: 'log-level', env: 'WEFT_LOG_LEVEL', value: 'LEVEL', help: 'silent, error, warn, info (a line per request) or debug' },
+  {
+    key: 'insecureOpen',
+    flag: 'insecure-open',
+    env: 'WEFT_INSECURE_OPEN',
+    value: '',
+    help: 'serve without API keys on a non-loopback address',
+    isSwitch: true,
+  },
+  {
+    key: 'allowedHosts',
+    flag: 'allowed-hosts',
+    env: 'WEFT_ALLOWED_HOSTS',
+    value: 'NAMES',
+    help: 'host names or addresses answered without API keys besides localhost (comma-separated; * = any)',
+  },
+  {
+    key: 'rateLimitPerMinute',
+    flag: 'rate-limit',
+    env: 'WEFT_RATE_LIMIT',
+    value: 'N',
+    help: 'requests per minute per API key (0: no limit)',
+  },
+  {
+    key: 'ingestQueueBytes',
+    flag: 'ingest-queue-bytes',
+    env: 'WEFT_INGEST_QUEUE_BYTES',
+    value: 'BYTES',
+    help: 'call rows waiting to be written before ingest answers 503',
+  },
+  {
+    key: 'retentionIntervalMs',
+    flag: 'retention-interval-ms',
+    env: 'WEFT_RETENTION_INTERVAL_MS',
+    value: 'MS',
+    help: 'how often expired calls are deleted (0: never)',
+  },
+  {
+    key: 'logLevel',
+    flag: 'log-level',
+    env: 'WEFT_LOG_LEVEL',
+    value: 'LEVEL',
+    help: 'silent, error, warn, info (a line per request) or debug',
+  },
   { key: 'logFormat', flag: 'log-format', env: 'WEFT_LOG_FORMAT', value: 'FORMAT', help: 'json or pretty' },
-  { key: 'metricsToken', flag: 'metrics-token', env: 'WEFT_METRICS_TOKEN', value: 'SECRET', help: 'a bearer token that may read /metrics from another host' },
-  { key: 'defaultEntity', flag: 'default-entity', env: 'WEFT_DEFAULT_ENTITY', value: 'ENTITY', help: "the viewer's default entity in open mode (none: the username)" },
+  {
+    key: 'metricsToken',
+    flag: 'metrics-token',
+    env: 'WEFT_METRICS_TOKEN',
+    value: 'SECRET',
+    help: 'a bearer token that may read /metrics from another host',
+  },
+  {
+    key: 'defaultEntity',
+    flag: 'default-entity',
+    env: 'WEFT_DEFAULT_ENTITY',
+    value: 'ENTITY',
+    help: "the viewer's default entity in open mode (none: the username)",
+  },
   { key: 'engine', flag: 'engine', env: 'WEFT_ENGINE', value: 'ENGINE', help: 'sqlite or clickhouse' },
-  { key: 'clickhouseUrl', flag: 'clickhouse-url', env: 'WEFT_CLICKHOUSE_URL', value: 'URL', help: "ClickHouse's HTTP address (chdb:DIR: in process, needs chdb)" },
-  { key: 'clickhouseUser', flag: 'clickhouse-user', env: 'WEFT_CLICKHOUSE_USER', value: 'USER', help: 'ClickHouse user' },
-  { key: 'clickhousePassword', flag: 'clickhouse-password', env: 'WEFT_CLICKHOUSE_PASSWORD', value: 'PASSWORD', help: 'ClickHouse password' },
-  { key: 'clickhouseDatabase', flag: 'clickhouse-database', env: 'WEFT_CLICKHOUSE_DATABASE', value: 'NAME', help: "Weft's ClickHouse database" },
-  { key: 'clickhouseCluster', flag: 'clickhouse-cluster', env: 'WEFT_CLICKHOUSE_CLUSTER', value: 'NAME', help: 'a ClickHouse cluster: replicated (and distributed) tables' },
-  { key: 'clickhouseCallCacheBytes', flag: 'clickhouse-call-cache-bytes', env: 'WEFT_CLICKHOUSE_CALL_CACHE_BYTES', value: 'BYTES', help: 'calls kept in memory to serve pages read again (0: none)' },
+  {
+    key: 'clickhouseUrl',
+    flag: 'clickhouse-url',
+    env: 'WEFT_CLICKHOUSE_URL',
+    value: 'URL',
+    help: "ClickHouse's HTTP address (chdb:DIR: in process, needs chdb)",
+  },
+  {
+    key: 'clickhouseUser',
+    flag: 'clickhouse-user',
+    env: 'WEFT_CLICKHOUSE_USER',
+    value: 'USER',
+    help: 'ClickHouse user',
+  },
+  {
+    key: 'clickhousePassword',
+    flag: 'clickhouse-password',
+    env: 'WEFT_CLICKHOUSE_PASSWORD',
+    value: 'PASSWORD',
+    help: 'ClickHouse password',
+  },
+  {
+    key: 'clickhouseDatabase',
+    flag: 'clickhouse-database',
+    env: 'WEFT_CLICKHOUSE_DATABASE',
+    value: 'NAME',
+    help: "Weft's ClickHouse database",
+  },
+  {
+    key: 'clickhouseCluster',
+    flag: 'clickhouse-cluster',
+    env: 'WEFT_CLICKHOUSE_CLUSTER',
+    value: 'NAME',
+    help: 'a ClickHouse cluster: replicated (and distributed) tables',
+  },
+  {
+    key: 'clickhouseCallCacheBytes',
+    flag: 'clickhouse-call-cache-bytes',
+    env: 'WEFT_CLICKHOUSE_CALL_CACHE_BYTES',
+    value: 'BYTES',
+    help: 'calls kept in memory to serve pages read again (0: none)',
+  },
 ];
 
 /** The settings' options for node:util parseArgs. */
@@ -140,14 +237,20 @@ function toBool(key: keyof Config, raw: string): boolean {
  * lowercased, without ports; `.name` allows the name and its subdomains; `*` alone allows any Host.
  */
 function toHostList(raw: string): readonly string[] {
-  const names = raw.split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+  const names = raw
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
   for (const n of names) {
     if (n === '*' || isIP(n) !== 0) continue;
     if (!/^\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(n)) {
-      throw new ConfigError(`allowedHosts must list host names or IP addresses without ports (comma-separated; .example.com for a domain and its subdomains; * for any), got "${n}"`);
+      throw new ConfigError(
+        `allowedHosts must list host names or IP addresses without ports (comma-separated; .example.com for a domain and its subdomains; * for any), got "${n}"`,
+      );
     }
   }
-  if (names.includes('*') && names.length > 1) throw new ConfigError('allowedHosts: * allows every name; list it alone');
+  if (names.includes('*') && names.length > 1)
+    throw new ConfigError('allowedHosts: * allows every name; list it alone');
   return Object.freeze(names);
 }
 
@@ -161,14 +264,22 @@ export function argsError(err: unknown): ConfigError {
   const option = /'(-[^' ]+)/.exec(e.message ?? '')?.[1];
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return new ConfigError(`unknown option ${option}`);
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
-    return new ConfigError(/does not take an argument/.test(e.message ?? '') ? `option ${option} takes no value` : `option ${option} needs a value`);
+    return new ConfigError(
+      /does not take an argument/.test(e.message ?? '')
+        ? `option ${option} takes no value`
+        : `option ${option} needs a value`,
+    );
   }
-  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new ConfigError(`unexpected argument ${/'([^']*)'/.exec(e.message ?? '')?.[1] ?? ''}`.trim());
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return new ConfigError(`unexpected argument ${/'([^']*)'/.exec(e.message ?? '')?.[1] ?? ''}`.trim());
   return new ConfigError(e.message ?? String(err));
 }
 
 /** The settings' values from flags already parsed (parseArgs), over those of the environment. */
-export function configFrom(flags: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): Config {
+export function configFrom(
+  flags: Readonly<Record<string, string | boolean | undefined>>,
+  env: NodeJS.ProcessEnv,
+): Config {
   const raw: Partial<Record<keyof Config, string>> = {};
   for (const s of SETTINGS) {
     const v = env[s.env];
@@ -177,13 +288,21 @@ export function configFrom(flags: Readonly<Record<string, string | boolean | und
     if (f !== undefined) raw[s.key] = String(f);
   }
   const engine = raw.engine ?? DEFAULTS.engine;
-  if (engine !== 'sqlite' && engine !== 'clickhouse') throw new ConfigError(`engine must be sqlite or clickhouse, got "${engine}"`);
+  if (engine !== 'sqlite' && engine !== 'clickhouse')
+    throw new ConfigError(`engine must be sqlite or clickhouse, got "${engine}"`);
   const clickhouseDatabase = raw.clickhouseDatabase ?? DEFAULTS.clickhouseDatabase;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(clickhouseDatabase)) throw new ConfigError(`clickhouseDatabase must be a plain identifier (letters, digits, _), got "${clickhouseDatabase}"`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(clickhouseDatabase))
+    throw new ConfigError(
+      `clickhouseDatabase must be a plain identifier (letters, digits, _), got "${clickhouseDatabase}"`,
+    );
   const clickhouseCluster = raw.clickhouseCluster ?? DEFAULTS.clickhouseCluster;
-  if (clickhouseCluster !== null && !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(clickhouseCluster)) throw new ConfigError(`clickhouseCluster must be a cluster name (letters, digits, _ . -), got "${clickhouseCluster}"`);
+  if (clickhouseCluster !== null && !/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(clickhouseCluster))
+    throw new ConfigError(
+      `clickhouseCluster must be a cluster name (letters, digits, _ . -), got "${clickhouseCluster}"`,
+    );
   const logFormat = raw.logFormat ?? DEFAULTS.logFormat;
-  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`logFormat must be json or pretty, got "${logFormat}"`);
+  if (logFormat !== 'json' && logFormat !== 'pretty')
+    throw new ConfigError(`logFormat must be json or pretty, got "${logFormat}"`);
   const port = raw.port !== undefined ? toInt('port', raw.port) : DEFAULTS.port;
   if (port > 65535) throw new ConfigError(`port must be at most 65535, got ${port}`);
   return Object.freeze({
@@ -198,9 +317,16 @@ export function configFrom(flags: Readonly<Record<string, string | boolean | und
     metricsToken: raw.metricsToken ?? DEFAULTS.metricsToken,
     insecureOpen: raw.insecureOpen !== undefined ? toBool('insecureOpen', raw.insecureOpen) : DEFAULTS.insecureOpen,
     allowedHosts: raw.allowedHosts !== undefined ? toHostList(raw.allowedHosts) : DEFAULTS.allowedHosts,
-    rateLimitPerMinute: raw.rateLimitPerMinute !== undefined ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute) : DEFAULTS.rateLimitPerMinute,
-    ingestQueueBytes: raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,
-    retentionIntervalMs: raw.retentionIntervalMs !== undefined ? toInt('retentionIntervalMs', raw.retentionIntervalMs) : DEFAULTS.retentionIntervalMs,
+    rateLimitPerMinute:
+      raw.rateLimitPerMinute !== undefined
+        ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute)
+        : DEFAULTS.rateLimitPerMinute,
+    ingestQueueBytes:
+      raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,
+    retentionIntervalMs:
+      raw.retentionIntervalMs !== undefined
+        ? toInt('retentionIntervalMs', raw.retentionIntervalMs)
+        : DEFAULTS.retentionIntervalMs,
     defaultEntity: raw.defaultEntity ?? DEFAULTS.defaultEntity,
     engine,
     clickhouseUrl: raw.clickhouseUrl ?? DEFAULTS.clickhouseUrl,
@@ -208,7 +334,10 @@ export function configFrom(flags: Readonly<Record<string, string | boolean | und
     clickhousePassword: raw.clickhousePassword ?? DEFAULTS.clickhousePassword,
     clickhouseDatabase,
     clickhouseCluster,
-    clickhouseCallCacheBytes: raw.clickhouseCallCacheBytes !== undefined ? toInt('clickhouseCallCacheBytes', raw.clickhouseCallCacheBytes) : DEFAULTS.clickhouseCallCacheBytes,
+    clickhouseCallCacheBytes:
+      raw.clickhouseCallCacheBytes !== undefined
+        ? toInt('clickhouseCallCacheBytes', raw.clickhouseCallCacheBytes)
+        : DEFAULTS.clickhouseCallCacheBytes,
   });
 }
 

@@ -17,10 +17,16 @@ import { StartupError } from './startup-error.js';
 function listenError(err: unknown, config: Config): Error {
   const code = (err as { code?: unknown })?.code;
   if (code === 'EADDRINUSE') {
-    return new StartupError(`port ${config.port} on ${config.host} is already in use: stop the other server, or choose another port with PORT (--port)`, { cause: err });
+    return new StartupError(
+      `port ${config.port} on ${config.host} is already in use: stop the other server, or choose another port with PORT (--port)`,
+      { cause: err },
+    );
   }
   if (code === 'EACCES') {
-    return new StartupError(`not allowed to listen on port ${config.port} of ${config.host}: choose a port above 1023 with PORT (--port)`, { cause: err });
+    return new StartupError(
+      `not allowed to listen on port ${config.port} of ${config.host}: choose a port above 1023 with PORT (--port)`,
+      { cause: err },
+    );
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
     return new StartupError(`cannot listen on ${config.host}: no such address here; set HOST (--host)`, { cause: err });
@@ -30,7 +36,10 @@ function listenError(err: unknown, config: Config): Error {
 
 async function main(config: Config): Promise<void> {
   const store = await openStore(config);
-  const data = config.engine === 'clickhouse' ? `ClickHouse ${config.clickhouseUrl}, database ${config.clickhouseDatabase}` : config.dataDir;
+  const data =
+    config.engine === 'clickhouse'
+      ? `ClickHouse ${config.clickhouseUrl}, database ${config.clickhouseDatabase}`
+      : config.dataDir;
   // No keys means open access: only on loopback, unless the operator says otherwise.
   const keyed = await store.auth.hasKeys();
   if (!isLoopback(config.host) && !config.insecureOpen && !keyed) {
@@ -51,8 +60,13 @@ async function main(config: Config): Promise<void> {
     await store.close().catch(() => undefined);
     throw listenError(err, config);
   }
-  const remoteHint = !isLoopback(config.host) && config.allowedHosts.length === 0 ? ' (other machines: list the name or address they use in WEFT_ALLOWED_HOSTS)' : '';
-  const access = keyed ? 'API keys required' : `open mode, no API keys: answering Host ${hostPolicy(config.allowedHosts).describe()}${remoteHint}`;
+  const remoteHint =
+    !isLoopback(config.host) && config.allowedHosts.length === 0
+      ? ' (other machines: list the name or address they use in WEFT_ALLOWED_HOSTS)'
+      : '';
+  const access = keyed
+    ? 'API keys required'
+    : `open mode, no API keys: answering Host ${hostPolicy(config.allowedHosts).describe()}${remoteHint}`;
   process.stdout.write(`weft listening on ${address} (data: ${data}; ${access})\n`);
   let closing = false;
   const shutdown = async () => {
@@ -69,7 +83,11 @@ async function main(config: Config): Promise<void> {
 /** The server's flags: the settings (config.ts), --help and --version. */
 function serverFlags(argv: readonly string[]) {
   try {
-    const options = { ...SETTING_OPTIONS, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } as const;
+    const options = {
+      ...SETTING_OPTIONS,
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    } as const;
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
   } catch (err) {
     throw argsError(err);

@@ -13,10 +13,15 @@ function clickHouseError(err: unknown, config: Config): Error {
   const code = (err as { code?: unknown })?.code;
   const at = `ClickHouse at ${config.clickhouseUrl}`;
   if (typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|ECONNRESET)$/.test(code)) {
-    return new StartupError(`cannot reach ${at} (${code}): start it, or set WEFT_CLICKHOUSE_URL (--clickhouse-url)`, { cause: err });
+    return new StartupError(`cannot reach ${at} (${code}): start it, or set WEFT_CLICKHOUSE_URL (--clickhouse-url)`, {
+      cause: err,
+    });
   }
   if (code === '516' || code === '192' || code === '193' || /Authentication failed/i.test(message)) {
-    return new StartupError(`${at} refused user ${config.clickhouseUser ?? 'default'}: set WEFT_CLICKHOUSE_USER and WEFT_CLICKHOUSE_PASSWORD`, { cause: err });
+    return new StartupError(
+      `${at} refused user ${config.clickhouseUser ?? 'default'}: set WEFT_CLICKHOUSE_USER and WEFT_CLICKHOUSE_PASSWORD`,
+      { cause: err },
+    );
   }
   return new StartupError(`cannot use ${at}: ${message}`, { cause: err });
 }
@@ -27,17 +32,27 @@ export async function openStore(config: Config, opts: SqliteStoreOptions = {}): 
     try {
       const connection = chdbConnection(config.clickhouseUrl);
       return await createClickHouseStore({
-        url: config.clickhouseUrl, user: config.clickhouseUser, password: config.clickhousePassword,
-        database: config.clickhouseDatabase, cluster: config.clickhouseCluster, callCacheBytes: config.clickhouseCallCacheBytes, ...(connection ? { connection } : {}),
+        url: config.clickhouseUrl,
+        user: config.clickhouseUser,
+        password: config.clickhousePassword,
+        database: config.clickhouseDatabase,
+        cluster: config.clickhouseCluster,
+        callCacheBytes: config.clickhouseCallCacheBytes,
+        ...(connection ? { connection } : {}),
       });
     } catch (err) {
       throw clickHouseError(err, config);
     }
   }
   return createSqliteStore(config.dataDir, {
-    onUpgrade: (from, to) => process.stderr.write(`weft: upgrading the database in ${config.dataDir} from schema ${from} to ${to}; on a large database this takes a minute or more\n`),
-    onRekey: () => process.stderr.write(`weft: the calls in ${config.dataDir} were renumbered outside Weft (a dump or recovery); their id keys were rebuilt\n`),
+    onUpgrade: (from, to) =>
+      process.stderr.write(
+        `weft: upgrading the database in ${config.dataDir} from schema ${from} to ${to}; on a large database this takes a minute or more\n`,
+      ),
+    onRekey: () =>
+      process.stderr.write(
+        `weft: the calls in ${config.dataDir} were renumbered outside Weft (a dump or recovery); their id keys were rebuilt\n`,
+      ),
     ...opts,
   });
 }
-

@@ -8,7 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 export function findPackageRoot(from: string): string | null {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
     try {
-      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'weft') return dir;
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'weft')
+        return dir;
     } catch {
       // No package.json here, or not JSON: keep walking up.
     }

@@ -25,7 +25,13 @@ function daysFromCivil(y: number, m: number, d: number): number {
 }
 
 const daysInMonth = (y: number, m: number) =>
-  m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+  m === 2
+    ? y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+      ? 29
+      : 28
+    : m === 4 || m === 6 || m === 9 || m === 11
+      ? 30
+      : 31;
 
 /** True when `s` is an ISO 8601 date-time Weft accepts (zone optional: naive means UTC). */
 export function isTimestamp(s: string): boolean {
@@ -40,8 +46,13 @@ export function isTimestamp(s: string): boolean {
 export function tryParseTimestamp(s: string): Micros | null {
   const len = s.length;
   if (len < 16 || s[4] !== '-' || s[7] !== '-' || (s[10] !== 'T' && s[10] !== ' ') || s[13] !== ':') return null;
-  const y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59) return null;
+  const y = digits(s, 0, 4),
+    mo = digits(s, 5, 2),
+    d = digits(s, 8, 2),
+    h = digits(s, 11, 2),
+    mi = digits(s, 14, 2);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59)
+    return null;
   let i = 16;
   let sec = 0;
   let frac = 0;

@@ -52,10 +52,11 @@ test('query/ and service/ never import http/', () => {
 
 test('ui/ reaches the server code only for types of src/api', () => {
   const UI = resolve(SRC, '..', 'ui', 'src');
-  const uiFiles = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? uiFiles(p) : /\.tsx?$/.test(p) ? [p] : [];
-  });
+  const uiFiles = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() ? uiFiles(p) : /\.tsx?$/.test(p) ? [p] : [];
+    });
   let seen = 0;
   for (const f of uiFiles(UI)) {
     const text = readFileSync(f, 'utf8');
@@ -63,7 +64,7 @@ test('ui/ reaches the server code only for types of src/api', () => {
       const target = resolve(dirname(f), m[3]!);
       if (target.startsWith(UI)) continue;
       seen++;
-      assert.ok(target.startsWith(join(SRC, 'api') + '/'), `${relative(UI, f)} imports ${m[3]}`);
+      assert.ok(target.startsWith(`${join(SRC, 'api')}/`), `${relative(UI, f)} imports ${m[3]}`);
       assert.equal(m[2], ' type', `${relative(UI, f)}: only types may come from src/api (${m[3]})`);
     }
   }

@@ -16,19 +16,45 @@ before(async () => {
   });
   [alice, carol, dave] = t.keys.map((k) => k.key) as [string, string, string];
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 test('readers and writers get 403, no key 401', async () => {
   assert.equal((await t.post('/admin/keys/list', {}, bearer(carol))).status, 403);
-  assert.equal((await t.post('/admin/keys/create', { user: 'x', entity: 'acme', role: 'reader' }, bearer(carol))).status, 403);
+  assert.equal(
+    (await t.post('/admin/keys/create', { user: 'x', entity: 'acme', role: 'reader' }, bearer(carol))).status,
+    403,
+  );
   assert.equal((await t.post('/admin/keys/list', {})).status, 401);
 });
 
 test('an admin creates a key for its entity; the key works at once; list never shows it', async () => {
-  const r = await t.post('/admin/keys/create', { user: 'erin', entity: 'acme', role: 'writer', project: 'p9' }, bearer(alice));
+  const r = await t.post(
+    '/admin/keys/create',
+    { user: 'erin', entity: 'acme', role: 'writer', project: 'p9' },
+    bearer(alice),
+  );
   assert.equal(r.status, 200, r.text);
   assert.match(r.body.key, /^weft_[A-Za-z0-9_-]{43}$/);
-  assert.equal((await t.post('/call/start', { start: { project_id: 'acme/p9', op_name: 'o', started_at: '2026-01-01T00:00:00Z', attributes: {}, inputs: {} } }, bearer(r.body.key))).status, 200);
+  assert.equal(
+    (
+      await t.post(
+        '/call/start',
+        {
+          start: {
+            project_id: 'acme/p9',
+            op_name: 'o',
+            started_at: '2026-01-01T00:00:00Z',
+            attributes: {},
+            inputs: {},
+          },
+        },
+        bearer(r.body.key),
+      )
+    ).status,
+    200,
+  );
   assert.equal((await t.post('/calls/query_stats', { project_id: 'acme/p1' }, bearer(r.body.key))).status, 403);
   const list = await t.post('/admin/keys/list', {}, bearer(alice));
   assert.equal(list.status, 200);
@@ -41,7 +67,10 @@ test('an admin creates a key for its entity; the key works at once; list never s
 });
 
 test('an admin may not create keys for, list or revoke keys of another entity', async () => {
-  assert.equal((await t.post('/admin/keys/create', { user: 'x', entity: 'other', role: 'admin' }, bearer(alice))).status, 403);
+  assert.equal(
+    (await t.post('/admin/keys/create', { user: 'x', entity: 'other', role: 'admin' }, bearer(alice))).status,
+    403,
+  );
   const daveKey = (await t.post('/admin/keys/list', {}, bearer(dave))).body.keys.find((k: any) => k.user === 'dave');
   assert.equal((await t.post('/admin/keys/revoke', { id: daveKey.id }, bearer(alice))).status, 404);
   assert.equal((await t.post('/calls/query_stats', { project_id: 'other/p' }, bearer(dave))).status, 200);

@@ -37,7 +37,8 @@ test('keys create refuses a bad role and missing options (exit 2 for usage)', ()
 });
 
 test('loopback addresses', () => {
-  for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) assert.ok(isLoopback(h), h);
+  for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1'])
+    assert.ok(isLoopback(h), h);
   for (const h of ['0.0.0.0', '::', '10.0.0.1', 'example.com', '128.0.0.1']) assert.ok(!isLoopback(h), h);
 });
 
@@ -50,8 +51,15 @@ test('without keys, 0.0.0.0 is refused (exit 2) unless --insecure-open', async (
   const open = await serve(['--host', '0.0.0.0', '--data-dir', dir, '--insecure-open']);
   try {
     assert.ok(open.port, open.stderr);
-    assert.match(open.stdout!, /open mode, no API keys: answering Host localhost, 127\.0\.0\.1, \[::1\] \(other machines: list the name or address they use in WEFT_ALLOWED_HOSTS\)/);
-    const r = await fetch(`http://127.0.0.1:${open.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"project_id":"a/b"}' });
+    assert.match(
+      open.stdout!,
+      /open mode, no API keys: answering Host localhost, 127\.0\.0\.1, \[::1\] \(other machines: list the name or address they use in WEFT_ALLOWED_HOSTS\)/,
+    );
+    const r = await fetch(`http://127.0.0.1:${open.port}/calls/query_stats`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"project_id":"a/b"}',
+    });
     assert.equal(r.status, 200);
   } finally {
     open.stop();
@@ -60,13 +68,19 @@ test('without keys, 0.0.0.0 is refused (exit 2) unless --insecure-open', async (
 
 test('with a key, 0.0.0.0 starts and needs the key', async () => {
   const dir = tmp();
-  const key = cli(dir, 'create', '--user', 'root', '--entity', 'a', '--role', 'admin').out.split('\n').find((l) => l.startsWith('weft_'))!;
+  const key = cli(dir, 'create', '--user', 'root', '--entity', 'a', '--role', 'admin')
+    .out.split('\n')
+    .find((l) => l.startsWith('weft_'))!;
   const s = await serve(['--host', '0.0.0.0', '--data-dir', dir]);
   try {
     assert.ok(s.port, s.stderr);
     assert.match(s.stdout!, /\(data: .*; API keys required\)/);
     const post = (headers: Record<string, string>) =>
-      fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"project_id":"a/b"}' });
+      fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"project_id":"a/b"}',
+      });
     assert.equal((await post({})).status, 401);
     assert.equal((await post({ authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` })).status, 200);
   } finally {
@@ -81,7 +95,11 @@ test('a key created with the CLI while the server runs open switches it to keyed
     assert.ok(s.port, s.stderr);
     const url = `http://127.0.0.1:${s.port}/calls/query_stats`;
     const ask = (headers: Record<string, string> = {}) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ project_id: 'acme/p' }) });
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ project_id: 'acme/p' }),
+      });
     assert.equal((await ask()).status, 200, 'open before any key');
     const created = cli(dir, 'create', '--user', 'ops', '--entity', 'acme', '--role', 'reader');
     assert.equal(created.code, 0, created.err);

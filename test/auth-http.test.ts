@@ -27,14 +27,25 @@ before(async () => {
   [alice, bob, carol, dave] = t.keys.map((k) => k.key) as [string, string, string, string];
   erin = t.keys.slice(4).map((k) => k.key);
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` });
 const callStart = (key: string, project: string, extra: Record<string, unknown> = {}) =>
   t.post('/call/start', { start: { ...start({ project_id: project }), ...extra } }, bearer(key));
 const stream = async (key: string, project: string) => {
   const r = await t.post('/calls/stream_query', { project_id: project }, bearer(key));
-  return { ...r, calls: r.status === 200 ? r.text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [] };
+  return {
+    ...r,
+    calls:
+      r.status === 200
+        ? r.text
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [],
+  };
 };
 function assert401(r: Reply) {
   assert.equal(r.status, 401, r.text);
@@ -47,8 +58,10 @@ function assert403(r: Reply) {
 }
 
 test('every route declares its access', () => {
-  for (const r of [...ROUTES, ...Object.values(adminRoutes)]) assert.ok(r.access, `${r.method} ${r.path} has no access`);
-  for (const path of ['/health', '/server_info', '/openapi.json']) assert.equal(ROUTES.find((r) => r.path === path)?.access, 'open');
+  for (const r of [...ROUTES, ...Object.values(adminRoutes)])
+    assert.ok(r.access, `${r.method} ${r.path} has no access`);
+  for (const path of ['/health', '/server_info', '/openapi.json'])
+    assert.equal(ROUTES.find((r) => r.path === path)?.access, 'open');
 });
 
 describe('keys in headers', () => {
@@ -69,17 +82,26 @@ describe('keys in headers', () => {
   });
 
   test('/health, /server_info and /openapi.json stay open', async () => {
-    for (const path of ['/health', '/server_info', '/openapi.json']) assert.equal((await t.get(path)).status, 200, path);
+    for (const path of ['/health', '/server_info', '/openapi.json'])
+      assert.equal((await t.get(path)).status, 200, path);
   });
 });
 
 describe('roles', () => {
   test('readers read, writers and admins write', async () => {
-    for (const [key, canWrite] of [[carol, false], [bob, true], [alice, true]] as const) {
+    for (const [key, canWrite] of [
+      [carol, false],
+      [bob, true],
+      [alice, true],
+    ] as const) {
       const w = await callStart(key, 'acme/p1');
       if (canWrite) assert.equal(w.status, 200, w.text);
       else assert403(w);
-      const obj = await t.post('/obj/create', { obj: { project_id: 'acme/p1', object_id: 'thing', val: { a: 1 } } }, bearer(key));
+      const obj = await t.post(
+        '/obj/create',
+        { obj: { project_id: 'acme/p1', object_id: 'thing', val: { a: 1 } } },
+        bearer(key),
+      );
       if (canWrite) assert.equal(obj.status, 200, obj.text);
       else assert403(obj);
       assert.equal((await stream(key, 'acme/p1')).status, 200);
@@ -120,7 +142,16 @@ describe('cross-project requests', () => {
   test('a batch with one item in a project the key may not write is 403 and writes nothing', async () => {
     const mine = start({ project_id: 'acme/p1' });
     const theirs = start({ project_id: 'other/p1' });
-    const r = await t.post('/call/upsert_batch', { batch: [{ mode: 'start', req: { start: mine } }, { mode: 'start', req: { start: theirs } }] }, bearer(bob));
+    const r = await t.post(
+      '/call/upsert_batch',
+      {
+        batch: [
+          { mode: 'start', req: { start: mine } },
+          { mode: 'start', req: { start: theirs } },
+        ],
+      },
+      bearer(bob),
+    );
     assert403(r);
     assert.equal((await t.post('/call/read', { project_id: 'acme/p1', id: mine.id }, bearer(bob))).body.call, null);
     assert.equal((await t.post('/call/read', { project_id: 'other/p1', id: theirs.id }, bearer(dave))).body.call, null);
@@ -142,20 +173,39 @@ describe('cross-project requests', () => {
   });
 
   test('/refs/read_batch refs must lie in projects the key may read', async () => {
-    const created = await t.post('/obj/create', { obj: { project_id: 'other/p1', object_id: 'secret', val: { s: 'dave-only' } } }, bearer(dave));
+    const created = await t.post(
+      '/obj/create',
+      { obj: { project_id: 'other/p1', object_id: 'secret', val: { s: 'dave-only' } } },
+      bearer(dave),
+    );
     assert.equal(created.status, 200, created.text);
     const ref = `weave:///other/p1/object/secret:${created.body.digest}`;
     assert.equal((await t.post('/refs/read_batch', { refs: [ref] }, bearer(dave))).body.vals[0].s, 'dave-only');
-    const mine = await t.post('/obj/create', { obj: { project_id: 'acme/p1', object_id: 'mine', val: 1 } }, bearer(bob));
-    const r = await t.post('/refs/read_batch', { refs: [`weave:///acme/p1/object/mine:${mine.body.digest}`, ref] }, bearer(bob));
+    const mine = await t.post(
+      '/obj/create',
+      { obj: { project_id: 'acme/p1', object_id: 'mine', val: 1 } },
+      bearer(bob),
+    );
+    const r = await t.post(
+      '/refs/read_batch',
+      { refs: [`weave:///acme/p1/object/mine:${mine.body.digest}`, ref] },
+      bearer(bob),
+    );
     assert403(r);
     assert.ok(!r.text.includes('dave-only'));
   });
 
-  test('feedback refs must lie in the request\'s project', async () => {
-    const r = await t.post('/feedback/create', {
-      project_id: 'acme/p1', weave_ref: `weave:///other/p1/call/${newId()}`, feedback_type: 'note', payload: { note: 'x' },
-    }, bearer(bob));
+  test("feedback refs must lie in the request's project", async () => {
+    const r = await t.post(
+      '/feedback/create',
+      {
+        project_id: 'acme/p1',
+        weave_ref: `weave:///other/p1/call/${newId()}`,
+        feedback_type: 'note',
+        payload: { note: 'x' },
+      },
+      bearer(bob),
+    );
     assert.equal(r.status, 400, r.text);
   });
 
@@ -166,7 +216,12 @@ describe('cross-project requests', () => {
       fd.append('file', new Blob([Buffer.from('hello')]), 'blob');
       const req = new Request('http://x/file/create', { method: 'POST', body: fd });
       const payload = Buffer.from(await req.arrayBuffer());
-      const res = await t.app.inject({ method: 'POST', url: '/file/create', payload, headers: { ...bearer(key), 'content-type': req.headers.get('content-type')! } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/file/create',
+        payload,
+        headers: { ...bearer(key), 'content-type': req.headers.get('content-type')! },
+      });
       return { status: res.statusCode, body: JSON.parse(res.body), text: res.body, headers: res.headers } as Reply;
     };
     assert403(await upload(carol, 'acme/p1'));
@@ -178,7 +233,7 @@ describe('cross-project requests', () => {
 });
 
 describe('identity', () => {
-  test('wb_user_id comes from the key\'s user even when the client sends one; wb_username from the user', async () => {
+  test("wb_user_id comes from the key's user even when the client sends one; wb_username from the user", async () => {
     const s = start({ project_id: 'acme/p1' });
     assert.equal((await t.post('/call/start', { start: { ...s, wb_user_id: 'mallory' } }, bearer(bob))).status, 200);
     const bobId = t.keys[1]!.user_id;
@@ -189,9 +244,17 @@ describe('identity', () => {
     }
     const listed = (await stream(carol, 'acme/p1')).calls.find((c) => c.id === s.id);
     assert.equal(listed.wb_username, 'bob');
-    const fb = await t.post('/feedback/create', {
-      project_id: 'acme/p1', weave_ref: `weave:///acme/p1/call/${s.id}`, feedback_type: 'note', payload: { note: 'x' }, wb_user_id: 'mallory',
-    }, bearer(alice));
+    const fb = await t.post(
+      '/feedback/create',
+      {
+        project_id: 'acme/p1',
+        weave_ref: `weave:///acme/p1/call/${s.id}`,
+        feedback_type: 'note',
+        payload: { note: 'x' },
+        wb_user_id: 'mallory',
+      },
+      bearer(alice),
+    );
     assert.equal(fb.status, 200, fb.text);
     assert.equal(fb.body.wb_user_id, t.keys[0]!.user_id);
   });

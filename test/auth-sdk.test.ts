@@ -12,15 +12,18 @@ before(async () => {
   t = await startTestApp({ keys: [{ user: 'sdk-writer', entity: 'sdk-auth', role: 'writer' }] });
   url = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
-const callsOf = async (project: string) => jsonl((await t.post('/calls/stream_query', { project_id: project }, bearer(t.keys[0]!.key))).text);
+const callsOf = async (project: string) =>
+  jsonl((await t.post('/calls/stream_query', { project_id: project }, bearer(t.keys[0]!.key))).text);
 const OP = `
   const shout = weave.op(async function shout(text) { return text.toUpperCase() + '!'; });
   out.result = await shout('keyed');
 `;
 
-test('with a created key, the SDK writes calls stored as the key\'s user', async () => {
+test("with a created key, the SDK writes calls stored as the key's user", async () => {
   const run = await runSdk(url, 'sdk-auth/ok', OP, { env: { WANDB_API_KEY: t.keys[0]!.key } });
   assertRanCleanly(run);
   assert.equal(run.result.result, 'KEYED!');
@@ -33,7 +36,7 @@ test('with a created key, the SDK writes calls stored as the key\'s user', async
   assert.equal(calls[0].output, 'KEYED!');
 });
 
-test('with a wrong key, the SDK\'s writes are rejected and nothing is stored', async () => {
+test("with a wrong key, the SDK's writes are rejected and nothing is stored", async () => {
   const run = await runSdk(url, 'sdk-auth/denied', OP, { env: { WANDB_API_KEY: 'weft_wrong-key' }, timeoutMs: 60_000 });
   // The op itself runs (the SDK traces in the background); what matters is the server side.
   await new Promise((r) => setTimeout(r, 500));

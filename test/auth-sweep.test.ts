@@ -18,10 +18,14 @@ before(async () => {
   t = await startTestApp();
   fx = await seedFixtures(t);
   // Keys created after the fixtures: from here on the app is keyed.
-  owner = (await createKey(t.store.auth, { user: 'owner', entity: PROJECT.split('/')[0]!, role: 'admin' }, OPEN_ACCESS)).key;
-  outsider = (await createKey(t.store.auth, { user: 'outsider', entity: 'other-entity', role: 'admin' }, OPEN_ACCESS)).key;
+  owner = (await createKey(t.store.auth, { user: 'owner', entity: PROJECT.split('/')[0]!, role: 'admin' }, OPEN_ACCESS))
+    .key;
+  outsider = (await createKey(t.store.auth, { user: 'outsider', entity: 'other-entity', role: 'admin' }, OPEN_ACCESS))
+    .key;
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 const snapshot = async () => ({
   calls: (await t.post('/calls/query_stats', { project_id: PROJECT }, bearer(owner))).body,
@@ -41,11 +45,22 @@ test('every project-scoped route answers 403 to a key of another entity, and not
     // GraphQL names no project in its request: its resolvers check access (graphql tests).
     // The UI's project list names none either: it lists only what the key may read (ui-server tests).
     // /metrics names none, and is open to this loopback caller (metrics-access tests).
-    if (route.open || route.path.startsWith('/admin/') || route.path === '/graphql' || route.path === '/ui/api/projects' || route.access === 'monitor') continue;
+    if (
+      route.open ||
+      route.path.startsWith('/admin/') ||
+      route.path === '/graphql' ||
+      route.path === '/ui/api/projects' ||
+      route.access === 'monitor'
+    )
+      continue;
     const key = `${route.method} ${route.path}`;
     let res;
     if (route.method === 'GET') {
-      res = await t.app.inject({ method: 'GET', url: `${route.path}?project_id=${encodeURIComponent(PROJECT)}`, headers: bearer(outsider) });
+      res = await t.app.inject({
+        method: 'GET',
+        url: `${route.path}?project_id=${encodeURIComponent(PROJECT)}`,
+        headers: bearer(outsider),
+      });
     } else if (route.requestBody === 'multipart') {
       continue; // covered in auth-http.test.ts (form fields are checked as they stream in)
     } else {
@@ -55,7 +70,12 @@ test('every project-scoped route answers 403 to a key of another entity, and not
         url: route.path.replace(/:([a-z_]+)/g, 'x'),
         body: { ...(exampleFromSchema(route.body) as Record<string, unknown>), project_id: PROJECT },
       };
-      res = await t.app.inject({ method: ex.method, url: ex.url, payload: ex.body, headers: { ...bearer(outsider), 'content-type': 'application/json' } });
+      res = await t.app.inject({
+        method: ex.method,
+        url: ex.url,
+        payload: ex.body,
+        headers: { ...bearer(outsider), 'content-type': 'application/json' },
+      });
     }
     assert.equal(res.statusCode, 403, `${key}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     const body = JSON.parse(res.body);

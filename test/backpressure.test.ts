@@ -14,7 +14,10 @@ const P = 'bp/project';
 
 function batchOf(n: number, payloadBytes: number) {
   const starts = Array.from({ length: n }, () => start({ project_id: P, inputs: { text: 'x'.repeat(payloadBytes) } }));
-  return { ids: starts.map((s) => s.id), body: { batch: starts.flatMap((s) => [startItem(s), endItem(end(s.id, { project_id: P }))]) } };
+  return {
+    ids: starts.map((s) => s.id),
+    body: { batch: starts.flatMap((s) => [startItem(s), endItem(end(s.id, { project_id: P }))]) },
+  };
 }
 
 const count = async (t: TestApp, ids: string[]) => {
@@ -48,9 +51,13 @@ test('a write while a commit is stuck gets 503 + Retry-After on every ingest rou
     assert503(await t.post('/call/start', { start: s }));
     assert503(await t.post('/call/end', { end: end(s.id, { project_id: P }) }));
     // The Python SDK's v2 routes too.
-    assert503(await t.post(`/v2/${P}/calls/complete`, { batch: [{ ...s, ended_at: s.started_at, output: 1, summary: null }] }));
+    assert503(
+      await t.post(`/v2/${P}/calls/complete`, { batch: [{ ...s, ended_at: s.started_at, output: 1, summary: null }] }),
+    );
     assert503(await t.post(`/traces/v2/${P}/call/start`, { start: s }));
-    assert503(await t.post(`/v2/${P}/call/end`, { end: { ...end(s.id, { project_id: P }), started_at: s.started_at } }));
+    assert503(
+      await t.post(`/v2/${P}/call/end`, { end: { ...end(s.id, { project_id: P }), started_at: s.started_at } }),
+    );
     // Reads are not affected.
     assert.equal((await t.post('/calls/query_stats', { project_id: P })).status, 200);
 
@@ -93,8 +100,22 @@ test('concurrent big batches under a small limit: every acknowledged call is sto
     const refused = batches.filter((_, i) => replies[i]!.status !== 200);
     for (const r of replies) if (r.status !== 200) assert503(r);
     assert.ok(accepted.length >= 1, 'the first batch is always let through');
-    assert.equal(await count(t, accepted.flatMap((b) => b.ids)), accepted.length * 20, 'nothing acknowledged is lost');
-    assert.equal(await count(t, refused.flatMap((b) => b.ids)), 0, 'nothing refused is half-written');
+    assert.equal(
+      await count(
+        t,
+        accepted.flatMap((b) => b.ids),
+      ),
+      accepted.length * 20,
+      'nothing acknowledged is lost',
+    );
+    assert.equal(
+      await count(
+        t,
+        refused.flatMap((b) => b.ids),
+      ),
+      0,
+      'nothing refused is half-written',
+    );
 
     // Clients retry after Retry-After: eventually everything is stored exactly once.
     let todo = refused;

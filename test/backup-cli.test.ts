@@ -14,11 +14,18 @@ import { CHILD_ENV, ROOT, cli, serve, tempDirs } from './helpers/weft-process.js
 const dirs = tempDirs('weft-backup-');
 after(() => dirs.removeAll());
 
-interface Ran { code: number | null; out: string; err: string }
+interface Ran {
+  code: number | null;
+  out: string;
+  err: string;
+}
 
 /** `weft backup <args>` as a child process, without blocking this process's event loop. */
 function backup(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'backup', ...args], { cwd: ROOT, env: { ...CHILD_ENV, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'backup', ...args], {
+    cwd: ROOT,
+    env: { ...CHILD_ENV, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -27,7 +34,11 @@ function backup(args: string[], env: Record<string, string> = {}): Promise<Ran> 
 }
 
 async function post(port: number, path: string, body: unknown): Promise<{ status: number; text: string }> {
-  const r = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, text: await r.text() };
 }
 
@@ -44,7 +55,9 @@ async function client(port: number, acked: string[], stop: { now: boolean }, err
   }
 }
 
-test('a backup taken under ingest, restored, holds every call acknowledged before it started', { timeout: 120_000 }, async (t) => {
+test('a backup taken under ingest, restored, holds every call acknowledged before it started', {
+  timeout: 120_000,
+}, async (t) => {
   const dataDir = dirs.make();
   const out = join(dirs.make(), 'weft-backup.sqlite');
   const server = await serve(['--data-dir', dataDir]);
@@ -87,13 +100,26 @@ test('a backup taken under ingest, restored, holds every call acknowledged befor
     assert.ok(restored.port, restored.stderr);
     for (let i = 0; i < before.length; i += 1000) {
       const ids = before.slice(i, i + 1000);
-      const r = await post(restored.port!, '/calls/stream_query', { project_id: PROJECT, filter: { call_ids: ids }, columns: ['id', 'ended_at', 'output'] });
+      const r = await post(restored.port!, '/calls/stream_query', {
+        project_id: PROJECT,
+        filter: { call_ids: ids },
+        columns: ['id', 'ended_at', 'output'],
+      });
       assert.equal(r.status, 200, r.text);
-      const calls = r.text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { id: string; ended_at: string | null; output: unknown });
+      const calls = r.text
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { id: string; ended_at: string | null; output: unknown });
       const found = new Map(calls.map((c) => [c.id, c]));
       const missing = ids.filter((id) => !found.has(id));
-      assert.deepEqual(missing.slice(0, 10), [], `${missing.length} of ${ids.length} acknowledged calls are missing from the backup`);
-      const unfinished = calls.filter((c) => !c.ended_at || (c.output as { ok?: string })?.ok !== c.id).map((c) => c.id);
+      assert.deepEqual(
+        missing.slice(0, 10),
+        [],
+        `${missing.length} of ${ids.length} acknowledged calls are missing from the backup`,
+      );
+      const unfinished = calls
+        .filter((c) => !c.ended_at || (c.output as { ok?: string })?.ok !== c.id)
+        .map((c) => c.id);
       assert.deepEqual(unfinished.slice(0, 10), [], `${unfinished.length} calls lost their end`);
     }
   } finally {

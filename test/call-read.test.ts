@@ -5,18 +5,61 @@ import { startTestApp, PROJECT, LOCAL_USER, type TestApp } from './helpers/test-
 import { start, end, startItem, endItem, newId, opRef } from './helpers/calls.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const CALL_FIELDS = [
-  'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at',
-  'attributes', 'inputs', 'ended_at', 'exception', 'output', 'summary', 'wb_user_id', 'wb_username', 'wb_run_id',
-  'wb_run_step', 'wb_run_step_end', 'deleted_at', 'expire_at', 'storage_size_bytes', 'total_storage_size_bytes',
+  'id',
+  'project_id',
+  'op_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'started_at',
+  'attributes',
+  'inputs',
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'wb_user_id',
+  'wb_username',
+  'wb_run_id',
+  'wb_run_step',
+  'wb_run_step_end',
+  'deleted_at',
+  'expire_at',
+  'storage_size_bytes',
+  'total_storage_size_bytes',
 ];
 
 test('every Call field is present with its documented type', async () => {
-  const root = start({ op: opRef('root'), thread_id: 'thread-1', turn_id: 'turn-1', wb_run_id: `${PROJECT}/run-1`, wb_run_step: 3, inputs: { q: 'hi', n: 1.5, nested: { a: [1, 2] } } });
-  await t.post('/call/upsert_batch', { batch: [startItem(root), endItem(end(root.id, { output: { text: 'hello' }, wb_run_step_end: 7, summary: { usage: { 'gpt-4o': { requests: 1 } } } }))] });
+  const root = start({
+    op: opRef('root'),
+    thread_id: 'thread-1',
+    turn_id: 'turn-1',
+    wb_run_id: `${PROJECT}/run-1`,
+    wb_run_step: 3,
+    inputs: { q: 'hi', n: 1.5, nested: { a: [1, 2] } },
+  });
+  await t.post('/call/upsert_batch', {
+    batch: [
+      startItem(root),
+      endItem(
+        end(root.id, {
+          output: { text: 'hello' },
+          wb_run_step_end: 7,
+          summary: { usage: { 'gpt-4o': { requests: 1 } } },
+        }),
+      ),
+    ],
+  });
   const r = await t.post('/call/read', { project_id: PROJECT, id: root.id });
   assert.equal(r.status, 200);
   assert.deepEqual(Object.keys(r.body), ['call']);
@@ -52,18 +95,30 @@ test('every Call field is present with its documented type', async () => {
 test('include_storage_size and include_total_storage_size give the call and whole-trace sizes', async () => {
   const root = start({ inputs: { text: 'a'.repeat(1000) } });
   const child = start({ trace_id: root.trace_id, parent_id: root.id, inputs: { text: 'b'.repeat(3000) } });
-  await t.post('/call/upsert_batch', { batch: [startItem(root), startItem(child), endItem(end(child.id)), endItem(end(root.id))] });
-  const r = await t.post('/call/read', { project_id: PROJECT, id: root.id, include_storage_size: true, include_total_storage_size: true });
+  await t.post('/call/upsert_batch', {
+    batch: [startItem(root), startItem(child), endItem(end(child.id)), endItem(end(root.id))],
+  });
+  const r = await t.post('/call/read', {
+    project_id: PROJECT,
+    id: root.id,
+    include_storage_size: true,
+    include_total_storage_size: true,
+  });
   const c = r.body.call;
-  assert.ok(Number.isInteger(c.storage_size_bytes) && c.storage_size_bytes > 1000 && c.storage_size_bytes < 2000, String(c.storage_size_bytes));
+  assert.ok(
+    Number.isInteger(c.storage_size_bytes) && c.storage_size_bytes > 1000 && c.storage_size_bytes < 2000,
+    String(c.storage_size_bytes),
+  );
   const kid = (await t.post('/call/read', { project_id: PROJECT, id: child.id, include_storage_size: true })).body.call;
   assert.ok(kid.storage_size_bytes > 3000);
   assert.equal(c.total_storage_size_bytes, c.storage_size_bytes + kid.storage_size_bytes);
-  const only = (await t.post('/call/read', { project_id: PROJECT, id: root.id, include_total_storage_size: true })).body.call;
+  const only = (await t.post('/call/read', { project_id: PROJECT, id: root.id, include_total_storage_size: true })).body
+    .call;
   assert.equal(only.storage_size_bytes, null);
   assert.equal(only.total_storage_size_bytes, c.total_storage_size_bytes);
   // As in Weave: the trace total is set on the trace root only.
-  const kidTotal = (await t.post('/call/read', { project_id: PROJECT, id: child.id, include_total_storage_size: true })).body.call;
+  const kidTotal = (await t.post('/call/read', { project_id: PROJECT, id: child.id, include_total_storage_size: true }))
+    .body.call;
   assert.equal(kidTotal.total_storage_size_bytes, null);
 });
 
@@ -71,7 +126,13 @@ test('flags accept null and false; include_costs is accepted', async () => {
   const s = start();
   await t.post('/call/start', { start: s });
   for (const v of [null, false, true]) {
-    const r = await t.post('/call/read', { project_id: PROJECT, id: s.id, include_costs: v, include_storage_size: v === true ? false : v, include_total_storage_size: null });
+    const r = await t.post('/call/read', {
+      project_id: PROJECT,
+      id: s.id,
+      include_costs: v,
+      include_storage_size: v === true ? false : v,
+      include_total_storage_size: null,
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.call.id, s.id);
     assert.equal(r.body.call.summary.weave.status, 'running');
@@ -98,7 +159,10 @@ test('microsecond start times (Python SDK) round-trip exactly; offsets are norma
   assert.equal(c.started_at, '2026-01-02T01:04:05.123456Z');
   const naive = start({ started_at: '2026-01-02T03:04:05' });
   await t.post('/call/start', { start: naive });
-  assert.equal((await t.post('/call/read', { project_id: PROJECT, id: naive.id })).body.call.started_at, '2026-01-02T03:04:05.000Z');
+  assert.equal(
+    (await t.post('/call/read', { project_id: PROJECT, id: naive.id })).body.call.started_at,
+    '2026-01-02T03:04:05.000Z',
+  );
 });
 
 test('validation: unknown properties, missing fields and wrong types are 422', async () => {

@@ -5,10 +5,15 @@ import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
 import { start, end, startItem, endItem, newId } from './helpers/calls.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
-const count = async (filter: Record<string, unknown>) => (await t.post('/calls/query_stats', { project_id: PROJECT, filter })).body.count;
+const count = async (filter: Record<string, unknown>) =>
+  (await t.post('/calls/query_stats', { project_id: PROJECT, filter })).body.count;
 
 test('deleting a call deletes its whole subtree and nothing else', async () => {
   const root = start();
@@ -16,12 +21,15 @@ test('deleting a call deletes its whole subtree and nothing else', async () => {
   const a1 = start({ trace_id: root.trace_id, parent_id: a.id });
   const a11 = start({ trace_id: root.trace_id, parent_id: a1.id });
   const b = start({ trace_id: root.trace_id, parent_id: root.id });
-  await t.post('/call/upsert_batch', { batch: [root, a, a1, a11, b].flatMap((s) => [startItem(s), endItem(end(s.id))]) });
+  await t.post('/call/upsert_batch', {
+    batch: [root, a, a1, a11, b].flatMap((s) => [startItem(s), endItem(end(s.id))]),
+  });
   const r = await t.post('/calls/delete', { project_id: PROJECT, call_ids: [a.id] });
   assert.equal(r.status, 200);
   assert.deepEqual(r.body, { num_deleted: 3 });
   assert.equal(await count({ trace_ids: [root.trace_id] }), 2);
-  for (const gone of [a, a1, a11]) assert.deepEqual((await t.post('/call/read', { project_id: PROJECT, id: gone.id })).body, { call: null });
+  for (const gone of [a, a1, a11])
+    assert.deepEqual((await t.post('/call/read', { project_id: PROJECT, id: gone.id })).body, { call: null });
   assert.ok((await t.post('/call/read', { project_id: PROJECT, id: b.id })).body.call);
   // Deleting again is harmless; retried starts do not resurrect a deleted call.
   assert.equal((await t.post('/calls/delete', { project_id: PROJECT, call_ids: [a.id] })).status, 200);
@@ -39,7 +47,10 @@ test('deleting in one project leaves another project alone', async () => {
 
 test('unknown ids are not an error; more than 1000 ids is 413; malformed bodies 422', async () => {
   assert.equal((await t.post('/calls/delete', { project_id: PROJECT, call_ids: [newId()] })).status, 200);
-  const many = await t.post('/calls/delete', { project_id: PROJECT, call_ids: Array.from({ length: 1001 }, (_, i) => `c${i}`) });
+  const many = await t.post('/calls/delete', {
+    project_id: PROJECT,
+    call_ids: Array.from({ length: 1001 }, (_, i) => `c${i}`),
+  });
   assert.equal(many.status, 413);
   assert.equal(typeof many.body.reason, 'string');
   assert.equal((await t.post('/calls/delete', { project_id: PROJECT })).status, 422);

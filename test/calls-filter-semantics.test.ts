@@ -18,19 +18,44 @@ before(async () => {
   const r = await t.post('/call/upsert_batch', { batch: [a, b, c].flatMap((s) => [startItem(s), endItem(end(s.id))]) });
   assert.equal(r.status, 200, r.text);
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 const found = async (body: Record<string, unknown>) =>
-  jsonl((await t.post('/calls/stream_query', { project_id: PROJECT, sort_by: [{ field: 'started_at', direction: 'asc' }], ...body })).text).map((c) => ids.indexOf(c.id));
+  jsonl(
+    (
+      await t.post('/calls/stream_query', {
+        project_id: PROJECT,
+        sort_by: [{ field: 'started_at', direction: 'asc' }],
+        ...body,
+      })
+    ).text,
+  ).map((c) => ids.indexOf(c.id));
 
 test('an empty list in any CallsFilter field is no constraint; query_stats agrees', async () => {
-  for (const key of ['op_names', 'input_refs', 'output_refs', 'parent_ids', 'trace_ids', 'call_ids', 'thread_ids', 'turn_ids', 'wb_user_ids', 'wb_run_ids']) {
+  for (const key of [
+    'op_names',
+    'input_refs',
+    'output_refs',
+    'parent_ids',
+    'trace_ids',
+    'call_ids',
+    'thread_ids',
+    'turn_ids',
+    'wb_user_ids',
+    'wb_run_ids',
+  ]) {
     assert.deepEqual(await found({ filter: { [key]: [] } }), [0, 1, 2], key);
-    assert.equal((await t.post('/calls/query_stats', { project_id: PROJECT, filter: { [key]: [] } })).body.count, 3, key);
+    assert.equal(
+      (await t.post('/calls/query_stats', { project_id: PROJECT, filter: { [key]: [] } })).body.count,
+      3,
+      key,
+    );
   }
 });
 
-test('a bare wb_run_id matches the run of the request\'s project, stored bare or in full', async () => {
+test("a bare wb_run_id matches the run of the request's project, stored bare or in full", async () => {
   assert.deepEqual(await found({ filter: { wb_run_ids: ['run-1'] } }), [0]);
   assert.deepEqual(await found({ filter: { wb_run_ids: ['run-2'] } }), [1]);
   assert.deepEqual(await found({ filter: { wb_run_ids: [`${PROJECT}/run-1`] } }), [0]);
@@ -41,7 +66,11 @@ test('$not over a comparison with a missing column leaves the row out', async ()
   const notNamed = { $expr: { $not: [{ $eq: [{ $getField: 'display_name' }, { $literal: 'other' }] }] } };
   assert.deepEqual(await found({ query: notNamed }), [0], 'calls without a display name are neither equal nor unequal');
   const notInput = { $expr: { $not: [{ $eq: [{ $getField: 'inputs.missing' }, { $literal: 'x' }] }] } };
-  assert.deepEqual(await found({ query: notInput }), [0, 1, 2], 'a missing JSON field compares as "": its negation holds');
+  assert.deepEqual(
+    await found({ query: notInput }),
+    [0, 1, 2],
+    'a missing JSON field compares as "": its negation holds',
+  );
 });
 
 test('a call without an output yet reads its output fields as missing: "is null" finds it, and it sorts with the calls lacking the field', async () => {
@@ -50,10 +79,21 @@ test('a call without an output yet reads its output fields as missing: "is null"
   const running = start({ project_id: project, started_at: at(1) });
   const valued = start({ project_id: project, started_at: at(2) });
   const lacking = start({ project_id: project, started_at: at(3) });
-  const r = await t.post('/call/upsert_batch', { batch: [startItem(running), startItem(valued), startItem(lacking),
-    endItem(end(valued.id, { project_id: project, output: { x: 5 } })), endItem(end(lacking.id, { project_id: project, output: { y: 1 } }))] });
+  const r = await t.post('/call/upsert_batch', {
+    batch: [
+      startItem(running),
+      startItem(valued),
+      startItem(lacking),
+      endItem(end(valued.id, { project_id: project, output: { x: 5 } })),
+      endItem(end(lacking.id, { project_id: project, output: { y: 1 } })),
+    ],
+  });
   assert.equal(r.status, 200, r.text);
-  const names = new Map([[running.id, 'running'], [valued.id, 'valued'], [lacking.id, 'lacking']]);
+  const names = new Map([
+    [running.id, 'running'],
+    [valued.id, 'valued'],
+    [lacking.id, 'lacking'],
+  ]);
   const query = async (body: Record<string, unknown>) =>
     jsonl((await t.post('/calls/stream_query', { project_id: project, ...body })).text).map((c) => names.get(c.id));
   const byStart = [{ field: 'started_at', direction: 'asc' }];
@@ -63,6 +103,15 @@ test('a call without an output yet reads its output fields as missing: "is null"
   assert.equal((await t.post('/calls/query_stats', { project_id: project, query: { $expr: isNull } })).body.count, 2);
   // Present values first in both directions; the two without it then in start order.
   for (const direction of ['asc', 'desc']) {
-    assert.deepEqual(await query({ sort_by: [{ field: 'output.x', direction }, { field: 'started_at', direction: 'asc' }] }), ['valued', 'running', 'lacking'], direction);
+    assert.deepEqual(
+      await query({
+        sort_by: [
+          { field: 'output.x', direction },
+          { field: 'started_at', direction: 'asc' },
+        ],
+      }),
+      ['valued', 'running', 'lacking'],
+      direction,
+    );
   }
 });

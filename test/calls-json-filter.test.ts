@@ -7,7 +7,19 @@ import assert from 'node:assert/strict';
 import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
 import { end, endItem, jsonl, start, startItem } from './helpers/calls.js';
 
-const MODELS = ['gpt-4o-mini', 'gpt-4o-mini-2', 'say "hi"', 'back\\slash', 'two\nlines', 'café', 'émoji 😀', 'x/y', 'line\u2028sep', 'true', 'lone \ud800 half'];
+const MODELS = [
+  'gpt-4o-mini',
+  'gpt-4o-mini-2',
+  'say "hi"',
+  'back\\slash',
+  'two\nlines',
+  'café',
+  'émoji 😀',
+  'x/y',
+  'line\u2028sep',
+  'true',
+  'lone \ud800 half',
+];
 /** The call holding a lone surrogate, and the calls a search for it finds (see below). */
 const LONE = MODELS.length - 1;
 const ON_CLICKHOUSE = process.env.WEFT_TEST_ENGINE === 'clickhouse';
@@ -19,17 +31,26 @@ before(async () => {
   const items = [];
   for (const [i, model] of MODELS.entries()) {
     // Each call also holds the other calls' model under another key: a text search alone would match it.
-    const s = start({ inputs: { model, decoy: { model: MODELS[(i + 1) % LONE] }, n: i }, started_at: `2026-11-21T05:03:29.${String(i + 1).padStart(3, '0')}Z` });
+    const s = start({
+      inputs: { model, decoy: { model: MODELS[(i + 1) % LONE] }, n: i },
+      started_at: `2026-11-21T05:03:29.${String(i + 1).padStart(3, '0')}Z`,
+    });
     ids.push(s.id);
     items.push(startItem(s), endItem(end(s.id, { output: { text: `answer ${model}` } })));
   }
   const r = await t.post('/call/upsert_batch', { batch: items });
   assert.equal(r.status, 200, r.text);
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 const found = async (expr: unknown) => {
-  const r = await t.post('/calls/stream_query', { project_id: PROJECT, query: { $expr: expr }, sort_by: [{ field: 'started_at', direction: 'asc' }] });
+  const r = await t.post('/calls/stream_query', {
+    project_id: PROJECT,
+    query: { $expr: expr },
+    sort_by: [{ field: 'started_at', direction: 'asc' }],
+  });
   assert.equal(r.status, 200, r.text);
   return jsonl(r.text).map((c) => ids.indexOf(c.id));
 };
@@ -40,21 +61,35 @@ test('$eq on an input string matches that string exactly, whatever it holds', as
   for (const [i, model] of MODELS.entries()) {
     const want = i === LONE ? loneFound : [i];
     assert.deepEqual(await found({ $eq: [field('inputs.model'), lit(model)] }), want, JSON.stringify(model));
-    assert.deepEqual(await found({ $eq: [lit(model), field('inputs.model')] }), want, `reversed ${JSON.stringify(model)}`);
+    assert.deepEqual(
+      await found({ $eq: [lit(model), field('inputs.model')] }),
+      want,
+      `reversed ${JSON.stringify(model)}`,
+    );
   }
   assert.deepEqual(await found({ $eq: [field('inputs.model'), lit('gpt-4o')] }), [], 'a part of a value is not equal');
-  assert.deepEqual(await found({ $not: [{ $eq: [field('inputs.model'), lit('gpt-4o-mini')] }] }), MODELS.map((_, i) => i).filter((i) => i !== 0));
+  assert.deepEqual(
+    await found({ $not: [{ $eq: [field('inputs.model'), lit('gpt-4o-mini')] }] }),
+    MODELS.map((_, i) => i).filter((i) => i !== 0),
+  );
   assert.deepEqual(await found({ $eq: [field('output.text'), lit('answer café')] }), [5]);
 });
 
 test('$in on an input string matches each listed string exactly', async () => {
-  assert.deepEqual(await found({ $in: [field('inputs.model'), [lit('café'), lit('say "hi"'), lit('gpt-4o'), lit('x/y')]] }), [2, 5, 7]);
-  assert.deepEqual(await found({ $in: [field('inputs.model'), [lit('gpt-4o-mini'), lit('true'), lit('lone \ud800 half')]] }), [0, 9, ...loneFound]);
+  assert.deepEqual(
+    await found({ $in: [field('inputs.model'), [lit('café'), lit('say "hi"'), lit('gpt-4o'), lit('x/y')]] }),
+    [2, 5, 7],
+  );
+  assert.deepEqual(
+    await found({ $in: [field('inputs.model'), [lit('gpt-4o-mini'), lit('true'), lit('lone \ud800 half')]] }),
+    [0, 9, ...loneFound],
+  );
   assert.deepEqual(await found({ $in: [field('inputs.model'), [lit('nothing'), lit('gpt')]] }), []);
 });
 
 test('$contains on an input string, with and without case', async () => {
-  const contains = (substr: string, case_insensitive = false) => found({ $contains: { input: field('inputs.model'), substr: lit(substr), case_insensitive } });
+  const contains = (substr: string, case_insensitive = false) =>
+    found({ $contains: { input: field('inputs.model'), substr: lit(substr), case_insensitive } });
   assert.deepEqual(await contains('4o-mini'), [0, 1]);
   assert.deepEqual(await contains('"hi"'), [2]);
   assert.deepEqual(await contains('\\'), [3]);
@@ -86,6 +121,12 @@ test('numbers compare as each engine prints them, not as the stored text spells 
   const one = async (expr: unknown) => (await found(expr)).length;
   assert.equal(await one({ $eq: [field('inputs.small'), lit('1.5e-07')] }), ON_CLICKHOUSE ? 1 : 0);
   assert.equal(await one({ $eq: [field('inputs.small'), lit('1.5e-7')] }), ON_CLICKHOUSE ? 0 : 1);
-  assert.equal(await one({ $contains: { input: field('inputs.tiny'), substr: lit('e-'), case_insensitive: false } }), ON_CLICKHOUSE ? 1 : 0);
-  assert.equal(await one({ $contains: { input: field('inputs'), substr: lit('e-0'), case_insensitive: false } }), ON_CLICKHOUSE ? 1 : 0);
+  assert.equal(
+    await one({ $contains: { input: field('inputs.tiny'), substr: lit('e-'), case_insensitive: false } }),
+    ON_CLICKHOUSE ? 1 : 0,
+  );
+  assert.equal(
+    await one({ $contains: { input: field('inputs'), substr: lit('e-0'), case_insensitive: false } }),
+    ON_CLICKHOUSE ? 1 : 0,
+  );
 });

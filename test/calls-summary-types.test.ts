@@ -7,14 +7,22 @@ import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
 import { end, endItem, newId, start, startItem } from './helpers/calls.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const read = async (id: string) => (await t.post('/call/read', { project_id: PROJECT, id })).body.call;
 
 const BAD: readonly [string, Record<string, unknown>, (string | number)[]][] = [
   ['a string token count', { usage: { 'gpt-4o': { prompt_tokens: 'abc' } } }, ['usage', 'gpt-4o', 'prompt_tokens']],
-  ['an array token count', { usage: { 'gpt-4o': { completion_tokens: [1] } } }, ['usage', 'gpt-4o', 'completion_tokens']],
+  [
+    'an array token count',
+    { usage: { 'gpt-4o': { completion_tokens: [1] } } },
+    ['usage', 'gpt-4o', 'completion_tokens'],
+  ],
   ['an object token count', { usage: { m: { total_tokens: { n: 1 } } } }, ['usage', 'm', 'total_tokens']],
   ['a fractional token count', { usage: { m: { input_tokens: 1.5 } } }, ['usage', 'm', 'input_tokens']],
   ['a boolean request count', { usage: { m: { requests: true } } }, ['usage', 'm', 'requests']],
@@ -37,11 +45,16 @@ for (const [what, summary, path] of BAD) {
   });
 }
 
-test('/call/upsert_batch: one bad summary fails the whole batch with its item\'s path; nothing is written', async () => {
+test("/call/upsert_batch: one bad summary fails the whole batch with its item's path; nothing is written", async () => {
   const a = start();
   const b = start();
   const r = await t.post('/call/upsert_batch', {
-    batch: [startItem(a), endItem(end(a.id)), startItem(b), endItem(end(b.id, { summary: { usage: { m: { prompt_tokens: '7' } } } }))],
+    batch: [
+      startItem(a),
+      endItem(end(a.id)),
+      startItem(b),
+      endItem(end(b.id, { summary: { usage: { m: { prompt_tokens: '7' } } } })),
+    ],
   });
   assert.equal(r.status, 422, r.text);
   const locs = (r.body.detail as { loc: (string | number)[] }[]).map((d) => d.loc.join('.'));
@@ -53,11 +66,21 @@ test('/call/upsert_batch: one bad summary fails the whole batch with its item\'s
 test('well-typed summaries are stored as sent: nulls, extra keys, integral floats', async () => {
   const s = start();
   const summary = {
-    usage: { 'gpt-4o': { prompt_tokens: 11, completion_tokens: null, total_tokens: 11.0, prompt_tokens_details: { cached_tokens: 3 } } },
+    usage: {
+      'gpt-4o': {
+        prompt_tokens: 11,
+        completion_tokens: null,
+        total_tokens: 11.0,
+        prompt_tokens_details: { cached_tokens: 3 },
+      },
+    },
     status_counts: { success: 2, error: 0, running: 0, descendant_error: 1 },
     custom: { anything: ['goes'] },
   };
-  assert.equal((await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { summary }))] })).status, 200);
+  assert.equal(
+    (await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { summary }))] })).status,
+    200,
+  );
   const call = await read(s.id);
   assert.deepEqual(call.summary.usage, summary.usage);
   assert.deepEqual(call.summary.status_counts, summary.status_counts);

@@ -5,8 +5,12 @@ import { startTestApp, PROJECT, LOCAL_USER, type TestApp } from './helpers/test-
 import { start, end, startItem, endItem, newId, opRef, jsonl } from './helpers/calls.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const read = async (id: string) => (await t.post('/call/read', { project_id: PROJECT, id })).body.call;
 
@@ -63,7 +67,9 @@ describe('/call/start and /call/end', () => {
     const extraTop = await t.post('/call/start', { start: s, nope: 1 });
     assert.equal(extraTop.status, 422);
     assert.deepEqual(extraTop.body.detail[0].loc, ['body', 'nope']);
-    const endNoSummary = await t.post('/call/end', { end: { project_id: PROJECT, id: s.id, ended_at: '2026-01-01T00:00:00Z' } });
+    const endNoSummary = await t.post('/call/end', {
+      end: { project_id: PROJECT, id: s.id, ended_at: '2026-01-01T00:00:00Z' },
+    });
     assert.equal(endNoSummary.status, 422);
   });
 
@@ -94,16 +100,20 @@ describe('/call/upsert_batch', () => {
     const b = start({ trace_id: root.trace_id, parent_id: root.id, op: opRef('childB') });
     const r = await t.post('/call/upsert_batch', {
       batch: [
-        startItem(a), endItem(end(a.id)),
+        startItem(a),
+        endItem(end(a.id)),
         startItem(root),
-        endItem(end(b.id, { output: null, exception: 'childB failed on 21' })), startItem(b),
+        endItem(end(b.id, { output: null, exception: 'childB failed on 21' })),
+        startItem(b),
       ],
     });
     assert.equal(r.status, 200);
     assert.equal(r.body.res.length, 5);
     assert.deepEqual(r.body.res[0], { id: a.id, trace_id: root.trace_id });
     assert.deepEqual(r.body.res[1], {});
-    await t.post('/call/upsert_batch', { batch: [endItem(end(root.id, { summary: { status_counts: { error: 1 } } }))] });
+    await t.post('/call/upsert_batch', {
+      batch: [endItem(end(root.id, { summary: { status_counts: { error: 1 } } }))],
+    });
     const q = await t.post('/calls/stream_query', { project_id: PROJECT, filter: { trace_ids: [root.trace_id] } });
     const calls = jsonl(q.text);
     assert.equal(calls.length, 3);
@@ -130,7 +140,9 @@ describe('/call/upsert_batch', () => {
   test('unknown keys inside parts are ignored (the SDK sends display_name in ends)', async () => {
     const s = start({ display_name: 'named(a)' });
     const e = { ...end(s.id), display_name: 'named(a)', something_new: true };
-    const r = await t.post('/call/upsert_batch', { batch: [startItem({ ...s, future_field: 1 } as never), endItem(e as never)] });
+    const r = await t.post('/call/upsert_batch', {
+      batch: [startItem({ ...s, future_field: 1 } as never), endItem(e as never)],
+    });
     assert.equal(r.status, 200);
     const c = await read(s.id);
     assert.equal(c.display_name, 'named(a)');
@@ -152,7 +164,9 @@ describe('/call/upsert_batch', () => {
   });
 
   test('a batch item with a malformed start is 422 pointing at the item', async () => {
-    const r = await t.post('/call/upsert_batch', { batch: [{ mode: 'start', req: { start: { project_id: PROJECT } } }] });
+    const r = await t.post('/call/upsert_batch', {
+      batch: [{ mode: 'start', req: { start: { project_id: PROJECT } } }],
+    });
     assert.equal(r.status, 422);
     assert.deepEqual(r.body.detail[0].loc.slice(0, 4), ['body', 'batch', 0, 'req']);
   });
@@ -173,7 +187,9 @@ describe('/call/upsert_batch', () => {
   test('bodies past the limit are 413 with a JSON body', async () => {
     const small = await startTestApp({ bodyLimit: 1024 });
     try {
-      const r = await small.post('/call/upsert_batch', { batch: [startItem(start({ inputs: { big: 'x'.repeat(5000) } }))] });
+      const r = await small.post('/call/upsert_batch', {
+        batch: [startItem(start({ inputs: { big: 'x'.repeat(5000) } }))],
+      });
       assert.equal(r.status, 413);
       assert.equal(r.body.reason, 'Request too large');
     } finally {
@@ -194,17 +210,26 @@ describe('/call/update', () => {
   test('sets the display name; a later retried start does not undo it', async () => {
     const s = start({ display_name: 'before' });
     await t.post('/call/start', { start: s });
-    assert.equal((await t.post('/call/update', { project_id: PROJECT, call_id: s.id, display_name: 'after' })).status, 200);
+    assert.equal(
+      (await t.post('/call/update', { project_id: PROJECT, call_id: s.id, display_name: 'after' })).status,
+      200,
+    );
     assert.equal((await read(s.id)).display_name, 'after');
     await t.post('/call/start', { start: s });
     assert.equal((await read(s.id)).display_name, 'after');
   });
 
   test('an unknown call is not an error; a null display_name is 400; extra keys 422', async () => {
-    assert.equal((await t.post('/call/update', { project_id: PROJECT, call_id: newId(), display_name: 'x' })).status, 200);
+    assert.equal(
+      (await t.post('/call/update', { project_id: PROJECT, call_id: newId(), display_name: 'x' })).status,
+      200,
+    );
     const r = await t.post('/call/update', { project_id: PROJECT, call_id: newId(), display_name: null });
     assert.equal(r.status, 400);
     assert.match(r.body.reason, /display_name/);
-    assert.equal((await t.post('/call/update', { project_id: PROJECT, call_id: newId(), display_name: 'x', color: 'red' })).status, 422);
+    assert.equal(
+      (await t.post('/call/update', { project_id: PROJECT, call_id: newId(), display_name: 'x', color: 'red' })).status,
+      422,
+    );
   });
 });

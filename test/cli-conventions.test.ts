@@ -12,8 +12,16 @@ import { CHILD_ENV, ROOT, tempDirs } from './helpers/weft-process.js';
 const dirs = tempDirs('weft-cli-conv-');
 after(() => dirs.removeAll());
 
-function runIn(env: Record<string, string>, entry: 'src/main.ts' | 'src/cli.ts', ...args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...CHILD_ENV, ...env } });
+function runIn(
+  env: Record<string, string>,
+  entry: 'src/main.ts' | 'src/cli.ts',
+  ...args: string[]
+): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...CHILD_ENV, ...env },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 const run = (entry: 'src/main.ts' | 'src/cli.ts', ...args: string[]) => runIn({}, entry, ...args);
@@ -26,7 +34,9 @@ test('weft --help lists every option with its environment variable and exits 0; 
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^usage: weft \[options\]/);
     for (const s of SETTINGS) {
-      const line = r.out.split('\n').find((l) => l.trimStart().startsWith(`--${s.flag} `) || l.trim() === `--${s.flag}`);
+      const line = r.out
+        .split('\n')
+        .find((l) => l.trimStart().startsWith(`--${s.flag} `) || l.trim() === `--${s.flag}`);
       assert.ok(line, `--${s.flag} is not listed`);
       assert.ok(line.includes(s.env), `--${s.flag}'s line does not name ${s.env}`);
     }
@@ -60,7 +70,13 @@ test('usage mistakes exit 2 with the reason and a pointer to --help, before anyt
 });
 
 test('weft keys, copy and backup answer --help with their usage (exit 0) and mistakes with exit 2', () => {
-  for (const args of [['keys', '--help'], ['keys', 'create', '--help'], ['keys', '-h'], ['copy', '--help'], ['backup', '--help']]) {
+  for (const args of [
+    ['keys', '--help'],
+    ['keys', 'create', '--help'],
+    ['keys', '-h'],
+    ['copy', '--help'],
+    ['backup', '--help'],
+  ]) {
     const r = run('src/cli.ts', ...args);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
     assert.match(r.out, new RegExp(`usage:[\\s\\S]*weft ${args[0]}`), args.join(' '));
@@ -79,7 +95,11 @@ test('weft copy takes its flags as variables too (WEFT_COPY_FROM, WEFT_COPY_TO, 
   const [from, to] = [join(root, 'from'), join(root, 'to')];
   assert.equal(run('src/cli.ts', 'keys', 'list', '--data-dir', from).code, 0, 'a source database');
   assert.equal(run('src/cli.ts', 'copy').code, 2, 'no stores: usage');
-  const r = runIn({ WEFT_COPY_FROM: `sqlite:${from}`, WEFT_COPY_TO: `sqlite:${to}`, WEFT_COPY_CHECKPOINT: join(root, 'ckpt.json') }, 'src/cli.ts', 'copy');
+  const r = runIn(
+    { WEFT_COPY_FROM: `sqlite:${from}`, WEFT_COPY_TO: `sqlite:${to}`, WEFT_COPY_CHECKPOINT: join(root, 'ckpt.json') },
+    'src/cli.ts',
+    'copy',
+  );
   assert.equal(r.code, 0, r.err);
   assert.match(r.err, /every count matches/);
   assert.ok(existsSync(join(to, 'weft.sqlite')), 'the target database was written');
@@ -90,7 +110,10 @@ test('bin/weft.js in a checkout that was never built says so (exit 1), not a mod
   mkdirSync(join(root, 'bin'));
   copyFileSync(join(ROOT, 'bin', 'weft.js'), join(root, 'bin', 'weft.js'));
   for (const args of [['--version'], ['keys', 'list']]) {
-    const r = spawnSync(process.execPath, [join(root, 'bin', 'weft.js'), ...args], { encoding: 'utf8', env: CHILD_ENV });
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'weft.js'), ...args], {
+      encoding: 'utf8',
+      env: CHILD_ENV,
+    });
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.stderr, 'weft: not built yet: run `npm run build` in the repository (npm install does it)\n');
   }

@@ -43,8 +43,19 @@ test('one setting per option: every field of the config has one flag and one var
   assert.equal(new Set(SETTINGS.map((s) => s.flag)).size, SETTINGS.length);
   assert.equal(new Set(SETTINGS.map((s) => s.env)).size, SETTINGS.length);
   for (const s of SETTINGS.filter((x) => !x.isSwitch)) {
-    const value = s.key === 'port' || s.key === 'bodyLimit' || s.key === 'rateLimitPerMinute' || s.key === 'ingestQueueBytes' || s.key === 'retentionIntervalMs' || s.key === 'clickhouseCallCacheBytes' ? '7'
-      : s.key === 'engine' ? 'clickhouse' : s.key === 'logFormat' ? 'pretty' : 'abc';
+    const value =
+      s.key === 'port' ||
+      s.key === 'bodyLimit' ||
+      s.key === 'rateLimitPerMinute' ||
+      s.key === 'ingestQueueBytes' ||
+      s.key === 'retentionIntervalMs' ||
+      s.key === 'clickhouseCallCacheBytes'
+        ? '7'
+        : s.key === 'engine'
+          ? 'clickhouse'
+          : s.key === 'logFormat'
+            ? 'pretty'
+            : 'abc';
     const fromFlag = loadConfig([`--${s.flag}`, value], {});
     const fromEnv = loadConfig([], { [s.env]: value });
     assert.deepEqual(fromFlag[s.key], fromEnv[s.key], s.flag);
@@ -55,8 +66,15 @@ test('one setting per option: every field of the config has one flag and one var
 test('the ClickHouse call cache: 64 MiB unless set, 0 turns it off, anything but a non-negative integer is an error', () => {
   assert.equal(loadConfig([], {}).clickhouseCallCacheBytes, 64 * 1024 * 1024);
   assert.equal(loadConfig([], { WEFT_CLICKHOUSE_CALL_CACHE_BYTES: '0' }).clickhouseCallCacheBytes, 0);
-  assert.equal(loadConfig(['--clickhouse-call-cache-bytes', '1048576'], { WEFT_CLICKHOUSE_CALL_CACHE_BYTES: '0' }).clickhouseCallCacheBytes, 1048576);
-  assert.throws(() => loadConfig(['--clickhouse-call-cache-bytes', '64MB'], {}), /clickhouseCallCacheBytes must be a non-negative integer/);
+  assert.equal(
+    loadConfig(['--clickhouse-call-cache-bytes', '1048576'], { WEFT_CLICKHOUSE_CALL_CACHE_BYTES: '0' })
+      .clickhouseCallCacheBytes,
+    1048576,
+  );
+  assert.throws(
+    () => loadConfig(['--clickhouse-call-cache-bytes', '64MB'], {}),
+    /clickhouseCallCacheBytes must be a non-negative integer/,
+  );
   assert.throws(() => loadConfig([], { WEFT_CLICKHOUSE_CALL_CACHE_BYTES: '-1' }), ConfigError);
 });
 
@@ -71,9 +89,21 @@ test('a switch: the flag alone is true, its variable says true or false, a value
 
 test('allowed hosts: comma-separated names, lowercased, .domain entries, * alone; ports, URLs and spaces are errors', () => {
   assert.deepEqual(loadConfig([], {}).allowedHosts, []);
-  assert.deepEqual(loadConfig([], { WEFT_ALLOWED_HOSTS: ' Weft.Example , .corp.example,,10.0.0.5,FD00::5' }).allowedHosts, ['weft.example', '.corp.example', '10.0.0.5', 'fd00::5']);
+  assert.deepEqual(
+    loadConfig([], { WEFT_ALLOWED_HOSTS: ' Weft.Example , .corp.example,,10.0.0.5,FD00::5' }).allowedHosts,
+    ['weft.example', '.corp.example', '10.0.0.5', 'fd00::5'],
+  );
   assert.deepEqual(loadConfig(['--allowed-hosts', '*'], { WEFT_ALLOWED_HOSTS: 'x' }).allowedHosts, ['*']);
-  for (const bad of ['weft.example:8080', 'http://weft.example', '*,weft.example', 'a b', '-bad.example', 'a..b', '[fd00::5]', '10.0.0.5:80']) {
+  for (const bad of [
+    'weft.example:8080',
+    'http://weft.example',
+    '*,weft.example',
+    'a b',
+    '-bad.example',
+    'a..b',
+    '[fd00::5]',
+    '10.0.0.5:80',
+  ]) {
     assert.throws(() => loadConfig([`--allowed-hosts=${bad}`], {}), /allowedHosts/, bad);
   }
 });

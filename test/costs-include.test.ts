@@ -7,11 +7,28 @@ import { start, end, startItem, endItem, jsonl } from './helpers/calls.js';
 
 const OTHER = 'test-entity/other-project';
 const COST_KEYS = [
-  'cache_creation_input_token_cost', 'cache_creation_input_tokens', 'cache_creation_input_tokens_total_cost',
-  'cache_read_input_token_cost', 'cache_read_input_tokens', 'cache_read_input_tokens_total_cost',
-  'completion_token_cost', 'completion_token_cost_unit', 'completion_tokens', 'completion_tokens_total_cost', 'created_at', 'created_by',
-  'effective_date', 'pricing_level', 'pricing_level_id', 'prompt_token_cost', 'prompt_token_cost_unit', 'prompt_tokens',
-  'prompt_tokens_total_cost', 'provider_id', 'requests', 'total_tokens',
+  'cache_creation_input_token_cost',
+  'cache_creation_input_tokens',
+  'cache_creation_input_tokens_total_cost',
+  'cache_read_input_token_cost',
+  'cache_read_input_tokens',
+  'cache_read_input_tokens_total_cost',
+  'completion_token_cost',
+  'completion_token_cost_unit',
+  'completion_tokens',
+  'completion_tokens_total_cost',
+  'created_at',
+  'created_by',
+  'effective_date',
+  'pricing_level',
+  'pricing_level_id',
+  'prompt_token_cost',
+  'prompt_token_cost_unit',
+  'prompt_tokens',
+  'prompt_tokens_total_cost',
+  'provider_id',
+  'requests',
+  'total_tokens',
 ];
 let t: TestApp;
 
@@ -23,7 +40,11 @@ after(async () => {
 });
 
 /** Logs a finished call with this usage, started at `startedAt`; returns its id. */
-async function logCall(usage: Record<string, unknown>, startedAt = '2026-11-21T05:03:29.057Z', project = PROJECT): Promise<string> {
+async function logCall(
+  usage: Record<string, unknown>,
+  startedAt = '2026-11-21T05:03:29.057Z',
+  project = PROJECT,
+): Promise<string> {
   const s = start({ started_at: startedAt, project_id: project });
   const e = end(s.id, { ended_at: '2026-11-21T05:03:30.000Z', summary: { usage }, project_id: project });
   const r = await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(e)] });
@@ -37,15 +58,32 @@ async function costsOf(id: string, project = PROJECT): Promise<Record<string, an
   return r.body.call.summary.weave.costs;
 }
 
-const setPrice = async (llmId: string, prompt: number, completion: number, effective_date?: string, project = PROJECT) => {
-  const r = await t.post('/cost/create', { project_id: project, costs: { [llmId]: { prompt_token_cost: prompt, completion_token_cost: completion, ...(effective_date ? { effective_date } : {}) } } });
+const setPrice = async (
+  llmId: string,
+  prompt: number,
+  completion: number,
+  effective_date?: string,
+  project = PROJECT,
+) => {
+  const r = await t.post('/cost/create', {
+    project_id: project,
+    costs: {
+      [llmId]: {
+        prompt_token_cost: prompt,
+        completion_token_cost: completion,
+        ...(effective_date ? { effective_date } : {}),
+      },
+    },
+  });
   assert.equal(r.status, 200, r.text);
 };
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${a} != ${b}`);
 
 test("a default price is applied, with every key of the newest Weave's cost block", async () => {
-  const id = await logCall({ 'gpt-4o-mini-2024-07-18': { prompt_tokens: 1000, completion_tokens: 500, requests: 2, total_tokens: 1500 } });
+  const id = await logCall({
+    'gpt-4o-mini-2024-07-18': { prompt_tokens: 1000, completion_tokens: 500, requests: 2, total_tokens: 1500 },
+  });
   const c = (await costsOf(id))!['gpt-4o-mini-2024-07-18'];
   assert.deepEqual(Object.keys(c).sort(), COST_KEYS);
   assert.deepEqual([c.prompt_tokens, c.completion_tokens, c.requests, c.total_tokens], [1000, 500, 2, 1500]);
@@ -55,15 +93,36 @@ test("a default price is applied, with every key of the newest Weave's cost bloc
   assert.deepEqual([c.pricing_level, c.pricing_level_id, c.provider_id], ['default', 'default', 'openai']);
   assert.match(c.created_by, /^@pydantic\/genai-prices /);
   // The catalogue dates a price only where it changed: no effective date or creation time here.
-  assert.deepEqual([c.prompt_token_cost_unit, c.completion_token_cost_unit, c.effective_date, c.created_at], ['USD', 'USD', null, null]);
-  assert.deepEqual([c.cache_read_input_tokens, c.cache_creation_input_tokens, c.cache_read_input_tokens_total_cost, c.cache_creation_input_tokens_total_cost], [0, 0, 0, 0]);
+  assert.deepEqual(
+    [c.prompt_token_cost_unit, c.completion_token_cost_unit, c.effective_date, c.created_at],
+    ['USD', 'USD', null, null],
+  );
+  assert.deepEqual(
+    [
+      c.cache_read_input_tokens,
+      c.cache_creation_input_tokens,
+      c.cache_read_input_tokens_total_cost,
+      c.cache_creation_input_tokens_total_cost,
+    ],
+    [0, 0, 0, 0],
+  );
 });
 
 test('a project price overrides the default price; other projects keep the default', async () => {
   await setPrice('gpt-4.1', 0.5, 0.25, '2025-05-01T00:00:00Z');
   const usage = { 'gpt-4.1': { prompt_tokens: 10, completion_tokens: 4, requests: 1, total_tokens: 14 } };
   const own = (await costsOf(await logCall(usage)))!['gpt-4.1'];
-  assert.deepEqual([own.prompt_token_cost, own.completion_token_cost, own.pricing_level, own.pricing_level_id, own.created_by, own.provider_id], [0.5, 0.25, 'project', PROJECT, LOCAL_USER, 'default']);
+  assert.deepEqual(
+    [
+      own.prompt_token_cost,
+      own.completion_token_cost,
+      own.pricing_level,
+      own.pricing_level_id,
+      own.created_by,
+      own.provider_id,
+    ],
+    [0.5, 0.25, 'project', PROJECT, LOCAL_USER, 'default'],
+  );
   assert.deepEqual([own.prompt_tokens_total_cost, own.completion_tokens_total_cost], [5, 1]);
   const other = (await costsOf(await logCall(usage, undefined, OTHER), OTHER))!['gpt-4.1'];
   assert.deepEqual([other.prompt_token_cost, other.pricing_level], [2e-6, 'default']);
@@ -74,14 +133,21 @@ test('a price that takes effect after the call started is not used when an earli
   await setPrice('house-model', 2, 20, '2026-12-01T00:00:00Z');
   await setPrice('house-model', 3, 30, '2026-06-01T00:00:00Z');
   const usage = { 'house-model': { prompt_tokens: 1, completion_tokens: 1 } };
-  const at = async (startedAt: string) => (await costsOf(await logCall(usage, startedAt)))!['house-model'].prompt_token_cost;
+  const at = async (startedAt: string) =>
+    (await costsOf(await logCall(usage, startedAt)))!['house-model'].prompt_token_cost;
   assert.equal(await at('2026-11-21T05:03:29.057Z'), 3, 'the newest price in force');
   assert.equal(await at('2025-01-01T00:00:00Z'), 1, 'the only price in force then');
   assert.equal(await at('2027-01-01T00:00:00Z'), 2);
   // The catalogue's own price changes: o3 cost $10/$40 per million until 2025-06-10, $2/$8 after.
   const o3 = async (startedAt: string) => (await costsOf(await logCall({ o3: { prompt_tokens: 1 } }, startedAt)))!.o3;
-  assert.deepEqual([(await o3('2025-05-01T00:00:00Z')).prompt_token_cost, (await o3('2025-05-01T00:00:00Z')).effective_date], [1e-5, null]);
-  assert.deepEqual([(await o3('2025-07-01T00:00:00Z')).prompt_token_cost, (await o3('2025-07-01T00:00:00Z')).effective_date], [2e-6, '2025-06-10T00:00:00.000Z']);
+  assert.deepEqual(
+    [(await o3('2025-05-01T00:00:00Z')).prompt_token_cost, (await o3('2025-05-01T00:00:00Z')).effective_date],
+    [1e-5, null],
+  );
+  assert.deepEqual(
+    [(await o3('2025-07-01T00:00:00Z')).prompt_token_cost, (await o3('2025-07-01T00:00:00Z')).effective_date],
+    [2e-6, '2025-06-10T00:00:00.000Z'],
+  );
 });
 
 test('a project price in force beats the default; a project price not yet in force does not', async () => {
@@ -89,8 +155,14 @@ test('a project price in force beats the default; a project price not yet in for
   const usage = { 'claude-sonnet-4-5-20250929': { input_tokens: 1 } };
   assert.equal((await costsOf(await logCall(usage)))!['claude-sonnet-4-5-20250929'].pricing_level, 'project');
   await setPrice('claude-haiku-4-5-20251001', 9, 9, '2027-01-01T00:00:00Z');
-  const later = (await costsOf(await logCall({ 'claude-haiku-4-5-20251001': { input_tokens: 1 } })))!['claude-haiku-4-5-20251001'];
-  assert.deepEqual([later.pricing_level, later.prompt_token_cost], ['default', 1e-6], 'a future project price loses to a default in force');
+  const later = (await costsOf(await logCall({ 'claude-haiku-4-5-20251001': { input_tokens: 1 } })))![
+    'claude-haiku-4-5-20251001'
+  ];
+  assert.deepEqual(
+    [later.pricing_level, later.prompt_token_cost],
+    ['default', 1e-6],
+    'a future project price loses to a default in force',
+  );
 });
 
 test('input_tokens and output_tokens are folded into prompt and completion tokens, as Weave does', async () => {
@@ -108,7 +180,9 @@ test('input_tokens and output_tokens are folded into prompt and completion token
 });
 
 test('llm_ids without a price are omitted; no costs key when nothing is priced', async () => {
-  const mixed = (await costsOf(await logCall({ 'gpt-5-nano': { prompt_tokens: 1 }, 'no-such-llm': { prompt_tokens: 1 } })))!;
+  const mixed = (await costsOf(
+    await logCall({ 'gpt-5-nano': { prompt_tokens: 1 }, 'no-such-llm': { prompt_tokens: 1 } }),
+  ))!;
   assert.deepEqual(Object.keys(mixed), ['gpt-5-nano']);
   assert.equal(await costsOf(await logCall({ 'no-such-llm': { prompt_tokens: 1 } })), undefined);
   assert.equal(await costsOf(await logCall({})), undefined);
@@ -121,7 +195,10 @@ test('costs appear only when asked for, on every read path', async () => {
   const id = await logCall({ 'gemini-2.5-flash': { prompt_tokens: 100, completion_tokens: 10 } });
   const plain = await t.post('/call/read', { project_id: PROJECT, id });
   assert.equal(plain.body.call.summary.weave.costs, undefined);
-  assert.equal((await t.post('/call/read', { project_id: PROJECT, id, include_costs: false })).body.call.summary.weave.costs, undefined);
+  assert.equal(
+    (await t.post('/call/read', { project_id: PROJECT, id, include_costs: false })).body.call.summary.weave.costs,
+    undefined,
+  );
   const body = { project_id: PROJECT, filter: { call_ids: [id] }, include_costs: true };
   const streamed = await t.post('/calls/stream_query', body);
   assert.equal(jsonl(streamed.text)[0].summary.weave.costs['gemini-2.5-flash'].prompt_token_cost, 3e-7);
@@ -134,7 +211,8 @@ test('costs appear only when asked for, on every read path', async () => {
 
 test('prices are looked up once per chunk of calls, not per call', async () => {
   const ids = [];
-  for (let i = 0; i < 120; i++) ids.push(await logCall({ [i % 2 ? 'o3-mini' : 'gpt-5']: { prompt_tokens: i, completion_tokens: 1 } }));
+  for (let i = 0; i < 120; i++)
+    ids.push(await logCall({ [i % 2 ? 'o3-mini' : 'gpt-5']: { prompt_tokens: i, completion_tokens: 1 } }));
   const costs = t.store.costs;
   const lookup = costs.findProjectPrices.bind(costs);
   let lookups = 0;
@@ -143,7 +221,11 @@ test('prices are looked up once per chunk of calls, not per call', async () => {
     return lookup(projectId, llmIds);
   };
   try {
-    const r = await t.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: ids }, include_costs: true });
+    const r = await t.post('/calls/stream_query', {
+      project_id: PROJECT,
+      filter: { call_ids: ids },
+      include_costs: true,
+    });
     const calls = jsonl(r.text);
     assert.equal(calls.length, 120);
     assert.ok(calls.every((c) => Object.keys(c.summary.weave.costs).length === 1));
@@ -156,9 +238,20 @@ test('prices are looked up once per chunk of calls, not per call', async () => {
 test('include_costs with a columns list that leaves out summary still answers summary.weave.costs (as Weave)', async () => {
   await setPrice('cols-llm', 0.5, 1);
   const id = await logCall({ 'cols-llm': { prompt_tokens: 2, completion_tokens: 3, requests: 1 } });
-  const rows = jsonl((await t.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [id] }, columns: ['id', 'inputs'], include_costs: true })).text);
+  const rows = jsonl(
+    (
+      await t.post('/calls/stream_query', {
+        project_id: PROJECT,
+        filter: { call_ids: [id] },
+        columns: ['id', 'inputs'],
+        include_costs: true,
+      })
+    ).text,
+  );
   assert.equal(rows[0].summary.weave.costs['cols-llm'].prompt_tokens_total_cost, 1);
   assert.equal(rows[0].summary.weave.costs['cols-llm'].completion_tokens_total_cost, 3);
-  const without = jsonl((await t.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [id] }, columns: ['id'] })).text);
+  const without = jsonl(
+    (await t.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [id] }, columns: ['id'] })).text,
+  );
   assert.deepEqual(without[0].summary, {}, 'without include_costs an unselected summary stays empty');
 });

@@ -20,7 +20,9 @@ after(() => {
   dirs.removeAll();
 });
 
-test('a full disk: 507 with a clear body on writes, reads and /health work, writes resume when space returns', { timeout: 120_000 }, async () => {
+test('a full disk: 507 with a clear body on writes, reads and /health work, writes resume when space returns', {
+  timeout: 120_000,
+}, async () => {
   const mnt = dirs.make();
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mnt]);
@@ -33,10 +35,19 @@ test('a full disk: 507 with a clear body on writes, reads and /health work, writ
   assert.ok(server.port, server.stderr);
   const url = `http://127.0.0.1:${server.port}`;
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     assert.notEqual(res.status, 500, `${path} answered 500: ${text}`);
-    return { status: res.status, headers: res.headers, body: text.startsWith('{') ? JSON.parse(text) : undefined, text };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: text.startsWith('{') ? JSON.parse(text) : undefined,
+      text,
+    };
   };
   const assert507 = (r: Awaited<ReturnType<typeof post>>, what: string) => {
     assert.equal(r.status, 507, `${what}: ${r.text}`);
@@ -51,8 +62,12 @@ test('a full disk: 507 with a clear body on writes, reads and /health work, writ
     const acked: string[] = [];
     let full = null;
     for (let i = 0; i < 200 && full === null; i++) {
-      const calls = Array.from({ length: 10 }, () => start({ project_id: P, inputs: { blob: randomBytes(75_000).toString('base64') } }));
-      const r = await post('/call/upsert_batch', { batch: calls.flatMap((s) => [startItem(s), endItem(end(s.id, { project_id: P }))]) });
+      const calls = Array.from({ length: 10 }, () =>
+        start({ project_id: P, inputs: { blob: randomBytes(75_000).toString('base64') } }),
+      );
+      const r = await post('/call/upsert_batch', {
+        batch: calls.flatMap((s) => [startItem(s), endItem(end(s.id, { project_id: P }))]),
+      });
       if (r.status === 200) acked.push(...calls.map((c) => c.id));
       else full = r;
     }
@@ -60,16 +75,31 @@ test('a full disk: 507 with a clear body on writes, reads and /health work, writ
     assert507(full, '/call/upsert_batch');
     assert.ok(acked.length > 0, 'some batches went in before');
     // Take the last free bytes too, then every kind of write that needs space answers 507.
-    try { writeFileSync(join(mnt, 'filler2'), Buffer.alloc(64 * 1024 * 1024)); } catch { /* ENOSPC: the disk is now full */ }
+    try {
+      writeFileSync(join(mnt, 'filler2'), Buffer.alloc(64 * 1024 * 1024));
+    } catch {
+      /* ENOSPC: the disk is now full */
+    }
     const big = randomBytes(600_000).toString('base64');
     const s = start({ project_id: P, inputs: { big } });
     assert507(await post('/call/start', { start: s }), '/call/start');
-    assert507(await post(`/v2/${P}/calls/complete`, { batch: [{ ...s, ended_at: s.started_at, output: big, summary: null }] }), 'v2 calls/complete');
+    assert507(
+      await post(`/v2/${P}/calls/complete`, { batch: [{ ...s, ended_at: s.started_at, output: big, summary: null }] }),
+      'v2 calls/complete',
+    );
     assert507(await post('/obj/create', { obj: { project_id: P, object_id: 'big', val: { big } } }), '/obj/create');
     assert507(await post('/table/create', { table: { project_id: P, rows: [{ big }] } }), '/table/create');
     // Small writes may still fit in space SQLite already holds: 200 or 507, never anything else.
     for (const [path, body] of [
-      ['/feedback/create', { project_id: P, weave_ref: `weave:///${P}/call/${acked[0]}`, feedback_type: 'note', payload: { note: big.slice(0, 500_000) } }],
+      [
+        '/feedback/create',
+        {
+          project_id: P,
+          weave_ref: `weave:///${P}/call/${acked[0]}`,
+          feedback_type: 'note',
+          payload: { note: big.slice(0, 500_000) },
+        },
+      ],
       ['/cost/create', { project_id: P, costs: { m: { prompt_token_cost: 1, completion_token_cost: 1 } } }],
     ] as const) {
       const r = await post(path, body);

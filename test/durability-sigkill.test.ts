@@ -14,7 +14,7 @@ import { PROJECT } from './helpers/test-app.js';
 import { start, end, startItem, endItem } from './helpers/calls.js';
 import { prng } from './helpers/fuzz-gen.js';
 
-const SEED = process.env.WEFT_DURABILITY_SEED ? Number(process.env.WEFT_DURABILITY_SEED) : (Date.now() % 2 ** 31);
+const SEED = process.env.WEFT_DURABILITY_SEED ? Number(process.env.WEFT_DURABILITY_SEED) : Date.now() % 2 ** 31;
 console.log(`# durability seed ${SEED} (replay with WEFT_DURABILITY_SEED=${SEED})`);
 const rand = prng(SEED);
 
@@ -22,10 +22,18 @@ const CLIENTS = 4;
 const BATCH_CALLS = 100; // 100 start + 100 end items = 200 items per batch
 const ROUNDS = 3;
 
-interface Weft { child: ChildProcess; url: string; stderr: () => string }
+interface Weft {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
 
 async function startWeft(dataDir: string): Promise<Weft> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/main.ts', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -35,9 +43,15 @@ async function startWeft(dataDir: string): Promise<Weft> {
     child.stdout!.on('data', (d: string) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]!); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
     });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`weft exited ${code}: ${out} ${err}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`weft exited ${code}: ${out} ${err}`));
+    });
   });
   assert.match(url, /^http:\/\/127\.0\.0\.1:/);
   return { child, url, stderr: () => err };
@@ -50,11 +64,25 @@ async function kill(w: Weft, signal: NodeJS.Signals): Promise<void> {
   await exited;
 }
 
-async function post(url: string, path: string, body: unknown, timeoutMs = 20_000): Promise<{ status: number; json: any }> {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+async function post(
+  url: string,
+  path: string,
+  body: unknown,
+  timeoutMs = 20_000,
+): Promise<{ status: number; json: any }> {
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await res.text();
   let json: any;
-  try { json = JSON.parse(text); } catch { json = text; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
   return { status: res.status, json };
 }
 
@@ -78,7 +106,9 @@ async function client(url: string, acked: string[], stop: { now: boolean }, erro
 }
 
 for (let round = 1; round <= ROUNDS; round++) {
-  test(`round ${round}: every acknowledged call survives SIGKILL, and the database is intact`, { timeout: 90_000 }, async (t) => {
+  test(`round ${round}: every acknowledged call survives SIGKILL, and the database is intact`, {
+    timeout: 90_000,
+  }, async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'weft-durability-'));
     let weft: Weft | undefined;
     try {
@@ -93,7 +123,9 @@ for (let round = 1; round <= ROUNDS; round++) {
       await kill(w, 'SIGKILL');
       stop.now = true;
       const batches = await Promise.all(clients);
-      t.diagnostic(`killed after ${killAfter} ms; ${batches.reduce((a, b) => a + b, 0)} batches sent, ${acked.length} calls acknowledged`);
+      t.diagnostic(
+        `killed after ${killAfter} ms; ${batches.reduce((a, b) => a + b, 0)} batches sent, ${acked.length} calls acknowledged`,
+      );
       assert.deepEqual(errors, []);
       assert.ok(acked.length > 0, 'no batch was acknowledged before the kill: raise the kill delay');
 
@@ -104,16 +136,28 @@ for (let round = 1; round <= ROUNDS; round++) {
         const stats = await post(weft.url, '/calls/query_stats', { project_id: PROJECT, filter: { call_ids: ids } });
         assert.equal(stats.status, 200, JSON.stringify(stats.json));
         if (stats.json.count !== ids.length) {
-          const q = await post(weft.url, '/calls/query', { project_id: PROJECT, filter: { call_ids: ids }, columns: ['id', 'ended_at'] });
+          const q = await post(weft.url, '/calls/query', {
+            project_id: PROJECT,
+            filter: { call_ids: ids },
+            columns: ['id', 'ended_at'],
+          });
           const found = new Set(q.json.calls.map((c: any) => c.id));
           missing.push(...ids.filter((id) => !found.has(id)));
         }
       }
-      assert.deepEqual(missing.slice(0, 20), [], `${missing.length} of ${acked.length} acknowledged calls are missing after the restart`);
+      assert.deepEqual(
+        missing.slice(0, 20),
+        [],
+        `${missing.length} of ${acked.length} acknowledged calls are missing after the restart`,
+      );
       // The ends were acknowledged too: every acknowledged call is finished.
       for (let i = 0; i < acked.length; i += 1000) {
         const ids = acked.slice(i, i + 1000);
-        const q = await post(weft.url, '/calls/query', { project_id: PROJECT, filter: { call_ids: ids }, columns: ['id', 'ended_at', 'output'] });
+        const q = await post(weft.url, '/calls/query', {
+          project_id: PROJECT,
+          filter: { call_ids: ids },
+          columns: ['id', 'ended_at', 'output'],
+        });
         assert.equal(q.status, 200);
         const unfinished = q.json.calls.filter((c: any) => !c.ended_at).map((c: any) => c.id);
         assert.deepEqual(unfinished.slice(0, 20), [], `${unfinished.length} acknowledged calls lost their end`);

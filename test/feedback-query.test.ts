@@ -20,14 +20,24 @@ before(async () => {
   t = await startTestApp();
   for (const [i, payload] of PAYLOADS.entries()) {
     const r = await t.post('/feedback/create', {
-      project_id: P, weave_ref: `weave:///${P}/call/c${i % 2}`, feedback_type: i === 2 ? 'custom' : 'wandb.note.1', payload,
+      project_id: P,
+      weave_ref: `weave:///${P}/call/c${i % 2}`,
+      feedback_type: i === 2 ? 'custom' : 'wandb.note.1',
+      payload,
     });
     assert.equal(r.status, 200, r.text);
     ids.push(r.body.id);
   }
-  await t.post('/feedback/create', { project_id: 'else/where', weave_ref: 'weave:///else/where/call/x', feedback_type: 'custom', payload: {} });
+  await t.post('/feedback/create', {
+    project_id: 'else/where',
+    weave_ref: 'weave:///else/where/call/x',
+    feedback_type: 'custom',
+    payload: {},
+  });
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 const query = async (body: Record<string, unknown>) => {
   const r = await t.post('/feedback/query', { project_id: P, ...body });
@@ -37,15 +47,33 @@ const query = async (body: Record<string, unknown>) => {
 
 test('without fields every column comes back, in insertion order, for this project only', async () => {
   const rows = await query({});
-  assert.deepEqual(rows.map((r) => r.id), ids);
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    ids,
+  );
   assert.equal(Object.keys(rows[0]!).length, 25);
 });
 
 test('fields selects exactly the named keys; dotted payload fields read JSON_VALUE text', async () => {
-  const rows = await query({ fields: ['id', 'payload.note', 'payload.score', 'payload.flag', 'payload.obj', 'payload.obj.a.1', 'payload.missing'] });
+  const rows = await query({
+    fields: [
+      'id',
+      'payload.note',
+      'payload.score',
+      'payload.flag',
+      'payload.obj',
+      'payload.obj.a.1',
+      'payload.missing',
+    ],
+  });
   assert.deepEqual(rows[0], {
-    id: ids[0], 'payload.note': 'first', 'payload.score': '5', 'payload.flag': 'true', 'payload.obj': '{"a":[1,2]}',
-    'payload.obj.a.1': '2', 'payload.missing': '',
+    id: ids[0],
+    'payload.note': 'first',
+    'payload.score': '5',
+    'payload.flag': 'true',
+    'payload.obj': '{"a":[1,2]}',
+    'payload.obj.a.1': '2',
+    'payload.missing': '',
   });
   assert.equal(rows[1]!['payload.score'], '2.5');
   assert.equal(rows[3]!['payload.score'], '');
@@ -55,7 +83,12 @@ test('fields selects exactly the named keys; dotted payload fields read JSON_VAL
 });
 
 test('unknown fields are a 422 naming the field', async () => {
-  for (const body of [{ fields: ['nope'] }, { sort_by: [{ field: 'nope', direction: 'asc' }] }, { query: { $expr: { $eq: [{ $getField: 'nope' }, { $literal: 1 }] } } }, { fields: ['payload.'] }]) {
+  for (const body of [
+    { fields: ['nope'] },
+    { sort_by: [{ field: 'nope', direction: 'asc' }] },
+    { query: { $expr: { $eq: [{ $getField: 'nope' }, { $literal: 1 }] } } },
+    { fields: ['payload.'] },
+  ]) {
     const r = await t.post('/feedback/query', { project_id: P, ...body });
     assert.equal(r.status, 422, JSON.stringify(body));
     assert.match(r.text, /Invalid feedback field/);
@@ -67,11 +100,24 @@ test('$expr filters on columns and payload paths', async () => {
   assert.deepEqual(await q({ $eq: [{ $getField: 'feedback_type' }, { $literal: 'custom' }] }), [ids[2]]);
   assert.deepEqual(await q({ $eq: [{ $getField: 'payload.note' }, { $literal: 'second' }] }), [ids[1]]);
   assert.deepEqual(await q({ $gt: [{ $getField: 'payload.score' }, { $literal: 4 }] }), [ids[0], ids[2]]);
-  assert.deepEqual(await q({ $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${P}/call/c1` }] }), [ids[1], ids[3]]);
-  assert.deepEqual(await q({ $in: [{ $getField: 'id' }, [{ $literal: ids[4] }, { $literal: ids[0] }]] }), [ids[0], ids[4]]);
-  assert.deepEqual(await q({ $contains: { input: { $getField: 'payload.note' }, substr: { $literal: 'TH' }, case_insensitive: true } }), [ids[2], ids[3], ids[4]]);
+  assert.deepEqual(await q({ $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${P}/call/c1` }] }), [
+    ids[1],
+    ids[3],
+  ]);
+  assert.deepEqual(await q({ $in: [{ $getField: 'id' }, [{ $literal: ids[4] }, { $literal: ids[0] }]] }), [
+    ids[0],
+    ids[4],
+  ]);
+  assert.deepEqual(
+    await q({
+      $contains: { input: { $getField: 'payload.note' }, substr: { $literal: 'TH' }, case_insensitive: true },
+    }),
+    [ids[2], ids[3], ids[4]],
+  );
   assert.deepEqual(await q({ $gte: [{ $getField: 'created_at' }, { $literal: '2000-01-01T00:00:00Z' }] }), ids);
-  assert.deepEqual(await q({ $not: [{ $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] }] }), [ids[2]]);
+  assert.deepEqual(await q({ $not: [{ $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] }] }), [
+    ids[2],
+  ]);
 });
 
 test('a malformed $expr is a 400', async () => {
@@ -83,16 +129,41 @@ test('a malformed $expr is a 400', async () => {
 
 test('sort_by orders by columns and payload paths (numbers as numbers, missing last)', async () => {
   const sorted = async (sort_by: unknown) => (await query({ fields: ['id'], sort_by })).map((r) => r.id);
-  assert.deepEqual(await sorted([{ field: 'payload.score', direction: 'desc' }]), [ids[2], ids[0], ids[1], ids[3], ids[4]]);
-  assert.deepEqual(await sorted([{ field: 'payload.score', direction: 'asc' }]), [ids[1], ids[0], ids[2], ids[3], ids[4]]);
-  assert.deepEqual(await sorted([{ field: 'payload.note', direction: 'asc' }]), [ids[4], ids[0], ids[3], ids[1], ids[2]]);
-  assert.deepEqual(await sorted([{ field: 'feedback_type', direction: 'asc' }, { field: 'created_at', direction: 'desc' }]).then((r) => r[0]), ids[2]);
+  assert.deepEqual(await sorted([{ field: 'payload.score', direction: 'desc' }]), [
+    ids[2],
+    ids[0],
+    ids[1],
+    ids[3],
+    ids[4],
+  ]);
+  assert.deepEqual(await sorted([{ field: 'payload.score', direction: 'asc' }]), [
+    ids[1],
+    ids[0],
+    ids[2],
+    ids[3],
+    ids[4],
+  ]);
+  assert.deepEqual(await sorted([{ field: 'payload.note', direction: 'asc' }]), [
+    ids[4],
+    ids[0],
+    ids[3],
+    ids[1],
+    ids[2],
+  ]);
+  assert.deepEqual(
+    await sorted([
+      { field: 'feedback_type', direction: 'asc' },
+      { field: 'created_at', direction: 'desc' },
+    ]).then((r) => r[0]),
+    ids[2],
+  );
   const bad = await t.post('/feedback/query', { project_id: P, sort_by: [{ field: 'id', direction: 'DESC' }] });
   assert.equal(bad.status, 422);
 });
 
 test('limit and offset page through the rows', async () => {
-  const page = async (limit: number | null, offset: number | null) => (await query({ fields: ['id'], limit, offset })).map((r) => r.id);
+  const page = async (limit: number | null, offset: number | null) =>
+    (await query({ fields: ['id'], limit, offset })).map((r) => r.id);
   assert.deepEqual(await page(2, null), ids.slice(0, 2));
   assert.deepEqual(await page(2, 2), ids.slice(2, 4));
   assert.deepEqual(await page(null, 3), ids.slice(3));
@@ -103,7 +174,10 @@ test('limit and offset page through the rows', async () => {
 
 test('explicit nulls mean "not given"', async () => {
   const rows = await query({ fields: null, query: null, sort_by: null, limit: null, offset: null });
-  assert.deepEqual(rows.map((r) => r.id), ids);
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    ids,
+  );
 });
 
 test('total_count counts the matching rows whatever the limit; fields ["count(*)"] answers the count (as Weave)', async () => {
@@ -112,9 +186,16 @@ test('total_count counts the matching rows whatever the limit; fields ["count(*)
   assert.equal(page.body.result.length, 1);
   assert.equal(page.body.total_count, 4);
   assert.equal((await t.post('/feedback/query', { project_id: P })).body.total_count, 5);
-  assert.deepEqual((await t.post('/feedback/query', { project_id: P, fields: ['count(*)'], query: notes })).body, { result: [{ 'count(*)': 4 }], total_count: 4 });
-  assert.deepEqual((await t.post('/feedback/query', { project_id: P, fields: ['COUNT(*)'] })).body.result, [{ 'COUNT(*)': 5 }]);
-  assert.deepEqual((await t.post('/feedback/query', { project_id: 'no/rows', fields: ['count(*)'] })).body.result, [{ 'count(*)': 0 }]);
+  assert.deepEqual((await t.post('/feedback/query', { project_id: P, fields: ['count(*)'], query: notes })).body, {
+    result: [{ 'count(*)': 4 }],
+    total_count: 4,
+  });
+  assert.deepEqual((await t.post('/feedback/query', { project_id: P, fields: ['COUNT(*)'] })).body.result, [
+    { 'COUNT(*)': 5 },
+  ]);
+  assert.deepEqual((await t.post('/feedback/query', { project_id: 'no/rows', fields: ['count(*)'] })).body.result, [
+    { 'count(*)': 0 },
+  ]);
   const mixed = await t.post('/feedback/query', { project_id: P, fields: ['count(*)', 'id'] });
   assert.equal(mixed.status, 400);
   assert.match(mixed.body.reason, /count\(\*\) cannot be combined/);

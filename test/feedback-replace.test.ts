@@ -6,8 +6,12 @@ import assert from 'node:assert/strict';
 import { startTestApp, LOCAL_USER, PROJECT, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const REF = (tail: string) => `weave:///${PROJECT}/${tail}`;
 const eqId = (id: string) => ({ $eq: [{ $getField: 'id' }, { $literal: id }] });
@@ -17,7 +21,13 @@ const rowsWithId = async (id: string) => {
   return r.body.result as Record<string, unknown>[];
 };
 const seed = async (over: Record<string, unknown> = {}) => {
-  const r = await t.post('/feedback/create', { project_id: PROJECT, weave_ref: REF('call/seed'), feedback_type: 'custom', payload: { v: 0 }, ...over });
+  const r = await t.post('/feedback/create', {
+    project_id: PROJECT,
+    weave_ref: REF('call/seed'),
+    feedback_type: 'custom',
+    payload: { v: 0 },
+    ...over,
+  });
   assert.equal(r.status, 200, r.text);
   return r.body.id as string;
 };
@@ -59,36 +69,81 @@ test('replace stores every field of the table and answers exactly id, created_at
   const [row] = await rowsWithId(r.body.id);
   const { project_id, ...fields } = FULL;
   assert.deepEqual(row, {
-    id: r.body.id, project_id, created_at: r.body.created_at, wb_user_id: LOCAL_USER, annotation_ref: null, ...fields,
+    id: r.body.id,
+    project_id,
+    created_at: r.body.created_at,
+    wb_user_id: LOCAL_USER,
+    annotation_ref: null,
+    ...fields,
   });
 });
 
 test('absent optional fields take the documented defaults; explicit nulls too', async () => {
   const minimal = { project_id: PROJECT, weave_ref: REF('object/thing:d1'), feedback_type: 'custom', payload: {} };
   const nulls = {
-    id: null, creator: null, annotation_ref: null, runnable_ref: null, call_ref: null, trigger_ref: null, queue_id: null,
-    scorer_tags: null, scorer_tag_reasons: null, scorer_tag_confidences: null, scorer_ratings: null,
-    scorer_rating_reasons: null, scorer_rating_confidences: null, span_agent_name: null, span_agent_version: null,
-    span_status_code: null, scorer_trace_id: null, span_trace_id: null, span_conversation_id: null, wb_user_id: null,
+    id: null,
+    creator: null,
+    annotation_ref: null,
+    runnable_ref: null,
+    call_ref: null,
+    trigger_ref: null,
+    queue_id: null,
+    scorer_tags: null,
+    scorer_tag_reasons: null,
+    scorer_tag_confidences: null,
+    scorer_ratings: null,
+    scorer_rating_reasons: null,
+    scorer_rating_confidences: null,
+    span_agent_name: null,
+    span_agent_version: null,
+    span_status_code: null,
+    scorer_trace_id: null,
+    span_trace_id: null,
+    span_conversation_id: null,
+    wb_user_id: null,
   };
   for (const body of [minimal, { ...minimal, ...nulls }]) {
     const r = await t.post('/feedback/replace', { ...body, feedback_id: 'does-not-exist' });
     assert.equal(r.status, 200, r.text);
     const [row] = await rowsWithId(r.body.id);
     assert.deepEqual(row, {
-      id: r.body.id, project_id: PROJECT, weave_ref: minimal.weave_ref, wb_user_id: LOCAL_USER, creator: null,
-      created_at: r.body.created_at, feedback_type: 'custom', payload: {}, annotation_ref: null, runnable_ref: null,
-      call_ref: null, trigger_ref: null, queue_id: null, scorer_tags: [], scorer_tag_reasons: {}, scorer_tag_confidences: {},
-      scorer_ratings: {}, scorer_rating_reasons: {}, scorer_rating_confidences: {},
-      span_agent_name: '', span_agent_version: '', span_status_code: 'UNSET', scorer_trace_id: '', span_trace_id: '', span_conversation_id: '',
+      id: r.body.id,
+      project_id: PROJECT,
+      weave_ref: minimal.weave_ref,
+      wb_user_id: LOCAL_USER,
+      creator: null,
+      created_at: r.body.created_at,
+      feedback_type: 'custom',
+      payload: {},
+      annotation_ref: null,
+      runnable_ref: null,
+      call_ref: null,
+      trigger_ref: null,
+      queue_id: null,
+      scorer_tags: [],
+      scorer_tag_reasons: {},
+      scorer_tag_confidences: {},
+      scorer_ratings: {},
+      scorer_rating_reasons: {},
+      scorer_rating_confidences: {},
+      span_agent_name: '',
+      span_agent_version: '',
+      span_status_code: 'UNSET',
+      scorer_trace_id: '',
+      span_trace_id: '',
+      span_conversation_id: '',
     });
   }
 });
 
 test('annotation feedback keeps its annotation_ref', async () => {
   const r = await t.post('/feedback/replace', {
-    project_id: PROJECT, weave_ref: REF('call/c'), feedback_type: 'wandb.annotation.rating', payload: { value: 4 },
-    annotation_ref: REF('object/rating:d9'), feedback_id: 'nothing-yet',
+    project_id: PROJECT,
+    weave_ref: REF('call/c'),
+    feedback_type: 'wandb.annotation.rating',
+    payload: { value: 4 },
+    annotation_ref: REF('object/rating:d9'),
+    feedback_id: 'nothing-yet',
   });
   assert.equal(r.status, 200, r.text);
   assert.equal((await rowsWithId(r.body.id))[0]!.annotation_ref, REF('object/rating:d9'));
@@ -96,13 +151,27 @@ test('annotation feedback keeps its annotation_ref', async () => {
 
 test('a client id becomes the new row id, even when it equals feedback_id', async () => {
   const old = await seed({ id: 'fixed-id' });
-  const r = await t.post('/feedback/replace', { project_id: PROJECT, weave_ref: REF('call/x'), feedback_type: 'custom', payload: { v: 2 }, feedback_id: old, id: 'fixed-id' });
+  const r = await t.post('/feedback/replace', {
+    project_id: PROJECT,
+    weave_ref: REF('call/x'),
+    feedback_type: 'custom',
+    payload: { v: 2 },
+    feedback_id: old,
+    id: 'fixed-id',
+  });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.id, 'fixed-id');
   const rows = await rowsWithId('fixed-id');
   assert.equal(rows.length, 1);
   assert.deepEqual(rows[0]!.payload, { v: 2 });
-  const r2 = await t.post('/feedback/replace', { project_id: PROJECT, weave_ref: REF('call/x'), feedback_type: 'custom', payload: {}, feedback_id: 'fixed-id', id: 'fresh-id' });
+  const r2 = await t.post('/feedback/replace', {
+    project_id: PROJECT,
+    weave_ref: REF('call/x'),
+    feedback_type: 'custom',
+    payload: {},
+    feedback_id: 'fixed-id',
+    id: 'fresh-id',
+  });
   assert.equal(r2.body.id, 'fresh-id');
   assert.deepEqual(await rowsWithId('fixed-id'), []);
 });
@@ -111,23 +180,53 @@ test('replace gives the new row a new created_at', async () => {
   const old = await seed();
   const [before] = await rowsWithId(old);
   await new Promise((res) => setTimeout(res, 5));
-  const r = await t.post('/feedback/replace', { project_id: PROJECT, weave_ref: REF('call/x'), feedback_type: 'custom', payload: {}, feedback_id: old });
+  const r = await t.post('/feedback/replace', {
+    project_id: PROJECT,
+    weave_ref: REF('call/x'),
+    feedback_type: 'custom',
+    payload: {},
+    feedback_id: old,
+  });
   assert.ok(Date.parse(r.body.created_at) > Date.parse(String(before!.created_at)));
 });
 
 test('an invalid replacement is refused before anything is deleted', async () => {
   const old = await seed();
-  const r = await t.post('/feedback/replace', { project_id: PROJECT, weave_ref: REF('call/x'), feedback_type: 'wandb.note.1', payload: { note: '' }, feedback_id: old });
+  const r = await t.post('/feedback/replace', {
+    project_id: PROJECT,
+    weave_ref: REF('call/x'),
+    feedback_type: 'wandb.note.1',
+    payload: { note: '' },
+    feedback_id: old,
+  });
   assert.equal(r.status, 400, r.text);
   assert.equal((await rowsWithId(old)).length, 1);
-  const bad = await t.post('/feedback/replace', { project_id: PROJECT, weave_ref: REF('call/x'), feedback_type: 'custom', payload: {}, feedback_id: old, scorer_ratings: { q: 2 } });
+  const bad = await t.post('/feedback/replace', {
+    project_id: PROJECT,
+    weave_ref: REF('call/x'),
+    feedback_type: 'custom',
+    payload: {},
+    feedback_id: old,
+    scorer_ratings: { q: 2 },
+  });
   assert.equal(bad.status, 422, bad.text);
   assert.equal((await rowsWithId(old)).length, 1);
 });
 
 test('replace only removes the row of its own project', async () => {
-  const theirs = await t.post('/feedback/create', { project_id: 'other/proj', weave_ref: 'weave:///other/proj/call/x', feedback_type: 'custom', payload: {} });
-  const r = await t.post('/feedback/replace', { project_id: PROJECT, weave_ref: REF('call/x'), feedback_type: 'custom', payload: {}, feedback_id: theirs.body.id });
+  const theirs = await t.post('/feedback/create', {
+    project_id: 'other/proj',
+    weave_ref: 'weave:///other/proj/call/x',
+    feedback_type: 'custom',
+    payload: {},
+  });
+  const r = await t.post('/feedback/replace', {
+    project_id: PROJECT,
+    weave_ref: REF('call/x'),
+    feedback_type: 'custom',
+    payload: {},
+    feedback_id: theirs.body.id,
+  });
   assert.equal(r.status, 200, r.text);
   const still = await t.post('/feedback/query', { project_id: 'other/proj', query: { $expr: eqId(theirs.body.id) } });
   assert.equal(still.body.result.length, 1);

@@ -25,8 +25,12 @@ function feedbackCreates(file: string): Captured[] {
 }
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 for (const file of ['08-evaluation-logger.jsonl', '09-feedback.jsonl']) {
   const captured = feedbackCreates(file);
@@ -46,10 +50,16 @@ for (const file of ['08-evaluation-logger.jsonl', '09-feedback.jsonl']) {
         query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: r.body.id }] } },
       });
       assert.equal(q.status, 200, q.text);
-      assert.deepEqual(q.body.result, [{
-        weave_ref: c.body.weave_ref, feedback_type: c.body.feedback_type, payload: c.body.payload,
-        runnable_ref: c.body.runnable_ref, call_ref: c.body.call_ref, wb_user_id: LOCAL_USER,
-      }]);
+      assert.deepEqual(q.body.result, [
+        {
+          weave_ref: c.body.weave_ref,
+          feedback_type: c.body.feedback_type,
+          payload: c.body.payload,
+          runnable_ref: c.body.runnable_ref,
+          call_ref: c.body.call_ref,
+          wb_user_id: LOCAL_USER,
+        },
+      ]);
     }
   });
 }
@@ -59,5 +69,8 @@ test('the scores of one predict call are all found by its call ref (include_feed
   const first = captured[0]!.body;
   const rows = await t.store.feedback.findByWeaveRefs(String(first.project_id), [String(first.weave_ref)]);
   const expected = captured.filter((c) => c.body.weave_ref === first.weave_ref).map((c) => c.body.feedback_type);
-  assert.deepEqual(rows.map((r) => r.feedback_type), expected);
+  assert.deepEqual(
+    rows.map((r) => r.feedback_type),
+    expected,
+  );
 });

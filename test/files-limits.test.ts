@@ -12,7 +12,8 @@ import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js'
 import { testEngine } from './helpers/clickhouse-engine.js';
 
 const MiB = 1024 * 1024;
-const sdkDigest = (b: Uint8Array) => createHash('sha256').update(b).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+const sdkDigest = (b: Uint8Array) =>
+  createHash('sha256').update(b).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
 const encode = (hash: ReturnType<typeof createHash>) => hash.digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
 
 function form(bytes: Blob): FormData {
@@ -27,7 +28,9 @@ function chunkedForm(bytes: Buffer): { body: ReadableStream<Uint8Array>; type: s
   const boundary = 'weft-test-boundary';
   const whole = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n${P}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -49,13 +52,13 @@ test('a file over the body limit is a 413 JSON answer and leaves nothing behind'
   const t = await startTestApp({ bodyLimit: limit });
   try {
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const create = (init: RequestInit) => fetch(url + '/file/create', { method: 'POST', ...init });
+    const create = (init: RequestInit) => fetch(`${url}/file/create`, { method: 'POST', ...init });
 
     // With Content-Length (undici's FormData): refused before the body is read.
     const big = randomBytes(3 * MiB);
     const r1 = await create({ body: form(new Blob([big])) });
     assert.equal(r1.status, 413);
-    const b1 = await r1.json() as any;
+    const b1 = (await r1.json()) as any;
     assert.equal(b1.error_code, 'REQUEST_TOO_LARGE');
     assert.match(b1.reason, /Request too large/);
 
@@ -63,17 +66,21 @@ test('a file over the body limit is a 413 JSON answer and leaves nothing behind'
     const { body, type } = chunkedForm(big);
     const r2 = await create({ body, headers: { 'content-type': type }, duplex: 'half' } as RequestInit);
     assert.equal(r2.status, 413);
-    assert.equal((await r2.json() as any).error_code, 'REQUEST_TOO_LARGE');
+    assert.equal(((await r2.json()) as any).error_code, 'REQUEST_TOO_LARGE');
     assert.deepEqual(await counts(t), { files: 0, chunks: 0, staged: 0 });
 
     // Under the limit both ways still works, on the same server.
     const fits = randomBytes(limit - 64 * 1024);
     const r3 = await create({ body: form(new Blob([fits])) });
     assert.equal(r3.status, 200);
-    assert.equal((await r3.json() as any).digest, sdkDigest(fits));
+    assert.equal(((await r3.json()) as any).digest, sdkDigest(fits));
     const streamed = chunkedForm(fits);
-    const r4 = await create({ body: streamed.body, headers: { 'content-type': streamed.type }, duplex: 'half' } as RequestInit);
-    assert.equal((await r4.json() as any).digest, sdkDigest(fits));
+    const r4 = await create({
+      body: streamed.body,
+      headers: { 'content-type': streamed.type },
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(((await r4.json()) as any).digest, sdkDigest(fits));
     assert.deepEqual((await t.post('/files/stats', { project_id: P })).body, { total_size_bytes: fits.length });
   } finally {
     await t.close();
@@ -84,11 +91,11 @@ test('a small body limit applies to files too (413 JSON)', async () => {
   const t = await startTestApp({ bodyLimit: 4096 });
   try {
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const r = await fetch(url + '/files/create', { method: 'POST', body: form(new Blob([Buffer.alloc(8192, 1)])) });
+    const r = await fetch(`${url}/files/create`, { method: 'POST', body: form(new Blob([Buffer.alloc(8192, 1)])) });
     assert.equal(r.status, 413);
     assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
-    assert.equal((await r.json() as any).error_code, 'REQUEST_TOO_LARGE');
-    const ok = await fetch(url + '/files/create', { method: 'POST', body: form(new Blob([Buffer.alloc(1024, 1)])) });
+    assert.equal(((await r.json()) as any).error_code, 'REQUEST_TOO_LARGE');
+    const ok = await fetch(`${url}/files/create`, { method: 'POST', body: form(new Blob([Buffer.alloc(1024, 1)])) });
     assert.equal(ok.status, 200);
   } finally {
     await t.close();
@@ -100,7 +107,11 @@ test('a small body limit applies to files too (413 JSON)', async () => {
  * It uploads the file the way the SDK does (a file-backed Blob in undici's FormData) and
  * reads it back, hashing the answer as it streams; it prints what it saw as JSON.
  */
-function runClient(url: string, path: string, project = P): Promise<{ digest: string; readBack: string; received: number; contentLength: string | null }> {
+function runClient(
+  url: string,
+  path: string,
+  project = P,
+): Promise<{ digest: string; readBack: string; received: number; contentLength: string | null }> {
   const script = `
     const { openAsBlob } = require('node:fs');
     const { createHash } = require('node:crypto');
@@ -153,7 +164,9 @@ test('a 160 MiB file streams in and out: exact digest, server memory far below t
     const measured = async (file: string, project: string) => {
       const base = process.memoryUsage().rss;
       let peak = base;
-      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 5);
       try {
         const seen = await runClient(url, file, project);
         return { seen, base, growth: Math.max(peak, process.memoryUsage().rss) - base };
@@ -170,7 +183,9 @@ test('a 160 MiB file streams in and out: exact digest, server memory far below t
     assert.equal(seen.readBack, expected);
     assert.equal(seen.received, SIZE);
     assert.equal(seen.contentLength, String(SIZE));
-    ctx.diagnostic(`server rss: warm-up 16 MiB round trip grew it by ${mb(warm.growth)}; then from ${mb(base)} the ${mb(SIZE)} upload + download grew it by ${mb(growth)} at peak`);
+    ctx.diagnostic(
+      `server rss: warm-up 16 MiB round trip grew it by ${mb(warm.growth)}; then from ${mb(base)} the ${mb(SIZE)} upload + download grew it by ${mb(growth)} at peak`,
+    );
     // Holding the file whole would grow RSS by at least its size on top of the socket
     // buffers the GC has not collected yet. Streaming leaves the chunks already sent as
     // garbage until V8 collects it, which it does once about 64 MiB of buffers have piled up

@@ -33,7 +33,8 @@ async function withStore(fn: (store: FileStore, db: SqliteDb, path: string) => P
   }
 }
 const count = (db: SqliteDb, table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
-const chunkSizes = (db: SqliteDb) => db.prepare('SELECT length(data) FROM file_chunks ORDER BY blob_id, seq').pluck().all() as number[];
+const chunkSizes = (db: SqliteDb) =>
+  db.prepare('SELECT length(data) FROM file_chunks ORDER BY blob_id, seq').pluck().all() as number[];
 
 async function readAll(store: FileStore, project: string, digest: string): Promise<Buffer | null> {
   const content = await store.open(project, digest);

@@ -17,17 +17,22 @@ before(async () => {
   t = await startTestApp();
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 /** The digest the TS SDK computes for file bytes (computed here independently of Weft). */
-const sdkDigest = (b: Uint8Array) => createHash('sha256').update(b).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+const sdkDigest = (b: Uint8Array) =>
+  createHash('sha256').update(b).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
 
 type Field = [name: string, value: string | Blob, filename?: string];
 /** Bytes as a Blob, as the SDK wraps them (copied into a plain ArrayBuffer for the DOM typings). */
 const blobOf = (bytes: Uint8Array, type?: string) => new Blob([new Uint8Array(bytes)], type ? { type } : {});
 /** A form as the SDK builds it: project_id first, then the file part named `blob`. */
-const sdkForm = (bytes: Buffer, projectId = P, type = 'application/octet-stream'): Field[] =>
-  [['project_id', projectId], ['file', blobOf(bytes, type), 'blob']];
+const sdkForm = (bytes: Buffer, projectId = P, type = 'application/octet-stream'): Field[] => [
+  ['project_id', projectId],
+  ['file', blobOf(bytes, type), 'blob'],
+];
 
 async function postForm(path: string, fields: Field[]) {
   const fd = new FormData();
@@ -36,7 +41,7 @@ async function postForm(path: string, fields: Field[]) {
     else fd.append(name, value, filename);
   }
   const res = await fetch(url + path, { method: 'POST', body: fd });
-  return { status: res.status, type: res.headers.get('content-type'), body: await res.json() as any };
+  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any };
 }
 async function upload(bytes: Buffer, path = '/file/create', projectId = P): Promise<string> {
   const r = await postForm(path, sdkForm(bytes, projectId));
@@ -45,12 +50,20 @@ async function upload(bytes: Buffer, path = '/file/create', projectId = P): Prom
   return r.body.digest;
 }
 async function content(digest: string, path = '/file/content', projectId = P) {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project_id: projectId, digest }) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ project_id: projectId, digest }),
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 const postJson = async (path: string, body: unknown) => {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() as any };
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
 };
 /** Rows of the files tables, read from the database file itself. */
 const tableCounts = () => fileTableCounts(t);
@@ -188,10 +201,16 @@ test('a form without project_id or without the file part is a FastAPI-shaped 422
   assert.deepEqual(noProject.body, { detail: [missing('project_id')] });
   const neither = await postForm('/files/create', [['unrelated', 'field']]);
   assert.deepEqual(neither.body, { detail: [missing('project_id'), missing('file')] });
-  const textFile = await postForm('/file/create', [['project_id', P], ['file', 'not an upload']]);
+  const textFile = await postForm('/file/create', [
+    ['project_id', P],
+    ['file', 'not an upload'],
+  ]);
   assert.equal(textFile.status, 422);
   assert.deepEqual(textFile.body.detail[0].loc, ['body', 'file']);
-  const emptyProject = await postForm('/file/create', [['project_id', ''], ['file', new Blob(['x']), 'blob']]);
+  const emptyProject = await postForm('/file/create', [
+    ['project_id', ''],
+    ['file', new Blob(['x']), 'blob'],
+  ]);
   assert.equal(emptyProject.status, 422);
   assert.deepEqual(emptyProject.body.detail[0].loc, ['body', 'project_id']);
   assert.deepEqual((await tableCounts()).staged, 0);
@@ -200,7 +219,10 @@ test('a form without project_id or without the file part is a FastAPI-shaped 422
 test('parts in any order: project_id after the file, extra fields and extra uploads are ignored', async () => {
   const bytes = Buffer.from('file first');
   const r = await postForm('/file/create', [
-    ['file', blobOf(bytes), 'image.png'], ['comment', 'ignored'], ['other', new Blob(['dropped']), 'x.bin'], ['project_id', P],
+    ['file', blobOf(bytes), 'image.png'],
+    ['comment', 'ignored'],
+    ['other', new Blob(['dropped']), 'x.bin'],
+    ['project_id', P],
   ]);
   assert.equal(r.status, 200);
   assert.equal(r.body.digest, sdkDigest(bytes));
@@ -210,23 +232,34 @@ test('parts in any order: project_id after the file, extra fields and extra uplo
 test('a request that is not multipart, or is malformed multipart, is a 4xx JSON answer', async () => {
   const asJson = await postJson('/file/create', { project_id: P, file: 'aGVsbG8=' });
   assert.equal(asJson.status, 422);
-  assert.deepEqual(asJson.body.detail.map((d: any) => d.loc), [['body', 'project_id'], ['body', 'file']]);
+  assert.deepEqual(
+    asJson.body.detail.map((d: any) => d.loc),
+    [
+      ['body', 'project_id'],
+      ['body', 'file'],
+    ],
+  );
   const cases: [string, string][] = [
     ['text/plain', 'hello'],
     ['multipart/form-data', 'no boundary'],
-    ['multipart/form-data; boundary=XYZ', '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\n\r\ncut off'],
+    [
+      'multipart/form-data; boundary=XYZ',
+      '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\n\r\ncut off',
+    ],
   ];
   for (const [type, body] of cases) {
-    const res = await fetch(url + '/file/create', { method: 'POST', headers: { 'content-type': type }, body });
+    const res = await fetch(`${url}/file/create`, { method: 'POST', headers: { 'content-type': type }, body });
     assert.ok(res.status >= 400 && res.status < 500, `${type}: ${res.status}`);
-    const json = await res.json() as any;
+    const json = (await res.json()) as any;
     assert.ok(typeof json.reason === 'string' || Array.isArray(json.detail), `${type}: ${JSON.stringify(json)}`);
   }
   assert.equal((await tableCounts()).staged, 0);
 });
 
-test('the TS SDK\'s recorded /file/create requests: same form shape, same digests (capture 11)', async () => {
-  const lines = readFileSync(join(import.meta.dirname, 'fixtures/sdk-captures/11-media.jsonl'), 'utf8').split('\n').filter(Boolean);
+test("the TS SDK's recorded /file/create requests: same form shape, same digests (capture 11)", async () => {
+  const lines = readFileSync(join(import.meta.dirname, 'fixtures/sdk-captures/11-media.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const creates = lines.map((l) => JSON.parse(l)).filter((r) => r.path === '/file/create');
   assert.ok(creates.length >= 4);
   const checked = new Set<string>();
@@ -247,7 +280,10 @@ test('the TS SDK\'s recorded /file/create requests: same form shape, same digest
     }
     if (bytes === null) continue; // the WAV's sample bytes are lost in the recorded head
     assert.equal(sdkDigest(bytes), file.weave_digest);
-    const r = await postForm('/file/create', [[pid.name, pid.value], ['file', blobOf(bytes, file.content_type), 'blob']]);
+    const r = await postForm('/file/create', [
+      [pid.name, pid.value],
+      ['file', blobOf(bytes, file.content_type), 'blob'],
+    ]);
     assert.equal(r.status, 200);
     assert.equal(r.body.digest, file.weave_digest);
     checked.add(file.weave_digest);

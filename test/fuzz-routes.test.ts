@@ -8,16 +8,38 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTES } from '../src/api/routes.js';
 import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
-import { seedFixtures, validExamples, exampleFromSchema, type Example, type Fixtures } from './helpers/route-examples.js';
 import {
-  prng, pick, int, toJson, Entries, pathsOf, setAt, wrongValues, mutateKeys, damageText, withTimeout,
-  UNICODE_STRINGS, NUMBER_TOKENS, PROTO_VALUES, deepArray, deepObject, deepMixed, type Rand,
+  seedFixtures,
+  validExamples,
+  exampleFromSchema,
+  type Example,
+  type Fixtures,
+} from './helpers/route-examples.js';
+import {
+  prng,
+  pick,
+  int,
+  toJson,
+  Entries,
+  pathsOf,
+  setAt,
+  wrongValues,
+  mutateKeys,
+  damageText,
+  withTimeout,
+  UNICODE_STRINGS,
+  NUMBER_TOKENS,
+  PROTO_VALUES,
+  deepArray,
+  deepObject,
+  deepMixed,
+  type Rand,
 } from './helpers/fuzz-gen.js';
 
 const BODY_LIMIT = 64 * 1024;
 const PER_ROUTE = Number(process.env.WEFT_FUZZ_PER_ROUTE ?? 100);
 const TIMEOUT_MS = 15_000;
-const SEED = process.env.WEFT_FUZZ_SEED ? Number(process.env.WEFT_FUZZ_SEED) : (Date.now() % 2 ** 31);
+const SEED = process.env.WEFT_FUZZ_SEED ? Number(process.env.WEFT_FUZZ_SEED) : Date.now() % 2 ** 31;
 console.log(`# fuzz seed ${SEED} (replay with WEFT_FUZZ_SEED=${SEED})`);
 
 let t: TestApp;
@@ -32,16 +54,23 @@ before(async () => {
   examples = validExamples(fx);
 });
 after(async () => {
-  console.log(`# fuzz sent ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
+  console.log(
+    `# fuzz sent ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+  );
   await t.close();
 });
 
 // The key-administration routes are left to test/auth-*.test.ts: a valid body there creates
 // a key, which turns the open test app into a keyed one for every later request.
-const jsonRoutes = ROUTES.filter((r) => r.body !== undefined && (r.requestBody ?? 'json') === 'json' && !r.path.startsWith('/admin/'));
+const jsonRoutes = ROUTES.filter(
+  (r) => r.body !== undefined && (r.requestBody ?? 'json') === 'json' && !r.path.startsWith('/admin/'),
+);
 const keyOf = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
-interface Case { what: string; payload: string | Buffer }
+interface Case {
+  what: string;
+  payload: string | Buffer;
+}
 
 /** Generates about PER_ROUTE cases for one route: every field gets wrong types, then a random mix. */
 function casesFor(r: Rand, ex: Example): Case[] {
@@ -69,39 +98,87 @@ function casesFor(r: Rand, ex: Example): Case[] {
   add('deep object body', deepObject());
   cases.push({ what: 'deep unclosed', payload: '['.repeat(10_000) });
   cases.push({ what: 'deep unclosed object', payload: '{"a":'.repeat(10_000) });
-  for (const pv of PROTO_VALUES) add('prototype keys at the top', pv instanceof Entries ? new Entries([...Object.entries(ex.body), ...pv.entries]) : { ...ex.body, ...(pv as object) });
-  cases.push({ what: 'invalid UTF-8 bytes', payload: Buffer.concat([Buffer.from(valid.slice(0, -1) + ',"x":"'), Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80]), Buffer.from('"}')]) });
-  cases.push({ what: 'just over the body limit', payload: valid.slice(0, -1) + ',"pad":"' + 'x'.repeat(BODY_LIMIT - valid.length) + '"}' });
+  for (const pv of PROTO_VALUES)
+    add(
+      'prototype keys at the top',
+      pv instanceof Entries
+        ? new Entries([...Object.entries(ex.body), ...pv.entries])
+        : { ...ex.body, ...(pv as object) },
+    );
+  cases.push({
+    what: 'invalid UTF-8 bytes',
+    payload: Buffer.concat([
+      Buffer.from(`${valid.slice(0, -1)},"x":"`),
+      Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80]),
+      Buffer.from('"}'),
+    ]),
+  });
+  cases.push({
+    what: 'just over the body limit',
+    payload: `${valid.slice(0, -1)},"pad":"${'x'.repeat(BODY_LIMIT - valid.length)}"}`,
+  });
   cases.push({ what: 'far over the body limit', payload: 'x'.repeat(BODY_LIMIT * 3) });
-  cases.push({ what: 'just under the body limit (huge string)', payload: setJsonPad(valid, BODY_LIMIT - valid.length - 200) });
+  cases.push({
+    what: 'just under the body limit (huge string)',
+    payload: setJsonPad(valid, BODY_LIMIT - valid.length - 200),
+  });
   // Random fill.
   while (cases.length < PER_ROUTE) {
     const kind = int(r, 0, 6);
     const paths = pathsOf(ex.body);
     if (kind === 0) cases.push({ what: 'damaged JSON', payload: damageText(r, valid) });
     else if (kind === 1) add('key mutation', mutateKeys(r, mutateKeys(r, ex.body)));
-    else if (kind === 2 && paths.length) { const p = pick(r, paths); add(`number at ${p.join('.')}`, setAt(ex.body, p, pick(r, NUMBER_TOKENS))); }
-    else if (kind === 3 && paths.length) { const p = pick(r, paths); add(`huge array at ${p.join('.')}`, setAt(ex.body, p, Array.from({ length: int(r, 2000, 8000) }, () => pick(r, [1, 'a', null, {}, []])))); }
-    else if (kind === 4 && paths.length) { const p = pick(r, paths); add(`deep at ${p.join('.')}`, setAt(ex.body, p, pick(r, [deepArray(), deepObject(), deepMixed()]))); }
-    else if (kind === 5 && paths.length) { const p = pick(r, paths); add(`proto at ${p.join('.')}`, setAt(ex.body, p, pick(r, PROTO_VALUES))); }
-    else if (paths.length) { const p = pick(r, paths); const q = pick(r, paths); add(`two wrong values at ${p.join('.')} and ${q.join('.')}`, setAt(ex.body, p, pick(r, wrongValues(r)), [q, pick(r, wrongValues(r))])); }
-    else cases.push({ what: 'damaged JSON', payload: damageText(r, valid) });
+    else if (kind === 2 && paths.length) {
+      const p = pick(r, paths);
+      add(`number at ${p.join('.')}`, setAt(ex.body, p, pick(r, NUMBER_TOKENS)));
+    } else if (kind === 3 && paths.length) {
+      const p = pick(r, paths);
+      add(
+        `huge array at ${p.join('.')}`,
+        setAt(
+          ex.body,
+          p,
+          Array.from({ length: int(r, 2000, 8000) }, () => pick(r, [1, 'a', null, {}, []])),
+        ),
+      );
+    } else if (kind === 4 && paths.length) {
+      const p = pick(r, paths);
+      add(`deep at ${p.join('.')}`, setAt(ex.body, p, pick(r, [deepArray(), deepObject(), deepMixed()])));
+    } else if (kind === 5 && paths.length) {
+      const p = pick(r, paths);
+      add(`proto at ${p.join('.')}`, setAt(ex.body, p, pick(r, PROTO_VALUES)));
+    } else if (paths.length) {
+      const p = pick(r, paths);
+      const q = pick(r, paths);
+      add(
+        `two wrong values at ${p.join('.')} and ${q.join('.')}`,
+        setAt(ex.body, p, pick(r, wrongValues(r)), [q, pick(r, wrongValues(r))]),
+      );
+    } else cases.push({ what: 'damaged JSON', payload: damageText(r, valid) });
   }
   return cases;
 }
 
 function setJsonPad(valid: string, n: number): string {
-  return valid.slice(0, -1) + ',"pad":"' + 'y'.repeat(Math.max(0, n)) + '"}';
+  return `${valid.slice(0, -1)},"pad":"${'y'.repeat(Math.max(0, n))}"}`;
 }
 
-function checkAnswer(c: Case, res: { statusCode: number; body: string; headers: Record<string, unknown> }): string | null {
+function checkAnswer(
+  c: Case,
+  res: { statusCode: number; body: string; headers: Record<string, unknown> },
+): string | null {
   const s = res.statusCode;
   if (s >= 500) return `status ${s}: ${res.body.slice(0, 300)}`;
   if (s >= 200 && s < 300) return null;
   if (s < 400) return `unexpected status ${s}`;
   let body: any;
-  try { body = JSON.parse(res.body); } catch { return `status ${s} with a non-JSON body: ${res.body.slice(0, 200)}`; }
-  if (!(Array.isArray(body?.detail) || typeof body?.reason === 'string')) return `status ${s} without detail/reason: ${res.body.slice(0, 200)}`;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    return `status ${s} with a non-JSON body: ${res.body.slice(0, 200)}`;
+  }
+  if (!(Array.isArray(body?.detail) || typeof body?.reason === 'string'))
+    return `status ${s} without detail/reason: ${res.body.slice(0, 200)}`;
   if (c.what.startsWith('just over') || c.what.startsWith('far over')) {
     if (s !== 413) return `over the body limit but status ${s}`;
   }
@@ -114,7 +191,11 @@ test('every JSON route has an example (hand-written, or derived from its schema)
   for (const route of jsonRoutes) {
     if (examples[keyOf(route)]) continue;
     // Routes newer than the hand-written examples: fuzzed from a schema-derived body.
-    examples[keyOf(route)] = { method: route.method === 'PUT' ? 'PUT' : 'POST', url: route.path.replace(/:([a-z_]+)/g, 'x'), body: exampleFromSchema(route.body) as Record<string, unknown> };
+    examples[keyOf(route)] = {
+      method: route.method === 'PUT' ? 'PUT' : 'POST',
+      url: route.path.replace(/:([a-z_]+)/g, 'x'),
+      body: exampleFromSchema(route.body) as Record<string, unknown>,
+    };
   }
   if (derived.length) tt.diagnostic(`no hand-written example, derived from the schema: ${derived.join(', ')}`);
   assert.ok(jsonRoutes.length >= 30, `only ${jsonRoutes.length} JSON routes`);
@@ -123,9 +204,15 @@ test('every JSON route has an example (hand-written, or derived from its schema)
 test('the valid examples are accepted (2xx, or the documented 404 for a missing file)', async () => {
   for (const [k, ex] of Object.entries(examples)) {
     if (derived.includes(k)) continue;
-    const res = await t.app.inject({ method: ex.method, url: ex.url, payload: toJson(ex.body), headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: ex.method,
+      url: ex.url,
+      payload: toJson(ex.body),
+      headers: { 'content-type': 'application/json' },
+    });
     sent++;
-    const ok = res.statusCode === 200 || ((k.includes('/content') || k.endsWith('/obj/delete')) && res.statusCode === 404);
+    const ok =
+      res.statusCode === 200 || ((k.includes('/content') || k.endsWith('/obj/delete')) && res.statusCode === 404);
     assert.ok(ok, `${k}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   }
 });
@@ -139,8 +226,14 @@ jsonRoutes.forEach((route, ri) => {
     const failures: string[] = [];
     for (const [i, c] of cases.entries()) {
       const res = await withTimeout(
-        t.app.inject({ method: ex.method, url: ex.url, payload: c.payload, headers: { 'content-type': 'application/json' } }),
-        TIMEOUT_MS, `${keyOf(route)} case ${i} (${c.what}), seed ${SEED}`,
+        t.app.inject({
+          method: ex.method,
+          url: ex.url,
+          payload: c.payload,
+          headers: { 'content-type': 'application/json' },
+        }),
+        TIMEOUT_MS,
+        `${keyOf(route)} case ${i} (${c.what}), seed ${SEED}`,
       );
       sent++;
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
@@ -158,14 +251,33 @@ jsonRoutes.forEach((route, ri) => {
 // Deterministic reproductions of the bugs this fuzz once found (500s, now 4xx): kept as regressions.
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const BUG_CASES: [string, string, () => string][] = [
-  ['deep-nesting-500', '/call/start', () => `{"start":{"project_id":"${PROJECT}","op_name":"op","started_at":"2026-01-01T00:00:00Z","attributes":{},"inputs":{"a":${deep(10_000)}}}}`],
-  ['deep-nesting-500', '/call/end', () => `{"end":{"project_id":"${PROJECT}","id":"${fx.callId}","ended_at":"2026-01-01T00:00:01Z","summary":{},"output":${deep(10_000)}}}`],
-  ['deep-nesting-500', '/feedback/create', () => `{"project_id":"${PROJECT}","weave_ref":"weave:///${PROJECT}/call/${fx.callId}","feedback_type":"note","payload":{"n":${deep(10_000)}}}`],
+  [
+    'deep-nesting-500',
+    '/call/start',
+    () =>
+      `{"start":{"project_id":"${PROJECT}","op_name":"op","started_at":"2026-01-01T00:00:00Z","attributes":{},"inputs":{"a":${deep(10_000)}}}}`,
+  ],
+  [
+    'deep-nesting-500',
+    '/call/end',
+    () =>
+      `{"end":{"project_id":"${PROJECT}","id":"${fx.callId}","ended_at":"2026-01-01T00:00:01Z","summary":{},"output":${deep(10_000)}}}`,
+  ],
+  [
+    'deep-nesting-500',
+    '/feedback/create',
+    () =>
+      `{"project_id":"${PROJECT}","weave_ref":"weave:///${PROJECT}/call/${fx.callId}","feedback_type":"note","payload":{"n":${deep(10_000)}}}`,
+  ],
   ['huge-limit-500', '/objs/query', () => `{"project_id":"${PROJECT}","limit":9223372036854775808}`],
   ['huge-limit-500', '/calls/query', () => `{"project_id":"${PROJECT}","limit":18446744073709551616}`],
   ['huge-limit-500', '/feedback/query', () => `{"project_id":"${PROJECT}","offset":1e300}`],
   ['huge-limit-500', '/cost/query', () => `{"project_id":"${PROJECT}","limit":18446744073709551616}`],
-  ['table-sort-control-char-500', '/table/query', () => `{"project_id":"${PROJECT}","digest":"${fx.tableDigest}","sort_by":[{"field":"\\u0000","direction":"asc"}]}`],
+  [
+    'table-sort-control-char-500',
+    '/table/query',
+    () => `{"project_id":"${PROJECT}","digest":"${fx.tableDigest}","sort_by":[{"field":"\\u0000","direction":"asc"}]}`,
+  ],
 ];
 for (const [id, url, payload] of BUG_CASES) {
   test(`regression ${id}: ${url} answers 4xx, not 500`, async () => {
@@ -188,4 +300,3 @@ test('still healthy afterwards: /health and a valid /call/read', async () => {
   assert.ok(stats.body.count >= 1);
   assert.equal(({} as any).polluted, undefined);
 });
-

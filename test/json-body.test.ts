@@ -7,8 +7,12 @@ import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const count = async () => (await t.post('/calls/query_stats', { project_id: PROJECT })).body.count as number;
 
@@ -29,7 +33,9 @@ test('__proto__ and constructor.prototype keys are a 400, nothing written', asyn
 
 test('values that mention the names are ordinary text', async () => {
   const s = start({ inputs: { code: 'class A { constructor() {} }', note: 'obj.__proto__ is legacy' } });
-  const r = await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { output: 'constructor' }))] });
+  const r = await t.post('/call/upsert_batch', {
+    batch: [startItem(s), endItem(end(s.id, { output: 'constructor' }))],
+  });
   assert.equal(r.status, 200, r.text);
   const call = (await t.post('/call/read', { project_id: PROJECT, id: s.id })).body.call;
   assert.deepEqual(call.inputs, s.inputs);

@@ -3,8 +3,12 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 test('GET /health answers ok', async () => {
   const r = await t.get('/health');

@@ -9,7 +9,12 @@ const TOKEN = 'scrape-secret-token';
 const REMOTE = '203.0.113.7';
 
 async function metrics(t: TestApp, opts: { from?: string; headers?: Record<string, string>; url?: string } = {}) {
-  const res = await t.app.inject({ method: 'GET', url: opts.url ?? '/metrics', headers: opts.headers ?? {}, remoteAddress: opts.from ?? '127.0.0.1' });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: opts.url ?? '/metrics',
+    headers: opts.headers ?? {},
+    remoteAddress: opts.from ?? '127.0.0.1',
+  });
   return { status: res.statusCode, type: String(res.headers['content-type']), body: res.body };
 }
 
@@ -20,7 +25,10 @@ describe('keyed server', () => {
   before(async () => {
     t = await startTestApp({
       metricsToken: TOKEN,
-      keys: [{ user: 'ada', entity: 'acme', role: 'admin' }, { user: 'wes', entity: 'acme', role: 'writer' }],
+      keys: [
+        { user: 'ada', entity: 'acme', role: 'admin' },
+        { user: 'wes', entity: 'acme', role: 'writer' },
+      ],
     });
     [admin, writer] = t.keys.map((k) => k.key) as [string, string];
   });
@@ -61,7 +69,13 @@ describe('keyed server', () => {
   });
 
   test('the token opens /metrics only, not the API', async () => {
-    const r = await t.app.inject({ method: 'POST', url: '/calls/query_stats', payload: { project_id: 'acme/p' }, headers: bearer(TOKEN), remoteAddress: '127.0.0.1' });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/calls/query_stats',
+      payload: { project_id: 'acme/p' },
+      headers: bearer(TOKEN),
+      remoteAddress: '127.0.0.1',
+    });
     assert.equal(r.statusCode, 401);
   });
 
@@ -98,7 +112,16 @@ test('over a real socket on 127.0.0.1: a keyless scrape of a keyed server is ans
     const r = await fetch(`${address}/metrics`);
     assert.equal(r.status, 200);
     assert.match(await r.text(), /weft_http_requests_total/);
-    assert.equal((await fetch(`${address}/calls/query_stats`, { method: 'POST', body: '{"project_id":"acme/p"}', headers: { 'content-type': 'application/json' } })).status, 401);
+    assert.equal(
+      (
+        await fetch(`${address}/calls/query_stats`, {
+          method: 'POST',
+          body: '{"project_id":"acme/p"}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+      401,
+    );
   } finally {
     await t.close();
   }

@@ -24,7 +24,11 @@ test('supported: 22 and later; not 20 or 18', () => {
 
 /** A `node` on this machine older than Weft supports (outside .cache/node), or null. */
 function olderNode(): string | null {
-  const candidates = [...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'node')), '/usr/bin/node', '/usr/local/bin/node'];
+  const candidates = [
+    ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'node')),
+    '/usr/bin/node',
+    '/usr/local/bin/node',
+  ];
   for (const bin of candidates) {
     if (bin.startsWith(NODE_CACHE) || !existsSync(bin)) continue;
     const v = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim();
@@ -33,7 +37,9 @@ function olderNode(): string | null {
   return null;
 }
 
-test('from an older Node, weft relaunches on a current LTS: one line, the same answers, signals and exit codes passed through', { timeout: 120_000 }, async (t) => {
+test('from an older Node, weft relaunches on a current LTS: one line, the same answers, signals and exit codes passed through', {
+  timeout: 120_000,
+}, async (t) => {
   const old = olderNode();
   if (old === null) {
     // Nothing older on this machine: what users with Node 22 or 24 have. The check above holds.
@@ -45,11 +51,17 @@ test('from an older Node, weft relaunches on a current LTS: one line, the same a
   const version = spawnSync(old, [weft, '--version'], { encoding: 'utf8', env: CHILD_ENV });
   assert.equal(version.status, 0, version.stderr);
   assert.match(version.stdout, /^weft \d+\.\d+\.\d+\n$/);
-  assert.match(version.stderr, /^weft: Node\.js v\d+\.\d+\.\d+ is older than 22; using Node\.js v2[24]\.\d+\.\d+ \(npm package node-[a-z]+-[a-z0-9]+, in \.cache\/node\)\n$/);
+  assert.match(
+    version.stderr,
+    /^weft: Node\.js v\d+\.\d+\.\d+ is older than 22; using Node\.js v2[24]\.\d+\.\d+ \(npm package node-[a-z]+-[a-z0-9]+, in \.cache\/node\)\n$/,
+  );
   const usage = spawnSync(old, [weft, '--no-such-flag'], { encoding: 'utf8', env: CHILD_ENV });
   assert.equal(usage.status, 2, 'a usage mistake exits 2 through the relaunch');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    const child = spawn(old, [weft, '--port', '0', '--data-dir', dirs.make(), '--log-level', 'silent'], { env: CHILD_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(old, [weft, '--port', '0', '--data-dir', dirs.make(), '--log-level', 'silent'], {
+      env: CHILD_ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.setEncoding('utf8').on('data', (d: string) => {

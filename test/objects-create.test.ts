@@ -6,12 +6,28 @@ import { startTestApp, PROJECT as P, LOCAL_USER, type TestApp } from './helpers/
 import { valDigest } from '../src/service/digest.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const FILE_DIGEST = '47DEQpj8HBSaXYTImWX5JCeuQeRkm5NMpJWZG3hSuFU';
-const opVal = (file = FILE_DIGEST) => ({ _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'obj.py': file }, load_op: 'NO_LOAD_OP' });
-const datasetVal = (name: string) => ({ _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], name, description: null, rows: 'weave:///e/p/table/abc' });
+const opVal = (file = FILE_DIGEST) => ({
+  _type: 'CustomWeaveType',
+  weave_type: { type: 'Op' },
+  files: { 'obj.py': file },
+  load_op: 'NO_LOAD_OP',
+});
+const datasetVal = (name: string) => ({
+  _type: 'Dataset',
+  _class_name: 'Dataset',
+  _bases: ['Object', 'BaseModel'],
+  name,
+  description: null,
+  rows: 'weave:///e/p/table/abc',
+});
 
 async function create(objectId: string, val: unknown, extra: Record<string, unknown> = {}): Promise<string> {
   const r = await t.post('/obj/create', { obj: { project_id: P, object_id: objectId, val, ...extra } });
@@ -37,13 +53,31 @@ test('kind: the SDK op placeholder is an op, anything else an object', async () 
   await create('kind-typed', { _type: 'Op' });
   await create('kind-custom-other', { _type: 'CustomWeaveType', weave_type: { type: 'PIL.Image.Image' }, files: {} });
   await create('kind-scalar', 42);
-  const kinds = Object.fromEntries((await t.post('/objs/query', { project_id: P, filter: { object_ids: ['kind-op', 'kind-plain', 'kind-typed', 'kind-custom-other', 'kind-scalar'] } })).body.objs.map((o: any) => [o.object_id, o.kind]));
-  assert.deepEqual(kinds, { 'kind-op': 'op', 'kind-plain': 'object', 'kind-typed': 'op', 'kind-custom-other': 'object', 'kind-scalar': 'object' });
+  const kinds = Object.fromEntries(
+    (
+      await t.post('/objs/query', {
+        project_id: P,
+        filter: { object_ids: ['kind-op', 'kind-plain', 'kind-typed', 'kind-custom-other', 'kind-scalar'] },
+      })
+    ).body.objs.map((o: any) => [o.object_id, o.kind]),
+  );
+  assert.deepEqual(kinds, {
+    'kind-op': 'op',
+    'kind-plain': 'object',
+    'kind-typed': 'op',
+    'kind-custom-other': 'object',
+    'kind-scalar': 'object',
+  });
 });
 
 test('classes: Dataset is its own base class; a Model subclass has base Model and its own leaf', async () => {
   await create('ds', datasetVal('ds'));
-  await create('my-model', { _type: 'MyModel', _class_name: 'MyModel', _bases: ['Model', 'Object', 'BaseModel'], name: 'm' });
+  await create('my-model', {
+    _type: 'MyModel',
+    _class_name: 'MyModel',
+    _bases: ['Model', 'Object', 'BaseModel'],
+    name: 'm',
+  });
   await create('not-weave', { _class_name: 'X', _bases: ['Thing', 'BaseModel'] });
   const [ds] = await versions('ds');
   assert.equal(ds.base_object_class, 'Dataset');
@@ -61,7 +95,14 @@ test('versions: each new value is the next version_index and the only latest one
   const d1 = await create('cfg', { v: 1 });
   const d2 = await create('cfg', { v: 2 });
   const vs = await versions('cfg');
-  assert.deepEqual(vs.map((o) => [o.digest, o.version_index, o.is_latest]), [[d0, 0, 0], [d1, 1, 0], [d2, 2, 1]]);
+  assert.deepEqual(
+    vs.map((o) => [o.digest, o.version_index, o.is_latest]),
+    [
+      [d0, 0, 0],
+      [d1, 1, 0],
+      [d2, 2, 1],
+    ],
+  );
 });
 
 test('idempotent: an identical re-create returns the same digest without a new version, and becomes latest again', async () => {
@@ -71,7 +112,13 @@ test('idempotent: an identical re-create returns the same digest without a new v
   const d1 = await create('retry', { a: 2 });
   assert.equal(await create('retry', { a: 1, b: [1, 2] }), d0);
   const vs = await versions('retry');
-  assert.deepEqual(vs.map((o) => [o.digest, o.version_index, o.is_latest]), [[d0, 0, 1], [d1, 1, 0]]);
+  assert.deepEqual(
+    vs.map((o) => [o.digest, o.version_index, o.is_latest]),
+    [
+      [d0, 0, 1],
+      [d1, 1, 0],
+    ],
+  );
   assert.equal((await read('retry', 'latest')).body.obj.digest, d0);
 });
 
@@ -81,9 +128,19 @@ test('a deleted version re-created is resurrected with a new version_index', asy
   assert.equal((await t.post('/obj/delete', { project_id: P, object_id: 'phoenix', digests: [d0] })).status, 200);
   assert.equal(await create('phoenix', { n: 0 }), d0);
   const vs = await versions('phoenix');
-  assert.deepEqual(vs.map((o) => [o.digest, o.version_index, o.is_latest, o.deleted_at]), [[d1, 1, 0, null], [d0, 2, 1, null]]);
+  assert.deepEqual(
+    vs.map((o) => [o.digest, o.version_index, o.is_latest, o.deleted_at]),
+    [
+      [d1, 1, 0, null],
+      [d0, 2, 1, null],
+    ],
+  );
   const d2 = await create('phoenix', { n: 2 });
-  assert.equal((await read('phoenix', d2)).body.obj.version_index, 3, 'indexes keep counting every version ever stored');
+  assert.equal(
+    (await read('phoenix', d2)).body.obj.version_index,
+    3,
+    'indexes keep counting every version ever stored',
+  );
 });
 
 test('wb_user_id is decided by the server; a client value is ignored', async () => {
@@ -93,7 +150,13 @@ test('wb_user_id is decided by the server; a client value is ignored', async () 
 });
 
 test('object ids the TS SDK sends verbatim (spaces, slashes, bangs, unicode) are accepted', async () => {
-  for (const id of ['my op/v1 (beta)', 'my score!.score', 'Evaluation.predict_and_score', 'ünïcødé 名前', 'a'.repeat(512)]) {
+  for (const id of [
+    'my op/v1 (beta)',
+    'my score!.score',
+    'Evaluation.predict_and_score',
+    'ünïcødé 名前',
+    'a'.repeat(512),
+  ]) {
     await create(id, opVal());
     assert.equal((await read(id, 'latest')).status, 200);
   }
@@ -123,11 +186,15 @@ test('builtin_object_class: non-dict value, class mismatch and unknown class are
     [{ plain: true }, 'Leaderboard', /Unknown object class: Leaderboard/],
   ];
   for (const [val, cls, re] of cases) {
-    const r = await t.post('/obj/create', { obj: { project_id: P, object_id: 'bc-bad', val, builtin_object_class: cls } });
+    const r = await t.post('/obj/create', {
+      obj: { project_id: P, object_id: 'bc-bad', val, builtin_object_class: cls },
+    });
     assert.equal(r.status, 400, r.text);
     assert.match(r.body.reason, re);
   }
-  const legacy = await t.post('/obj/create', { obj: { project_id: P, object_id: 'bc-bad', val: 5, set_base_object_class: 'Dataset' } });
+  const legacy = await t.post('/obj/create', {
+    obj: { project_id: P, object_id: 'bc-bad', val: 5, set_base_object_class: 'Dataset' },
+  });
   assert.equal(legacy.status, 400);
   assert.equal((await versions('bc-bad')).length, 0);
 });
@@ -143,7 +210,13 @@ test('expected_digest: equal is fine, different is a 409 and nothing is stored',
 
 test('CustomWeaveType file keys may not escape: absolute or climbing paths are a 400', async () => {
   for (const key of ['/etc/passwd', '../up.py', 'a/../../b.py']) {
-    const r = await t.post('/obj/create', { obj: { project_id: P, object_id: 'files', val: { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { [key]: 'd' } } } });
+    const r = await t.post('/obj/create', {
+      obj: {
+        project_id: P,
+        object_id: 'files',
+        val: { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { [key]: 'd' } },
+      },
+    });
     assert.equal(r.status, 400, key);
   }
   await create('files-ok', { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'a/../obj.py': 'd' } });
@@ -163,7 +236,11 @@ test('malformed bodies: missing fields, wrong types and unknown top-level keys a
     [{ obj: { project_id: P, object_id: 'm' } }, ['body', 'obj', 'val'], 'missing'],
     [{ obj: { object_id: 'm', val: 1 } }, ['body', 'obj', 'project_id'], 'missing'],
     [{ obj: { project_id: P, object_id: 7, val: 1 } }, ['body', 'obj', 'object_id'], 'string_type'],
-    [{ obj: { project_id: P, object_id: 'm', val: 1, builtin_object_class: 3 } }, ['body', 'obj', 'builtin_object_class'], ''],
+    [
+      { obj: { project_id: P, object_id: 'm', val: 1, builtin_object_class: 3 } },
+      ['body', 'obj', 'builtin_object_class'],
+      '',
+    ],
     [{ obj: { project_id: P, object_id: 'm', val: 1 }, extra: true }, ['body', 'extra'], 'extra_forbidden'],
     [{ obj: 'nope' }, ['body', 'obj'], 'object_type'],
   ];
@@ -179,7 +256,10 @@ test('malformed bodies: missing fields, wrong types and unknown top-level keys a
 
 test('a value nested deeper than the serializer can follow is a 400, not a 500', async () => {
   const n = 50_000;
-  const r = await t.postRaw('/obj/create', `{"obj":{"project_id":"${P}","object_id":"deep","val":${'['.repeat(n)}${']'.repeat(n)}}}`);
+  const r = await t.postRaw(
+    '/obj/create',
+    `{"obj":{"project_id":"${P}","object_id":"deep","val":${'['.repeat(n)}${']'.repeat(n)}}}`,
+  );
   assert.equal(r.status, 400, r.text.slice(0, 200));
 });
 

@@ -6,8 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 async function create(objectId: string, val: unknown): Promise<string> {
   const r = await t.post('/obj/create', { obj: { project_id: P, object_id: objectId, val } });
@@ -18,18 +22,29 @@ async function create(objectId: string, val: unknown): Promise<string> {
 const del = (objectId: string, digests?: unknown) =>
   t.post('/obj/delete', { project_id: P, object_id: objectId, ...(digests === undefined ? {} : { digests }) });
 const live = async (objectId: string) =>
-  ((await t.post('/objs/query', { project_id: P, filter: { object_ids: [objectId] } })).body.objs as any[]).map((o) => [o.version_index, o.is_latest]);
+  ((await t.post('/objs/query', { project_id: P, filter: { object_ids: [objectId] } })).body.objs as any[]).map((o) => [
+    o.version_index,
+    o.is_latest,
+  ]);
 
 test('without digests every live version is deleted; the answer counts and lists them (digest, classes)', async () => {
   const d0 = await create('all', { n: 0 });
-  const d1 = await create('all', { _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], rows: [] });
+  const d1 = await create('all', {
+    _type: 'Dataset',
+    _class_name: 'Dataset',
+    _bases: ['Object', 'BaseModel'],
+    rows: [],
+  });
   const r = await del('all');
   assert.equal(r.status, 200);
   assert.equal(r.body.num_deleted, 2);
-  assert.deepEqual([...r.body.deleted_versions].sort((a: any, b: any) => (a.digest < b.digest ? -1 : 1)), [
-    { digest: d0, base_object_class: null, leaf_object_class: null },
-    { digest: d1, base_object_class: 'Dataset', leaf_object_class: 'Dataset' },
-  ].sort((a, b) => (a.digest < b.digest ? -1 : 1)));
+  assert.deepEqual(
+    [...r.body.deleted_versions].sort((a: any, b: any) => (a.digest < b.digest ? -1 : 1)),
+    [
+      { digest: d0, base_object_class: null, leaf_object_class: null },
+      { digest: d1, base_object_class: 'Dataset', leaf_object_class: 'Dataset' },
+    ].sort((a, b) => (a.digest < b.digest ? -1 : 1)),
+  );
   assert.deepEqual(await live('all'), []);
   assert.equal((await t.post('/obj/read', { project_id: P, object_id: 'all', digest: 'latest' })).status, 404);
   assert.deepEqual((await del('all', [])).status, 404, 'nothing live is left');
@@ -43,7 +58,10 @@ test('named versions: digests, v<N> and latest; latest moves to the newest survi
   assert.equal(latest.num_deleted, 1);
   assert.equal(latest.deleted_versions.length, 1, 'an alias is resolved to the content digest');
   assert.match(latest.deleted_versions[0].digest, /^[A-Za-z0-9]{43}$/);
-  assert.deepEqual(await live('some'), [[0, 0], [1, 1]]);
+  assert.deepEqual(await live('some'), [
+    [0, 0],
+    [1, 1],
+  ]);
   const two = (await del('some', ['v1', d0, 'v1'])).body;
   assert.equal(two.num_deleted, 2);
   assert.ok(two.deleted_versions.some((v: any) => v.digest === d0));
@@ -54,7 +72,10 @@ test('deleting an older version keeps the current latest', async () => {
   const d0 = await create('keep', { n: 0 });
   const d1 = await create('keep', { n: 1 });
   await create('keep', { n: 0 }); // identical re-create: v0 is the latest again
-  assert.deepEqual(await live('keep'), [[0, 1], [1, 0]]);
+  assert.deepEqual(await live('keep'), [
+    [0, 1],
+    [1, 0],
+  ]);
   assert.equal((await del('keep', [d1])).status, 200);
   assert.equal((await t.post('/obj/read', { project_id: P, object_id: 'keep', digest: 'latest' })).body.obj.digest, d0);
 });
@@ -71,11 +92,21 @@ test('versions created after a delete keep counting deleted ones', async () => {
 
 test('a delete drops the tags and aliases of the deleted versions', async () => {
   const d0 = await create('labels', { n: 0 });
-  await t.app.inject({ method: 'PUT', url: `/objs/labels/versions/${d0}/tags`, payload: { project_id: P, tags: ['t'] } });
-  await t.app.inject({ method: 'PUT', url: '/objs/labels/aliases', payload: { project_id: P, digest: d0, aliases: ['a'] } });
+  await t.app.inject({
+    method: 'PUT',
+    url: `/objs/labels/versions/${d0}/tags`,
+    payload: { project_id: P, tags: ['t'] },
+  });
+  await t.app.inject({
+    method: 'PUT',
+    url: '/objs/labels/aliases',
+    payload: { project_id: P, digest: d0, aliases: ['a'] },
+  });
   await del('labels', [d0]);
   assert.equal(await create('labels', { n: 0 }), d0, 'resurrected');
-  const o = (await t.post('/obj/read', { project_id: P, object_id: 'labels', digest: d0, include_tags_and_aliases: true })).body.obj;
+  const o = (
+    await t.post('/obj/read', { project_id: P, object_id: 'labels', digest: d0, include_tags_and_aliases: true })
+  ).body.obj;
   assert.deepEqual([o.tags, o.aliases], [[], ['latest']]);
   assert.equal((await t.post('/obj/read', { project_id: P, object_id: 'labels', digest: 'a' })).status, 404);
 });
@@ -107,7 +138,10 @@ test('already deleted versions do not match again', async () => {
 
 test('more than 100 digests is a 400', async () => {
   await create('many', { n: 0 });
-  const r = await del('many', Array.from({ length: 101 }, (_, i) => `v${i}`));
+  const r = await del(
+    'many',
+    Array.from({ length: 101 }, (_, i) => `v${i}`),
+  );
   assert.equal(r.status, 400);
   assert.equal(r.body.error_code, 'INVALID_REQUEST');
   assert.match(r.body.reason, /Too many items in body\.digests: at most 100 are allowed \(101 given\)/);
@@ -129,5 +163,9 @@ test('malformed delete bodies are 422s; explicit nulls are accepted', async () =
     if (type) assert.equal(r.body.detail[0].type, type);
   }
   await create('nulls', { n: 0 });
-  assert.equal((await t.post('/obj/delete', { project_id: P, object_id: 'nulls', digests: null, wb_user_id: null })).body.num_deleted, 1);
+  assert.equal(
+    (await t.post('/obj/delete', { project_id: P, object_id: 'nulls', digests: null, wb_user_id: null })).body
+      .num_deleted,
+    1,
+  );
 });

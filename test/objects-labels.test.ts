@@ -9,8 +9,12 @@ import assert from 'node:assert/strict';
 import { startTestApp, PROJECT as P, type Reply, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 async function create(objectId: string, val: unknown, project = P): Promise<string> {
   const r = await t.post('/obj/create', { obj: { project_id: project, object_id: objectId, val } });
@@ -20,16 +24,25 @@ async function create(objectId: string, val: unknown, project = P): Promise<stri
 async function send(method: 'PUT' | 'POST', url: string, payload: unknown): Promise<Reply> {
   const res = await t.app.inject({ method, url, payload: payload as object });
   let body: any;
-  try { body = JSON.parse(res.body); } catch { body = undefined; }
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    body = undefined;
+  }
   return { status: res.statusCode, headers: res.headers, body, text: res.body };
 }
 const enc = encodeURIComponent;
-const addTags = (id: string, digest: string, tags: unknown, project = P) => send('PUT', `/objs/${enc(id)}/versions/${enc(digest)}/tags`, { project_id: project, tags });
-const removeTags = (id: string, digest: string, tags: unknown) => send('POST', `/objs/${enc(id)}/versions/${enc(digest)}/tags/remove`, { project_id: P, tags });
-const setAliases = (id: string, digest: string, aliases: unknown, project = P) => send('PUT', `/objs/${enc(id)}/aliases`, { project_id: project, digest, aliases });
-const removeAliases = (id: string, aliases: unknown) => send('POST', `/objs/${enc(id)}/aliases/remove`, { project_id: P, aliases });
+const addTags = (id: string, digest: string, tags: unknown, project = P) =>
+  send('PUT', `/objs/${enc(id)}/versions/${enc(digest)}/tags`, { project_id: project, tags });
+const removeTags = (id: string, digest: string, tags: unknown) =>
+  send('POST', `/objs/${enc(id)}/versions/${enc(digest)}/tags/remove`, { project_id: P, tags });
+const setAliases = (id: string, digest: string, aliases: unknown, project = P) =>
+  send('PUT', `/objs/${enc(id)}/aliases`, { project_id: project, digest, aliases });
+const removeAliases = (id: string, aliases: unknown) =>
+  send('POST', `/objs/${enc(id)}/aliases/remove`, { project_id: P, aliases });
 const labels = async (id: string, digest: string) => {
-  const o = (await t.post('/obj/read', { project_id: P, object_id: id, digest, include_tags_and_aliases: true })).body.obj;
+  const o = (await t.post('/obj/read', { project_id: P, object_id: id, digest, include_tags_and_aliases: true })).body
+    .obj;
   return { tags: o.tags, aliases: o.aliases };
 };
 
@@ -75,7 +88,10 @@ test('aliases: set, move to another version, remove; "latest" stays derived', as
   assert.equal((await setAliases('aliased', d1, ['prod'])).status, 200);
   assert.deepEqual((await labels('aliased', d0)).aliases, ['stable']);
   assert.deepEqual((await labels('aliased', d1)).aliases, ['latest', 'prod']);
-  assert.equal((await t.post('/obj/read', { project_id: P, object_id: 'aliased', digest: 'prod' })).body.obj.digest, d1);
+  assert.equal(
+    (await t.post('/obj/read', { project_id: P, object_id: 'aliased', digest: 'prod' })).body.obj.digest,
+    d1,
+  );
   const rm = await removeAliases('aliased', ['prod', 'unknown']);
   assert.deepEqual([rm.status, rm.body], [200, {}]);
   assert.deepEqual((await labels('aliased', d1)).aliases, ['latest']);
@@ -95,12 +111,15 @@ test('aliases: a missing version is a 404; reserved or ambiguous names are a 400
   assert.deepEqual(await labels('alias-rules', d), { tags: [], aliases: ['latest'] });
 });
 
-test('tag and alias names follow Weave\'s rules, with its messages (400, nothing stored)', async () => {
+test("tag and alias names follow Weave's rules, with its messages (400, nothing stored)", async () => {
   const d = await create('name-rules', { n: 0 });
   const tagCases: [string, RegExp][] = [
     ['', /^tag name must not be empty$/],
     ['t'.repeat(257), /^tag name must be at most 256 characters$/],
-    ['my.tag', /^tag name 'my.tag' is invalid: only alphanumeric characters, hyphens, underscores, and single spaces between words are allowed$/],
+    [
+      'my.tag',
+      /^tag name 'my.tag' is invalid: only alphanumeric characters, hyphens, underscores, and single spaces between words are allowed$/,
+    ],
     ['two  spaces', /is invalid/],
     [' leading', /is invalid/],
     ["it's", /^tag name "it's" is invalid/],
@@ -173,7 +192,11 @@ test('malformed tag and alias bodies are 422s', async () => {
   const cases: [Promise<Reply>, (string | number)[], string][] = [
     [send('PUT', `/objs/bodies/versions/${d}/tags`, { project_id: P }), ['body', 'tags'], 'missing'],
     [send('PUT', `/objs/bodies/versions/${d}/tags`, { project_id: P, tags: 'a' }), ['body', 'tags'], ''],
-    [send('PUT', `/objs/bodies/versions/${d}/tags`, { project_id: P, tags: [], extra: 1 }), ['body', 'extra'], 'extra_forbidden'],
+    [
+      send('PUT', `/objs/bodies/versions/${d}/tags`, { project_id: P, tags: [], extra: 1 }),
+      ['body', 'extra'],
+      'extra_forbidden',
+    ],
     [send('POST', `/objs/bodies/versions/${d}/tags/remove`, { tags: ['a'] }), ['body', 'project_id'], 'missing'],
     [send('PUT', '/objs/bodies/aliases', { project_id: P, aliases: ['a'] }), ['body', 'digest'], 'missing'],
     [send('POST', '/objs/bodies/aliases/remove', { project_id: P, aliases: [1] }), ['body', 'aliases', 0], ''],
@@ -184,7 +207,12 @@ test('malformed tag and alias bodies are 422s', async () => {
     assert.deepEqual(r.body.detail[0].loc.slice(0, loc.length), loc, r.text);
     if (type) assert.equal(r.body.detail[0].type, type);
   }
-  const raw = await t.app.inject({ method: 'PUT', url: `/objs/bodies/versions/${d}/tags`, payload: '{"tags":', headers: { 'content-type': 'application/json' } });
+  const raw = await t.app.inject({
+    method: 'PUT',
+    url: `/objs/bodies/versions/${d}/tags`,
+    payload: '{"tags":',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.ok(raw.statusCode >= 400 && raw.statusCode < 500);
   assert.equal(typeof JSON.parse(raw.body).reason, 'string');
 });

@@ -8,13 +8,46 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { canonicalJson } from '../src/service/digest.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
-const OBJ_KEYS = ['base_object_class', 'created_at', 'deleted_at', 'digest', 'is_latest', 'kind', 'leaf_object_class', 'object_id', 'project_id', 'val', 'version_index', 'wb_user_id'];
-const opVal = (file: string) => ({ _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'obj.py': file }, load_op: 'NO_LOAD_OP' });
-const datasetVal = (name: string) => ({ _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], name, rows: 'weave:///e/p/table/ab' });
-const modelVal = (name: string) => ({ _type: 'MyModel', _class_name: 'MyModel', _bases: ['Model', 'Object', 'BaseModel'], name });
+const OBJ_KEYS = [
+  'base_object_class',
+  'created_at',
+  'deleted_at',
+  'digest',
+  'is_latest',
+  'kind',
+  'leaf_object_class',
+  'object_id',
+  'project_id',
+  'val',
+  'version_index',
+  'wb_user_id',
+];
+const opVal = (file: string) => ({
+  _type: 'CustomWeaveType',
+  weave_type: { type: 'Op' },
+  files: { 'obj.py': file },
+  load_op: 'NO_LOAD_OP',
+});
+const datasetVal = (name: string) => ({
+  _type: 'Dataset',
+  _class_name: 'Dataset',
+  _bases: ['Object', 'BaseModel'],
+  name,
+  rows: 'weave:///e/p/table/ab',
+});
+const modelVal = (name: string) => ({
+  _type: 'MyModel',
+  _class_name: 'MyModel',
+  _bases: ['Model', 'Object', 'BaseModel'],
+  name,
+});
 
 async function create(project: string, objectId: string, val: unknown): Promise<string> {
   const r = await t.post('/obj/create', { obj: { project_id: project, object_id: objectId, val } });
@@ -49,7 +82,10 @@ test('no filter: every live version, created_at ASC then version_index ASC, ever
     assert.equal(o.project_id, 'q/all');
     assert.ok(o.is_latest === 0 || o.is_latest === 1);
   }
-  assert.deepEqual(objs.filter((o) => o.object_id === 'ds').map((o) => o.is_latest), [0, 1]);
+  assert.deepEqual(
+    objs.filter((o) => o.object_id === 'ds').map((o) => o.is_latest),
+    [0, 1],
+  );
   assert.deepEqual(await query('q/empty'), []);
 });
 
@@ -61,19 +97,61 @@ test('filters: latest_only, object_ids, is_op, base/exclude/leaf classes', async
   assert.deepEqual(await q({ is_op: true }), ['op-a:v0', 'op-b:v0']);
   assert.deepEqual(await q({ is_op: false, latest_only: true }), ['ds:v1', 'model:v0', 'plain:v0']);
   assert.deepEqual(await q({ base_object_classes: ['Dataset', 'Model'] }), ['ds:v0', 'ds:v1', 'model:v0']);
-  assert.deepEqual(await q({ exclude_base_object_classes: ['Dataset'] }), ['op-a:v0', 'op-b:v0', 'model:v0', 'plain:v0']);
+  assert.deepEqual(await q({ exclude_base_object_classes: ['Dataset'] }), [
+    'op-a:v0',
+    'op-b:v0',
+    'model:v0',
+    'plain:v0',
+  ]);
   assert.deepEqual(await q({ leaf_object_classes: ['MyModel'] }), ['model:v0']);
-  assert.deepEqual(await q({ object_ids: [], base_object_classes: null, is_op: null, latest_only: null }), ids(await query('q/filters')));
+  assert.deepEqual(
+    await q({ object_ids: [], base_object_classes: null, is_op: null, latest_only: null }),
+    ids(await query('q/filters')),
+  );
 });
 
 test('sort_by: object_id and created_at in both directions; other fields are ignored', async () => {
   await seed('q/sort');
   const q = async (sort_by: unknown) => ids(await query('q/sort', { sort_by }));
-  assert.deepEqual(await q([{ field: 'object_id', direction: 'asc' }]), ['ds:v0', 'ds:v1', 'model:v0', 'op-a:v0', 'op-b:v0', 'plain:v0']);
-  assert.deepEqual(await q([{ field: 'object_id', direction: 'desc' }]), ['plain:v0', 'op-b:v0', 'op-a:v0', 'model:v0', 'ds:v0', 'ds:v1']);
-  assert.deepEqual(await q([{ field: 'created_at', direction: 'desc' }]), ['plain:v0', 'model:v0', 'ds:v1', 'op-b:v0', 'ds:v0', 'op-a:v0']);
-  assert.deepEqual(await q([{ field: 'created_at', direction: 'asc' }]), ['op-a:v0', 'ds:v0', 'op-b:v0', 'ds:v1', 'model:v0', 'plain:v0']);
-  assert.deepEqual(await q([{ field: 'val.name', direction: 'desc' }, { field: 'object_id', direction: 'asc' }]), ['ds:v0', 'ds:v1', 'model:v0', 'op-a:v0', 'op-b:v0', 'plain:v0']);
+  assert.deepEqual(await q([{ field: 'object_id', direction: 'asc' }]), [
+    'ds:v0',
+    'ds:v1',
+    'model:v0',
+    'op-a:v0',
+    'op-b:v0',
+    'plain:v0',
+  ]);
+  assert.deepEqual(await q([{ field: 'object_id', direction: 'desc' }]), [
+    'plain:v0',
+    'op-b:v0',
+    'op-a:v0',
+    'model:v0',
+    'ds:v0',
+    'ds:v1',
+  ]);
+  assert.deepEqual(await q([{ field: 'created_at', direction: 'desc' }]), [
+    'plain:v0',
+    'model:v0',
+    'ds:v1',
+    'op-b:v0',
+    'ds:v0',
+    'op-a:v0',
+  ]);
+  assert.deepEqual(await q([{ field: 'created_at', direction: 'asc' }]), [
+    'op-a:v0',
+    'ds:v0',
+    'op-b:v0',
+    'ds:v1',
+    'model:v0',
+    'plain:v0',
+  ]);
+  assert.deepEqual(
+    await q([
+      { field: 'val.name', direction: 'desc' },
+      { field: 'object_id', direction: 'asc' },
+    ]),
+    ['ds:v0', 'ds:v1', 'model:v0', 'op-a:v0', 'op-b:v0', 'plain:v0'],
+  );
   assert.deepEqual(await q([{ field: 'digest', direction: 'desc' }]), await q(null));
 });
 
@@ -106,7 +184,10 @@ test('deleted versions are excluded and latest_only follows the surviving latest
   const d1 = await create(project, 'obj', { n: 1 });
   assert.equal((await t.post('/obj/delete', { project_id: project, object_id: 'obj', digests: [d1] })).status, 200);
   const objs = await query(project);
-  assert.deepEqual(objs.map((o) => [o.digest, o.is_latest]), [[d0, 1]]);
+  assert.deepEqual(
+    objs.map((o) => [o.digest, o.is_latest]),
+    [[d0, 1]],
+  );
   assert.deepEqual(ids(await query(project, { filter: { latest_only: true } })), ['obj:v0']);
 });
 
@@ -127,7 +208,13 @@ test('tags and aliases: filters are any-of ("latest" matches the latest version)
   assert.deepEqual(await q({ aliases: ['latest'] }), ['p:v1', 'q:v0']);
   assert.deepEqual(await q({ aliases: ['prod', 'latest'], object_ids: ['p'] }), ['p:v0', 'p:v1']);
   const labelled = await query(project, { include_tags_and_aliases: true, filter: { object_ids: ['p'] } });
-  assert.deepEqual(labelled.map((o) => [o.digest, o.tags, o.aliases]), [[d0, ['gold', 'reviewed'], ['prod']], [d1, [], ['latest']]]);
+  assert.deepEqual(
+    labelled.map((o) => [o.digest, o.tags, o.aliases]),
+    [
+      [d0, ['gold', 'reviewed'], ['prod']],
+      [d1, [], ['latest']],
+    ],
+  );
   for (const o of labelled) assert.deepEqual(Object.keys(o).sort(), [...OBJ_KEYS, 'aliases', 'tags'].sort());
 });
 
@@ -139,7 +226,11 @@ test('malformed query bodies are 422s: unknown keys (top level and filter), bad 
     [{ project_id: 'q/x', filter: { object_ids: 'a' } }, ['body', 'filter', 'object_ids'], ''],
     [{ project_id: 'q/x', limit: 'ten' }, ['body', 'limit'], ''],
     [{ project_id: 'q/x', limit: -1 }, ['body', 'limit'], ''],
-    [{ project_id: 'q/x', sort_by: [{ field: 'object_id', direction: 'DESC' }] }, ['body', 'sort_by', 0, 'direction'], ''],
+    [
+      { project_id: 'q/x', sort_by: [{ field: 'object_id', direction: 'DESC' }] },
+      ['body', 'sort_by', 0, 'direction'],
+      '',
+    ],
     [{ project_id: 'q/x', sort_by: [{ field: 'object_id' }] }, ['body', 'sort_by', 0, 'direction'], 'missing'],
   ];
   for (const [body, loc, type] of cases) {

@@ -6,14 +6,38 @@ import { startTestApp, PROJECT as P, LOCAL_USER, type TestApp } from './helpers/
 import { canonicalJson } from '../src/service/digest.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 // §2.4: every field of the object version, with wb_user_id for svc_user_id; size_bytes,
 // tags and aliases appear only when asked for.
-const OBJ_KEYS = ['base_object_class', 'created_at', 'deleted_at', 'digest', 'is_latest', 'kind', 'leaf_object_class', 'object_id', 'project_id', 'val', 'version_index', 'wb_user_id'];
-const datasetVal = { _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], name: 'evals', description: 'd', rows: 'weave:///e/p/table/0123' };
+const OBJ_KEYS = [
+  'base_object_class',
+  'created_at',
+  'deleted_at',
+  'digest',
+  'is_latest',
+  'kind',
+  'leaf_object_class',
+  'object_id',
+  'project_id',
+  'val',
+  'version_index',
+  'wb_user_id',
+];
+const datasetVal = {
+  _type: 'Dataset',
+  _class_name: 'Dataset',
+  _bases: ['Object', 'BaseModel'],
+  name: 'evals',
+  description: 'd',
+  rows: 'weave:///e/p/table/0123',
+};
 
 async function create(objectId: string, val: unknown): Promise<string> {
   const r = await t.post('/obj/create', { obj: { project_id: P, object_id: objectId, val } });
@@ -66,7 +90,11 @@ test('selectors: latest, v<N> and an exact digest name the same versions', async
 test('an alias name reads the version it points to', async () => {
   const d0 = await create('aliased', { n: 0 });
   await create('aliased', { n: 1 });
-  const set = await t.app.inject({ method: 'PUT', url: '/objs/aliased/aliases', payload: { project_id: P, digest: d0, aliases: ['production'] } });
+  const set = await t.app.inject({
+    method: 'PUT',
+    url: '/objs/aliased/aliases',
+    payload: { project_id: P, digest: d0, aliases: ['production'] },
+  });
   assert.equal(set.statusCode, 200, set.body);
   assert.equal((await read({ object_id: 'aliased', digest: 'production' })).body.obj.digest, d0);
   assert.equal((await read({ object_id: 'aliased', digest: 'staging' })).status, 404);
@@ -85,8 +113,14 @@ test('include_tags_and_aliases: tags sorted, aliases with "latest" first on the 
   const d0 = await create('labelled', { n: 0 });
   const d1 = await create('labelled', { n: 1 });
   const put = (url: string, payload: object) => t.app.inject({ method: 'PUT', url, payload });
-  assert.equal((await put(`/objs/labelled/versions/${d1}/tags`, { project_id: P, tags: ['zeta', 'alpha'] })).statusCode, 200);
-  assert.equal((await put('/objs/labelled/aliases', { project_id: P, digest: d1, aliases: ['prod', 'canary'] })).statusCode, 200);
+  assert.equal(
+    (await put(`/objs/labelled/versions/${d1}/tags`, { project_id: P, tags: ['zeta', 'alpha'] })).statusCode,
+    200,
+  );
+  assert.equal(
+    (await put('/objs/labelled/aliases', { project_id: P, digest: d1, aliases: ['prod', 'canary'] })).statusCode,
+    200,
+  );
   const o1 = (await read({ object_id: 'labelled', digest: d1, include_tags_and_aliases: true })).body.obj;
   assert.deepEqual(Object.keys(o1).sort(), [...OBJ_KEYS, 'aliases', 'tags'].sort());
   assert.deepEqual(o1.tags, ['alpha', 'zeta']);
@@ -103,7 +137,11 @@ test('a missing object or version is a 404 with reason "Obj <id>:<digest> not fo
   assert.equal(r.body.reason, 'Obj nothing-here:latest not found');
   assert.equal(r.body.error_code, 'NOT_FOUND');
   await create('other-project-obj', { n: 1 });
-  const elsewhere = await t.post('/obj/read', { project_id: 'someone/else', object_id: 'other-project-obj', digest: 'latest' });
+  const elsewhere = await t.post('/obj/read', {
+    project_id: 'someone/else',
+    object_id: 'other-project-obj',
+    digest: 'latest',
+  });
   assert.equal(elsewhere.status, 404, 'projects are separate');
 });
 
@@ -128,7 +166,11 @@ test('malformed read bodies are 422s', async () => {
     [{ object_id: 'x', digest: 'latest' }, ['body', 'project_id'], 'missing'],
     [{ project_id: P, object_id: 'x', digest: 'latest', metadata_only: 'yes' }, ['body', 'metadata_only'], ''],
     [{ project_id: P, object_id: 'x', digest: 1 }, ['body', 'digest'], 'string_type'],
-    [{ project_id: P, object_id: 'x', digest: 'latest', version_index: 1 }, ['body', 'version_index'], 'extra_forbidden'],
+    [
+      { project_id: P, object_id: 'x', digest: 'latest', version_index: 1 },
+      ['body', 'version_index'],
+      'extra_forbidden',
+    ],
   ];
   for (const [body, loc, type] of cases) {
     const r = await t.post('/obj/read', body);

@@ -16,7 +16,10 @@ describe('the server process', () => {
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
         let body = '';
-        res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res
+          .setEncoding('utf8')
+          .on('data', (d: string) => (body += d))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       });
       req.on('error', reject).end();
     });
@@ -25,7 +28,10 @@ describe('the server process', () => {
     const s = await serve(['--data-dir', dirs.make(), '--allowed-hosts', 'weft.example,.corp.example']);
     try {
       assert.ok(s.port, s.stderr);
-      assert.match(s.stdout!, /open mode, no API keys: answering Host localhost, 127\.0\.0\.1, \[::1\], weft\.example, \.corp\.example/);
+      assert.match(
+        s.stdout!,
+        /open mode, no API keys: answering Host localhost, 127\.0\.0\.1, \[::1\], weft\.example, \.corp\.example/,
+      );
       assert.equal((await getWithHost(s.port, '/health', 'evil.example')).status, 403);
       assert.equal((await getWithHost(s.port, '/health', 'a.corp.example:80')).status, 200);
       assert.equal((await getWithHost(s.port, '/health', `localhost:${s.port}`)).status, 200);
@@ -35,7 +41,10 @@ describe('the server process', () => {
     }
     const any = await serve(['--data-dir', dirs.make(), '--allowed-hosts', '*']);
     try {
-      assert.match(any.stdout!, /any Host name \(WEFT_ALLOWED_HOSTS=\*\): every web page this machine opens can reach it/);
+      assert.match(
+        any.stdout!,
+        /any Host name \(WEFT_ALLOWED_HOSTS=\*\): every web page this machine opens can reach it/,
+      );
       assert.equal((await getWithHost(any.port!, '/health', 'evil.example')).status, 200);
     } finally {
       any.stop();

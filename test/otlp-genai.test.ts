@@ -14,7 +14,12 @@ import { startWeftServer, type WeftServer } from './sdk/sdk-harness.js';
 import { callsOf } from './helpers/otlp.js';
 
 const MODEL = 'gpt-4o-mini-2024-07-18';
-const USAGE = { prompt_tokens: 1200, completion_tokens: 70, total_tokens: 1270, prompt_tokens_details: { cached_tokens: 1024 } };
+const USAGE = {
+  prompt_tokens: 1200,
+  completion_tokens: 70,
+  total_tokens: 1270,
+  prompt_tokens_details: { cached_tokens: 1024 },
+};
 
 /** A loopback stand-in for POST /v1/chat/completions, plain JSON or server-sent events. */
 function fakeOpenAi(): Promise<Server> {
@@ -26,15 +31,25 @@ function fakeOpenAi(): Promise<Server> {
       const id = 'chatcmpl-fake';
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          id, object: 'chat.completion', created: 1_790_000_000, model: MODEL,
-          choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the fake.' }, finish_reason: 'stop' }], usage: USAGE,
-        }));
+        res.end(
+          JSON.stringify({
+            id,
+            object: 'chat.completion',
+            created: 1_790_000_000,
+            model: MODEL,
+            choices: [
+              { index: 0, message: { role: 'assistant', content: 'Hello from the fake.' }, finish_reason: 'stop' },
+            ],
+            usage: USAGE,
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (delta: object, finish: string | null, usage?: object) =>
-        res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_790_000_000, model: MODEL, choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_790_000_000, model: MODEL, choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`,
+        );
       chunk({ role: 'assistant', content: 'Streamed ' }, null);
       chunk({ content: 'hello.' }, null);
       chunk({}, 'stop');
@@ -91,7 +106,13 @@ after(async () => {
 async function runApp(instrumentation: 'openinference' | 'traceloop'): Promise<any> {
   const fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
   const child = spawn(process.execPath, [join(dir, 'app.cjs')], {
-    env: { ...process.env, INSTRUMENTATION: instrumentation, WEFT_URL: w.url, FAKE_URL: fakeUrl, NODE_PATH: resolve(import.meta.dirname, '..', 'node_modules') },
+    env: {
+      ...process.env,
+      INSTRUMENTATION: instrumentation,
+      WEFT_URL: w.url,
+      FAKE_URL: fakeUrl,
+      NODE_PATH: resolve(import.meta.dirname, '..', 'node_modules'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -113,7 +134,10 @@ test('OpenInference: request and response, messages, model, token counts and the
   for (const c of calls) {
     assert.equal(c.op_name, 'OpenAI Chat Completions');
     assert.equal(c.parent_id, null);
-    assert.deepEqual(c.inputs.messages, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hello' }]);
+    assert.deepEqual(c.inputs.messages, [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Say hello' },
+    ]);
     assert.equal(c.attributes.kind, 'LLM');
     assert.equal(c.attributes.provider, 'openai');
     assert.equal(c.exception, null);
@@ -122,7 +146,13 @@ test('OpenInference: request and response, messages, model, token counts and the
   assert.equal(plain.output.choices[0].message.content, 'Hello from the fake.');
   assert.equal(plain.attributes.model, MODEL);
   assert.equal(plain.attributes.model_parameters.temperature, 0.1);
-  assert.deepEqual(plain.summary.usage[MODEL], { requests: 1, prompt_tokens: 1200, completion_tokens: 70, total_tokens: 1270, prompt_tokens_details: { cached_tokens: 1024 } });
+  assert.deepEqual(plain.summary.usage[MODEL], {
+    requests: 1,
+    prompt_tokens: 1200,
+    completion_tokens: 70,
+    total_tokens: 1270,
+    prompt_tokens_details: { cached_tokens: 1024 },
+  });
   const cost = plain.summary.weave.costs[MODEL];
   assert.ok(cost.prompt_tokens_total_cost > 0 && cost.completion_tokens_total_cost > 0, JSON.stringify(cost));
   // Cached prompt tokens are billed at the cache price: less than 1,200 uncached ones.

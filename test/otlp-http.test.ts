@@ -15,14 +15,32 @@ before(async () => {
 after(() => t.close());
 
 const agent = (project: string) =>
-  record({ 'service.name': 'probe', 'wandb.entity': project.split('/')[0]!, 'wandb.project': project.split('/')[1]! }, (tracer) =>
-    tree(tracer, 'agent.run', { 'wandb.display_name': 'Agent run' }, (open) => {
-      open('chat gpt-4o', { 'gen_ai.request.model': 'gpt-4o', 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.output_tokens': 5, big: '9007199254740994' });
-      open('tool search', { 'input.value': '{"q":"weft"}', 'input.mime_type': 'application/json', 'output.value': 'found' });
-    }, (root) => {
-      root.recordException(new TypeError('boom'));
-      root.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
-    }));
+  record(
+    { 'service.name': 'probe', 'wandb.entity': project.split('/')[0]!, 'wandb.project': project.split('/')[1]! },
+    (tracer) =>
+      tree(
+        tracer,
+        'agent.run',
+        { 'wandb.display_name': 'Agent run' },
+        (open) => {
+          open('chat gpt-4o', {
+            'gen_ai.request.model': 'gpt-4o',
+            'gen_ai.usage.input_tokens': 12,
+            'gen_ai.usage.output_tokens': 5,
+            big: '9007199254740994',
+          });
+          open('tool search', {
+            'input.value': '{"q":"weft"}',
+            'input.mime_type': 'application/json',
+            'output.value': 'found',
+          });
+        },
+        (root) => {
+          root.recordException(new TypeError('boom'));
+          root.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
+        },
+      ),
+  );
 
 test('protobuf: one span is one call with its ids, times, tree, exception and the whole span kept', async () => {
   const rec = agent('e1/p1');
@@ -51,7 +69,9 @@ test('protobuf: one span is one call with its ids, times, tree, exception and th
     assert.ok(Date.parse(c.ended_at) >= Date.parse(c.started_at));
   }
   const chat = byName.get('chat gpt-4o');
-  assert.deepEqual(chat.summary.usage, { 'gpt-4o': { requests: 1, prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } });
+  assert.deepEqual(chat.summary.usage, {
+    'gpt-4o': { requests: 1, prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+  });
   assert.equal(chat.attributes.model, 'gpt-4o');
   assert.equal(chat.attributes.otel_span.attributes.big, '9007199254740994');
   assert.equal(chat.attributes.otel_span.kind, 'INTERNAL');
@@ -121,11 +141,32 @@ test('bad bodies: other media types 415, truncated protobuf and broken JSON 400,
   const cases: [string, Buffer, string, Record<string, string>, number, RegExp][] = [
     ['text/plain', rec.json, 'text/plain', {}, 415, /application\/x-protobuf or application\/json/],
     ['zstd', rec.protobuf, PROTOBUF, { 'content-encoding': 'zstd' }, 415, /Content-Encoding "zstd"/],
-    ['truncated', rec.protobuf.subarray(0, rec.protobuf.length - 7), PROTOBUF, {}, 400, /not an OTLP ExportTraceServiceRequest/],
+    [
+      'truncated',
+      rec.protobuf.subarray(0, rec.protobuf.length - 7),
+      PROTOBUF,
+      {},
+      400,
+      /not an OTLP ExportTraceServiceRequest/,
+    ],
     ['garbage', Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]), PROTOBUF, {}, 400, /protobuf/],
     ['not json', Buffer.from('{"resourceSpans": ['), 'application/json', {}, 400, /not JSON/],
-    ['wrong shape', Buffer.from('{"resourceSpans": {"a": 1}}'), 'application/json', {}, 400, /resourceSpans must be a list/],
-    ['scope not a list', Buffer.from('{"resourceSpans": [{"scopeSpans": 3}]}'), 'application/json', {}, 400, /scopeSpans must be a list/],
+    [
+      'wrong shape',
+      Buffer.from('{"resourceSpans": {"a": 1}}'),
+      'application/json',
+      {},
+      400,
+      /resourceSpans must be a list/,
+    ],
+    [
+      'scope not a list',
+      Buffer.from('{"resourceSpans": [{"scopeSpans": 3}]}'),
+      'application/json',
+      {},
+      400,
+      /scopeSpans must be a list/,
+    ],
     ['json array', Buffer.from('[1,2]'), 'application/json', {}, 400, /must be an object/],
     ['bad gzip', Buffer.from('not gzip at all'), PROTOBUF, { 'content-encoding': 'gzip' }, 400, /Content-Encoding/],
   ];
@@ -157,7 +198,10 @@ test('a span with a bad id is rejected in partialSuccess; the others are stored'
   const res = await postOtlp(t, Buffer.from(JSON.stringify(body)), { type: 'application/json' });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.partialSuccess.rejectedSpans, '2');
-  assert.match(res.body.partialSuccess.errorMessage, /Rejected span \(name="[^"]+" trace_id=[0-9a-f]{32} span_id=abc\): spanId must be 8 bytes/);
+  assert.match(
+    res.body.partialSuccess.errorMessage,
+    /Rejected span \(name="[^"]+" trace_id=[0-9a-f]{32} span_id=abc\): spanId must be 8 bytes/,
+  );
   assert.match(res.body.partialSuccess.errorMessage, /startTimeUnixNano is missing/);
   assert.equal((await callsOf(t, 'partial/p')).length, 1);
 });
@@ -174,8 +218,20 @@ test('times: nanoseconds become exact microseconds from a protobuf Long, JSON te
   const body = JSON.parse(rec.json.toString());
   const [span] = body.resourceSpans[0].scopeSpans[0].spans;
   body.resourceSpans[0].resource.attributes = [{ key: 'wandb.project', value: { stringValue: 'times/json' } }];
-  const late = { ...span, spanId: 'aaaaaaaaaaaaaaaa', name: 'late', startTimeUnixNano: '253402300800000000000', endTimeUnixNano: '253402300800000000001' };
-  const number = { ...span, spanId: 'bbbbbbbbbbbbbbbb', name: 'number', startTimeUnixNano: 1_700_000_000_123_456_000, endTimeUnixNano: 1_700_000_000_123_457_000 };
+  const late = {
+    ...span,
+    spanId: 'aaaaaaaaaaaaaaaa',
+    name: 'late',
+    startTimeUnixNano: '253402300800000000000',
+    endTimeUnixNano: '253402300800000000001',
+  };
+  const number = {
+    ...span,
+    spanId: 'bbbbbbbbbbbbbbbb',
+    name: 'number',
+    startTimeUnixNano: 1_700_000_000_123_456_000,
+    endTimeUnixNano: 1_700_000_000_123_457_000,
+  };
   body.resourceSpans[0].scopeSpans[0].spans = [span, late, number];
   const res = await postOtlp(t, Buffer.from(JSON.stringify(body)), { type: 'application/json' });
   assert.equal(res.status, 200, res.text);
@@ -223,17 +279,26 @@ test('the protobuf answer carries partial_success when spans were rejected', asy
   body.fill(0, at, at + 8);
   const res = await postOtlp(t, body);
   assert.equal(res.status, 200, res.text);
-  const decoded = ProtobufTraceSerializer.deserializeResponse(Buffer.from(res.text, 'latin1')) as { partialSuccess?: { rejectedSpans?: unknown; errorMessage?: string } };
+  const decoded = ProtobufTraceSerializer.deserializeResponse(Buffer.from(res.text, 'latin1')) as {
+    partialSuccess?: { rejectedSpans?: unknown; errorMessage?: string };
+  };
   assert.equal(Number(decoded.partialSuccess?.rejectedSpans), 1);
   assert.match(decoded.partialSuccess?.errorMessage ?? '', /spanId is all zeros/);
-  assert.deepEqual((await callsOf(t, 'pp/p')).map((c) => c.op_name), ['fine']);
+  assert.deepEqual(
+    (await callsOf(t, 'pp/p')).map((c) => c.op_name),
+    ['fine'],
+  );
 });
 
 test('re-sent spans (exporter retries) are idempotent', async () => {
   const rec = agent('retry/p');
   assert.equal((await postOtlp(t, rec.protobuf)).status, 200);
   const first = await callsOf(t, 'retry/p');
-  for (let i = 0; i < 3; i++) assert.equal((await postOtlp(t, i % 2 ? rec.json : rec.protobuf, { type: i % 2 ? 'application/json' : PROTOBUF })).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.equal(
+      (await postOtlp(t, i % 2 ? rec.json : rec.protobuf, { type: i % 2 ? 'application/json' : PROTOBUF })).status,
+      200,
+    );
   assert.deepEqual(await callsOf(t, 'retry/p'), first);
   assert.equal((await t.post('/calls/query_stats', { project_id: 'retry/p' })).body.count, 3);
 });
@@ -257,27 +322,70 @@ test('a span whose parent arrives later, in another request, joins its tree', as
 });
 
 test('with keys: a writer exports to its project (Authorization or wandb-api-key); elsewhere 403, none 401, nothing stored', async () => {
-  const keyed = await startTestApp({ keys: [{ user: 'writer', entity: 'team', role: 'writer' }, { user: 'reader', entity: 'team', role: 'reader' }, { user: 'other', entity: 'elsewhere', role: 'reader' }] });
+  const keyed = await startTestApp({
+    keys: [
+      { user: 'writer', entity: 'team', role: 'writer' },
+      { user: 'reader', entity: 'team', role: 'reader' },
+      { user: 'other', entity: 'elsewhere', role: 'reader' },
+    ],
+  });
   try {
     const [writer, reader, other] = keyed.keys;
     const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` });
     const rec = agent('team/app');
     assert.equal((await postOtlp(keyed, rec.protobuf, { headers: basic(writer!.key) })).status, 200);
-    assert.equal((await postOtlp(keyed, rec.protobuf, { headers: { project_id: 'team/other', 'wandb-api-key': writer!.key } })).status, 200);
-    const denied = await postOtlp(keyed, rec.protobuf, { headers: { project_id: 'elsewhere/app', ...basic(writer!.key) } });
+    assert.equal(
+      (await postOtlp(keyed, rec.protobuf, { headers: { project_id: 'team/other', 'wandb-api-key': writer!.key } }))
+        .status,
+      200,
+    );
+    const denied = await postOtlp(keyed, rec.protobuf, {
+      headers: { project_id: 'elsewhere/app', ...basic(writer!.key) },
+    });
     assert.equal(denied.status, 403);
     assert.match(denied.body.reason, /No write access to project elsewhere\/app/);
-    assert.equal((await postOtlp(keyed, rec.protobuf, { headers: { project_id: 'team/ro', ...basic(reader!.key) } })).status, 403);
+    assert.equal(
+      (await postOtlp(keyed, rec.protobuf, { headers: { project_id: 'team/ro', ...basic(reader!.key) } })).status,
+      403,
+    );
     // One resource of a request the key may not write refuses the whole request.
     const mixed = JSON.parse(rec.json.toString());
-    mixed.resourceSpans.push({ ...mixed.resourceSpans[0], resource: { attributes: [{ key: 'wandb.project', value: { stringValue: 'elsewhere/x' } }] } });
-    assert.equal((await postOtlp(keyed, Buffer.from(JSON.stringify(mixed)), { type: 'application/json', headers: basic(writer!.key) })).status, 403);
+    mixed.resourceSpans.push({
+      ...mixed.resourceSpans[0],
+      resource: { attributes: [{ key: 'wandb.project', value: { stringValue: 'elsewhere/x' } }] },
+    });
+    assert.equal(
+      (
+        await postOtlp(keyed, Buffer.from(JSON.stringify(mixed)), {
+          type: 'application/json',
+          headers: basic(writer!.key),
+        })
+      ).status,
+      403,
+    );
     const empty = Buffer.from('{"resourceSpans":[]}');
-    assert.equal((await postOtlp(keyed, empty, { type: 'application/json', headers: { project_id: 'elsewhere/app', ...basic(writer!.key) } })).status, 403);
-    assert.equal((await postOtlp(keyed, empty, { type: 'application/json', headers: { project_id: 'team/app', ...basic(writer!.key) } })).status, 200);
+    assert.equal(
+      (
+        await postOtlp(keyed, empty, {
+          type: 'application/json',
+          headers: { project_id: 'elsewhere/app', ...basic(writer!.key) },
+        })
+      ).status,
+      403,
+    );
+    assert.equal(
+      (
+        await postOtlp(keyed, empty, {
+          type: 'application/json',
+          headers: { project_id: 'team/app', ...basic(writer!.key) },
+        })
+      ).status,
+      200,
+    );
     assert.equal((await postOtlp(keyed, rec.protobuf)).status, 401);
     assert.equal((await postOtlp(keyed, rec.protobuf, { headers: { 'wandb-api-key': 'not-a-key' } })).status, 401);
-    const count = async (p: string, key = writer!.key) => (await keyed.post('/calls/query_stats', { project_id: p }, { authorization: `Bearer ${key}` })).body.count;
+    const count = async (p: string, key = writer!.key) =>
+      (await keyed.post('/calls/query_stats', { project_id: p }, { authorization: `Bearer ${key}` })).body.count;
     assert.equal(await count('team/app'), 3);
     assert.equal(await count('team/other'), 3);
     assert.equal(await count('team/ro'), 0);

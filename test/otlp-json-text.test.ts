@@ -14,7 +14,11 @@ const ON_CLICKHOUSE = process.env.WEFT_TEST_ENGINE === 'clickhouse';
 
 /** [span name, input.value text, output.value text]. */
 const CASES: [string, string, string][] = [
-  ['stored', '{"q":"café","n":3,"deep":{"list":[1,2.5,-0.25,1e+21,true,null]},"esc":"tab\\tq\\"\\\\\\u0001"}', '{"answer":"Paris","score":0.75}'],
+  [
+    'stored',
+    '{"q":"café","n":3,"deep":{"list":[1,2.5,-0.25,1e+21,true,null]},"esc":"tab\\tq\\"\\\\\\u0001"}',
+    '{"answer":"Paris","score":0.75}',
+  ],
   ['python', '{"q": "caf\\u00e9", "n": 3}', '[1.0, 2, {"ok": true}]'],
   ['repeated', '{"q":"first","n":1,"q":"last"}', '{"a":1,"a":2}'],
   ['digits', '{"b":1,"10":2,"2":3}', '{"z":0,"0":"zero"}'],
@@ -37,7 +41,14 @@ before(async () => {
   t = await startTestApp();
   const rec = record({ 'service.name': 'json-text' }, (tracer) => {
     for (const [name, input, output] of CASES) {
-      const s = tracer.startSpan(name, { attributes: { 'input.value': input, 'input.mime_type': 'application/json', 'output.value': output, 'output.mime_type': 'application/json' } });
+      const s = tracer.startSpan(name, {
+        attributes: {
+          'input.value': input,
+          'input.mime_type': 'application/json',
+          'output.value': output,
+          'output.mime_type': 'application/json',
+        },
+      });
       s.end();
     }
   });
@@ -55,7 +66,8 @@ test('inputs and output are stored as JSON.stringify writes their value, byte fo
     const line = lines.get(name)!;
     assert.ok(line.includes(`"inputs":${storedInputs(input)},"ended_at"`), `${name}: ${line}`);
     // A string output.value that is not an object or list stays the text it is.
-    const out = output.startsWith('{') || output.startsWith('[') ? JSON.stringify(JSON.parse(output)) : JSON.stringify(output);
+    const out =
+      output.startsWith('{') || output.startsWith('[') ? JSON.stringify(JSON.parse(output)) : JSON.stringify(output);
     assert.ok(line.includes(`"output":${out},"summary"`), `${name}: ${line}`);
   }
   // Text already in that form is kept as it came.
@@ -66,7 +78,11 @@ test('filters see the value: the last of repeated keys, decoded escapes, numbers
   const ids = async (expr: unknown) => {
     const r = await t.post('/calls/stream_query', { project_id: PROJECT, query: { $expr: expr } });
     assert.equal(r.status, 200, r.text);
-    return r.text.split('\n').filter(Boolean).map((l) => JSON.parse(l).op_name).sort();
+    return r.text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).op_name)
+      .sort();
   };
   const eq = (field: string, literal: unknown) => ({ $eq: [{ $getField: field }, { $literal: literal }] });
   assert.deepEqual(await ids(eq('inputs.q', 'last')), ['repeated']);
@@ -74,16 +90,33 @@ test('filters see the value: the last of repeated keys, decoded escapes, numbers
   assert.deepEqual(await ids(eq('inputs.q', 'café')), ['python', 'stored']);
   assert.deepEqual(await ids(eq('inputs.slash', 'a/b')), ['escapes']);
   assert.deepEqual(await ids(eq('inputs.pair', '😀')), ['escapes']);
-  assert.deepEqual(await ids({ $contains: { input: { $getField: 'inputs.esc' }, substr: { $literal: 'q"\\' } } }), ['stored']);
-  assert.deepEqual(await ids({ $gte: [{ $convert: { input: { $getField: 'inputs.e' }, to: 'double' } }, { $literal: 1000 }] }), ['numbers']);
-  assert.deepEqual(await ids({ $eq: [{ $convert: { input: { $getField: 'inputs.n' }, to: 'double' } }, { $literal: 3 }] }), ['python', 'stored']);
+  assert.deepEqual(await ids({ $contains: { input: { $getField: 'inputs.esc' }, substr: { $literal: 'q"\\' } } }), [
+    'stored',
+  ]);
+  assert.deepEqual(
+    await ids({ $gte: [{ $convert: { input: { $getField: 'inputs.e' }, to: 'double' } }, { $literal: 1000 }] }),
+    ['numbers'],
+  );
+  assert.deepEqual(
+    await ids({ $eq: [{ $convert: { input: { $getField: 'inputs.n' }, to: 'double' } }, { $literal: 3 }] }),
+    ['python', 'stored'],
+  );
   assert.deepEqual(await ids(eq('inputs.ctl', '\n')), ['escapes']);
   // A lone surrogate is kept as its escape; ClickHouse cannot read such a document (docs/clickhouse.md).
   assert.deepEqual(await ids(eq('inputs.k', 'v')), ON_CLICKHOUSE ? [] : ['lone']);
 });
 
 test('refs inside JSON text are found, stored form or not', async () => {
-  const r = await t.post('/calls/stream_query', { project_id: PROJECT, filter: { input_refs: [`weave:///${PROJECT}/object/m:abc`], output_refs: [`weave:///${PROJECT}/object/ds:def`] } });
+  const r = await t.post('/calls/stream_query', {
+    project_id: PROJECT,
+    filter: { input_refs: [`weave:///${PROJECT}/object/m:abc`], output_refs: [`weave:///${PROJECT}/object/ds:def`] },
+  });
   assert.equal(r.status, 200, r.text);
-  assert.deepEqual(r.text.split('\n').filter(Boolean).map((l) => JSON.parse(l).op_name), ['ref']);
+  assert.deepEqual(
+    r.text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).op_name),
+    ['ref'],
+  );
 });

@@ -50,8 +50,15 @@ test('refuses what the format does not allow', () => {
     'unknown type': ['# TYPE a thing\na 1\n', /unknown type/],
     'family in two groups': ['a 1\nb 1\na{x="1"} 2\n', /not one group/],
     'histogram without +Inf': ['# TYPE h histogram\nh_bucket{le="1"} 1\nh_sum 1\nh_count 1\n', /\+Inf bucket last/],
-    'histogram not cumulative': ['# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="2"} 1\nh_bucket{le="+Inf"} 2\nh_sum 1\nh_count 2\n', /not ascending and cumulative/],
-    'histogram count disagrees': ['# TYPE h histogram\nh_bucket{le="+Inf"} 2\nh_sum 1\nh_count 3\n', /differs from _count/],
+    'histogram not cumulative': [
+      '# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="2"} 1\nh_bucket{le="+Inf"} 2\nh_sum 1\nh_count 2\n',
+      /not ascending and cumulative/,
+    ],
+    'histogram count disagrees': [
+      '# TYPE h histogram\nh_bucket{le="+Inf"} 2\nh_sum 1\nh_count 3\n',
+      /differs from _count/,
+    ],
   };
-  for (const [why, [text, message]] of Object.entries(bad)) assert.throws(() => parsePrometheusText(text), message, why);
+  for (const [why, [text, message]] of Object.entries(bad))
+    assert.throws(() => parsePrometheusText(text), message, why);
 });

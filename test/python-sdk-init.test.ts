@@ -17,7 +17,7 @@ async function gql(t: TestApp, key: string | null, query: string, variables: Rec
 
 /** The init sequence for "project" (no entity) or "entity/project"; returns the project_id the SDK then uses. */
 async function init(t: TestApp, key: string | null, name: string): Promise<string> {
-  let [entity, project] = name.includes('/') ? name.split('/') as [string, string] : [null, name];
+  let [entity, project] = name.includes('/') ? (name.split('/') as [string, string]) : [null, name];
   if (entity === null) {
     // DefaultEntity: the SDK reads viewer.defaultEntity.name and raises when it is missing.
     const r = await gql(t, key, GQL.defaultEntity);
@@ -48,8 +48,12 @@ async function init(t: TestApp, key: string | null, name: string): Promise<strin
 
 describe('open mode', () => {
   let t: TestApp;
-  before(async () => { t = await startTestApp(); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
 
   test('init("my-project"): the default entity is the local user; calls go to that entity', async () => {
     assert.equal(await init(t, null, 'my-project'), 'local/my-project');
@@ -118,7 +122,9 @@ describe('keys mode', () => {
     });
     [writer, reader, scoped] = t.keys.map((k) => k.key) as [string, string, string];
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   test('init("project") with a key: the key\'s user and the entity it holds a role on', async () => {
     assert.equal(await init(t, writer, 'new-project'), 'acme/new-project');
@@ -135,7 +141,7 @@ describe('keys mode', () => {
     assert.equal((await t.post('/graphql', { query: GQL.defaultEntity }, pyHeaders('weft_wrong'))).status, 401);
   });
 
-  test('a reader sees the project but may not create one: W&B\'s permission error, not a 500', async () => {
+  test("a reader sees the project but may not create one: W&B's permission error, not a 500", async () => {
     const p = await gql(t, reader, GQL.project, { entityName: 'acme', name: 'p1' });
     assert.deepEqual(p.body.data, { project: { name: 'p1' } });
     const u = await gql(t, reader, GQL.upsertModel, { name: 'p1', entity: 'acme' });
@@ -145,14 +151,21 @@ describe('keys mode', () => {
   });
 
   test('a project of an entity the key has no role on is null, and creating it is refused', async () => {
-    assert.deepEqual((await gql(t, writer, GQL.project, { entityName: 'other', name: 'x' })).body.data, { project: null });
-    assert.deepEqual((await gql(t, scoped, GQL.project, { entityName: 'other', name: 'not-this' })).body.data, { project: null });
+    assert.deepEqual((await gql(t, writer, GQL.project, { entityName: 'other', name: 'x' })).body.data, {
+      project: null,
+    });
+    assert.deepEqual((await gql(t, scoped, GQL.project, { entityName: 'other', name: 'not-this' })).body.data, {
+      project: null,
+    });
     const u = await gql(t, writer, GQL.upsertModel, { name: 'x', entity: 'other' });
     assert.match(u.body.errors![0]!.message, /permission denied/);
   });
 
   test('entity(name).readOnly: false for writers of the whole entity, true for readers, null without a role', async () => {
-    assert.deepEqual((await gql(t, writer, GQL.entity, { entityName: 'acme' })).body.data, { viewer: { username: 'wendy' }, entity: { readOnly: false } });
+    assert.deepEqual((await gql(t, writer, GQL.entity, { entityName: 'acme' })).body.data, {
+      viewer: { username: 'wendy' },
+      entity: { readOnly: false },
+    });
     assert.deepEqual((await gql(t, reader, GQL.entity, { entityName: 'acme' })).body.data.entity, { readOnly: true });
     assert.equal((await gql(t, reader, GQL.entity, { entityName: 'other' })).body.data.entity, null);
   });

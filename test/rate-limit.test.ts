@@ -6,7 +6,10 @@ import { bearer, startTestApp, PROJECT } from './helpers/test-app.js';
 test('past its per-minute budget a key gets 429 with Retry-After; other keys are unaffected', async () => {
   const t = await startTestApp({
     rateLimitPerMinute: 5,
-    keys: [{ user: 'ann', entity: 'test-entity', role: 'writer' }, { user: 'ben', entity: 'test-entity', role: 'writer' }],
+    keys: [
+      { user: 'ann', entity: 'test-entity', role: 'writer' },
+      { user: 'ben', entity: 'test-entity', role: 'writer' },
+    ],
   });
   try {
     const [ann, ben] = t.keys.map((k) => k.key) as [string, string];

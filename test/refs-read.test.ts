@@ -18,13 +18,37 @@ async function create(objectId: string, val: unknown, project = PROJECT): Promis
 
 before(async () => {
   t = await startTestApp();
-  refs.model = objRef('model', await create('model', { _type: 'Model', name: 'm', temperature: 0.5, tags: ['a', 'b'], 'a/b': 'slash', nothing: null }));
-  refs.holder = objRef('holder', await create('holder', { inner: refs.model, list: [refs.model, 'plain'], deep: { ref: `${refs.model}/attr/tags` } }));
-  const opDigest = await create('my_op', { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'obj.py': 'x' } });
+  refs.model = objRef(
+    'model',
+    await create('model', {
+      _type: 'Model',
+      name: 'm',
+      temperature: 0.5,
+      tags: ['a', 'b'],
+      'a/b': 'slash',
+      nothing: null,
+    }),
+  );
+  refs.holder = objRef(
+    'holder',
+    await create('holder', {
+      inner: refs.model,
+      list: [refs.model, 'plain'],
+      deep: { ref: `${refs.model}/attr/tags` },
+    }),
+  );
+  const opDigest = await create('my_op', {
+    _type: 'CustomWeaveType',
+    weave_type: { type: 'Op' },
+    files: { 'obj.py': 'x' },
+  });
   refs.op = `weave:///${PROJECT}/op/my_op:${opDigest}`;
   const goneDigest = await create('gone', { x: 1 });
   refs.gone = objRef('gone', goneDigest);
-  assert.equal((await t.post('/obj/delete', { project_id: PROJECT, object_id: 'gone', digests: [goneDigest] })).status, 200);
+  assert.equal(
+    (await t.post('/obj/delete', { project_id: PROJECT, object_id: 'gone', digests: [goneDigest] })).status,
+    200,
+  );
   refs.foreign = objRef('secret', await create('secret', { token: 's3cr3t' }, OTHER), OTHER);
   refs.viaForeign = objRef('pointer', await create('pointer', { other: refs.foreign }));
 });
@@ -40,7 +64,11 @@ async function vals(list: string[]): Promise<unknown[]> {
 }
 
 test('whole objects and ops come back as stored, in request order, duplicates included', async () => {
-  const obj = await t.post('/obj/read', { project_id: PROJECT, object_id: 'model', digest: refs.model.split(':').pop() });
+  const obj = await t.post('/obj/read', {
+    project_id: PROJECT,
+    object_id: 'model',
+    digest: refs.model.split(':').pop(),
+  });
   const got = await vals([refs.op, refs.model, refs.model]);
   assert.equal(got.length, 3);
   assert.deepEqual(got[1], obj.body.obj.val);
@@ -50,40 +78,73 @@ test('whole objects and ops come back as stored, in request order, duplicates in
 });
 
 test('key, attr and index edges walk into the value', async () => {
-  assert.deepEqual(await vals([`${refs.model}/attr/name`, `${refs.model}/key/temperature`, `${refs.model}/attr/tags/index/1`, `${refs.model}/key/a%2Fb`]), ['m', 0.5, 'b', 'slash']);
+  assert.deepEqual(
+    await vals([
+      `${refs.model}/attr/name`,
+      `${refs.model}/key/temperature`,
+      `${refs.model}/attr/tags/index/1`,
+      `${refs.model}/key/a%2Fb`,
+    ]),
+    ['m', 0.5, 'b', 'slash'],
+  );
   assert.deepEqual(await vals([`${refs.model}/key/nothing`]), [null], 'a stored null is a value');
 });
 
 test('a path that leads nowhere gives null', async () => {
   const got = await vals([
-    `${refs.model}/key/missing`, `${refs.model}/attr/tags/index/2`, `${refs.model}/attr/tags/index/-1`,
-    `${refs.model}/attr/tags/key/0`, `${refs.model}/attr/name/key/x`, `${refs.model}/key/constructor`, `${refs.model}/key/missing/key/deeper`,
+    `${refs.model}/key/missing`,
+    `${refs.model}/attr/tags/index/2`,
+    `${refs.model}/attr/tags/index/-1`,
+    `${refs.model}/attr/tags/key/0`,
+    `${refs.model}/attr/name/key/x`,
+    `${refs.model}/key/constructor`,
+    `${refs.model}/key/missing/key/deeper`,
   ]);
   assert.deepEqual(got, [null, null, null, null, null, null, null]);
 });
 
 test('nested refs met on the way are followed into the other object', async () => {
-  const got = await vals([`${refs.holder}/key/inner/attr/name`, `${refs.holder}/key/list/index/0/attr/tags/index/0`, `${refs.holder}/key/deep/key/ref/index/1`]);
+  const got = await vals([
+    `${refs.holder}/key/inner/attr/name`,
+    `${refs.holder}/key/list/index/0/attr/tags/index/0`,
+    `${refs.holder}/key/deep/key/ref/index/1`,
+  ]);
   assert.deepEqual(got, ['m', 'a', 'b']);
-  assert.deepEqual(await vals([`${refs.holder}/key/inner`]), [refs.model], 'a ref at the end of the path is returned as is');
+  assert.deepEqual(
+    await vals([`${refs.holder}/key/inner`]),
+    [refs.model],
+    'a ref at the end of the path is returned as is',
+  );
 });
 
 test('a deleted object reads as null; a missing one is a 404', async () => {
-  assert.deepEqual(await vals([refs.gone, `${refs.gone}/key/x`, refs.model]), [null, null, (await vals([refs.model]))[0]]);
+  assert.deepEqual(await vals([refs.gone, `${refs.gone}/key/x`, refs.model]), [
+    null,
+    null,
+    (await vals([refs.model]))[0],
+  ]);
   const missing = await read([refs.model, objRef('nothing', MISSING_DIGEST)]);
   assert.equal(missing.status, 404);
   assert.match(missing.body.reason, /nothing/);
   // As Weave's RefObjectsNotFoundError: the missing digests, each once.
   assert.equal(missing.body.error_type, 'RefObjectsNotFoundError');
   assert.deepEqual(missing.body.missing_object_digests, [MISSING_DIGEST]);
-  const two = await read([objRef('a', MISSING_DIGEST), refs.model, objRef('b', MISSING_DIGEST), objRef('c', MISSING_DIGEST.replace('A', 'B'))]);
+  const two = await read([
+    objRef('a', MISSING_DIGEST),
+    refs.model,
+    objRef('b', MISSING_DIGEST),
+    objRef('c', MISSING_DIGEST.replace('A', 'B')),
+  ]);
   assert.deepEqual(two.body.missing_object_digests, [MISSING_DIGEST, MISSING_DIGEST.replace('A', 'B')]);
   assert.equal((await read([objRef('model', MISSING_DIGEST)])).status, 404, 'an unknown digest of a known object');
 });
 
 test('refs are read in their own project, but nested refs never cross into another one', async () => {
   assert.deepEqual(await vals([refs.foreign]), [{ token: 's3cr3t' }]);
-  assert.deepEqual(await vals([`${refs.viaForeign}/key/other/key/token`, `${refs.viaForeign}/key/other`]), [null, refs.foreign]);
+  assert.deepEqual(await vals([`${refs.viaForeign}/key/other/key/token`, `${refs.viaForeign}/key/other`]), [
+    null,
+    refs.foreign,
+  ]);
 });
 
 test('table, call and latest refs are 400s, and so is any malformed ref', async () => {

@@ -10,7 +10,10 @@ let t: TestApp;
 let table = { digest: '', rows: [] as string[] };
 let dataset = '';
 let tsRowRef = '';
-const rows = [{ q: 'one', a: 1, tags: ['x', 'y'] }, { q: 'two', a: 2, tags: [] }];
+const rows = [
+  { q: 'one', a: 1, tags: ['x', 'y'] },
+  { q: 'two', a: 2, tags: [] },
+];
 
 async function createTable(project: string, tableRows: unknown[]): Promise<{ digest: string; rows: string[] }> {
   const r = await t.post('/table/create', { table: { project_id: project, rows: tableRows } });
@@ -28,7 +31,13 @@ before(async () => {
   t = await startTestApp();
   table = await createTable(PROJECT, rows);
   tsRowRef = `weave:///${PROJECT}/table/${table.digest}/id/${table.rows[1]}`;
-  dataset = await createObj('ds', { _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], name: 'ds', rows: `weave:///${PROJECT}/table/${table.digest}` });
+  dataset = await createObj('ds', {
+    _type: 'Dataset',
+    _class_name: 'Dataset',
+    _bases: ['Object', 'BaseModel'],
+    name: 'ds',
+    rows: `weave:///${PROJECT}/table/${table.digest}`,
+  });
 });
 after(async () => {
   await t.close();
@@ -43,17 +52,27 @@ async function vals(list: string[]): Promise<unknown[]> {
 test('a Dataset row ref resolves to the row, and the walk continues inside it', async () => {
   const rowRef = (i: number) => `${dataset}/attr/rows/id/${table.rows[i]}`;
   assert.deepEqual(await vals([rowRef(0), rowRef(1)]), rows);
-  assert.deepEqual(await vals([`${rowRef(0)}/key/q`, `${rowRef(0)}/key/tags/index/1`, `${rowRef(1)}/key/missing`]), ['one', 'y', null]);
+  assert.deepEqual(await vals([`${rowRef(0)}/key/q`, `${rowRef(0)}/key/tags/index/1`, `${rowRef(1)}/key/missing`]), [
+    'one',
+    'y',
+    null,
+  ]);
 });
 
 test('row digests that are not in the table read as null', async () => {
   const elsewhere = await createTable(PROJECT, [{ q: 'not in ds' }]);
-  assert.deepEqual(await vals([`${dataset}/attr/rows/id/${elsewhere.rows[0]}`, `${dataset}/attr/rows/id/${'Z'.repeat(43)}`]), [null, null]);
+  assert.deepEqual(
+    await vals([`${dataset}/attr/rows/id/${elsewhere.rows[0]}`, `${dataset}/attr/rows/id/${'Z'.repeat(43)}`]),
+    [null, null],
+  );
 });
 
 test('TS SDK row refs (table/<digest>/id/<row>) held in an object are followed', async () => {
   const holder = await createObj('holder', { example: tsRowRef, examples: [tsRowRef] });
-  assert.deepEqual(await vals([`${holder}/key/example`, `${holder}/key/example/key/q`, `${holder}/key/examples/index/0/key/a`]), [tsRowRef, 'two', 2]);
+  assert.deepEqual(
+    await vals([`${holder}/key/example`, `${holder}/key/example/key/q`, `${holder}/key/examples/index/0/key/a`]),
+    [tsRowRef, 'two', 2],
+  );
 });
 
 test('rows of another project are never reached through a nested ref', async () => {
@@ -63,17 +82,32 @@ test('rows of another project are never reached through a nested ref', async () 
 });
 
 test('many row refs of one dataset are read in one request', async () => {
-  const many = await createTable(PROJECT, Array.from({ length: 300 }, (_, i) => ({ i })));
+  const many = await createTable(
+    PROJECT,
+    Array.from({ length: 300 }, (_, i) => ({ i })),
+  );
   const ds = await createObj('big-ds', { rows: `weave:///${PROJECT}/table/${many.digest}` });
   const got = await vals(many.rows.map((r) => `${ds}/attr/rows/id/${r}/key/i`));
-  assert.deepEqual(got, Array.from({ length: 300 }, (_, i) => i));
+  assert.deepEqual(
+    got,
+    Array.from({ length: 300 }, (_, i) => i),
+  );
 });
 
 test('expand_columns follows the same walk, into table rows', async () => {
-  const s = start({ inputs: { example: `${dataset}/attr/rows/id/${table.rows[0]}`, ts_row: tsRowRef, q: `${dataset}/attr/rows/id/${table.rows[1]}/key/q`, gone: `${dataset}/attr/rows/id/${'Z'.repeat(43)}` } });
+  const s = start({
+    inputs: {
+      example: `${dataset}/attr/rows/id/${table.rows[0]}`,
+      ts_row: tsRowRef,
+      q: `${dataset}/attr/rows/id/${table.rows[1]}/key/q`,
+      gone: `${dataset}/attr/rows/id/${'Z'.repeat(43)}`,
+    },
+  });
   await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id))] });
   const r = await t.post('/calls/stream_query', {
-    project_id: PROJECT, filter: { call_ids: [s.id] }, expand_columns: ['inputs.example', 'inputs.ts_row', 'inputs.q', 'inputs.gone'],
+    project_id: PROJECT,
+    filter: { call_ids: [s.id] },
+    expand_columns: ['inputs.example', 'inputs.ts_row', 'inputs.q', 'inputs.gone'],
   });
   assert.equal(r.status, 200, r.text);
   const [c] = jsonl(r.text);

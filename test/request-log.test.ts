@@ -12,21 +12,37 @@ const SECRET_INPUT = 'body-marker-that-must-not-be-logged';
 
 async function appLogging(format: LogFormat, opts: TestAppOptions = {}, level = 'info') {
   const lines: string[] = [];
-  const t = await startTestApp({ ...opts, log: { level, format, destination: { write: (chunk: string) => lines.push(...chunk.split('\n').filter((l) => l !== '')) } } });
+  const t = await startTestApp({
+    ...opts,
+    log: {
+      level,
+      format,
+      destination: { write: (chunk: string) => lines.push(...chunk.split('\n').filter((l) => l !== '')) },
+    },
+  });
   return { t, lines };
 }
 
 /** A store whose call counts fail as an engine's unexpected fault does: a 500. */
-const failingCount = (message: string): TestAppOptions['wrapStore'] => (store) => ({
-  ...store,
-  calls: { ...store.calls, count: async () => { throw new Error(message); } },
-});
+const failingCount =
+  (message: string): TestAppOptions['wrapStore'] =>
+  (store) => ({
+    ...store,
+    calls: {
+      ...store.calls,
+      count: async () => {
+        throw new Error(message);
+      },
+    },
+  });
 
 const records = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, any>);
 const requestLines = (lines: string[]) => records(lines).filter((r) => r.msg === 'request');
 
 test('json: one info line per request with its fields, never the key or the body', async () => {
-  const { t, lines } = await appLogging('json', { keys: [{ user: 'ada', entity: PROJECT.split('/')[0]!, role: 'writer' }] });
+  const { t, lines } = await appLogging('json', {
+    keys: [{ user: 'ada', entity: PROJECT.split('/')[0]!, role: 'writer' }],
+  });
   try {
     const key = t.keys[0]!;
     const s = start({ inputs: { q: SECRET_INPUT } });
@@ -44,15 +60,33 @@ test('json: one info line per request with its fields, never the key or the body
     assert.match(write.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.equal(typeof write.reqId, 'string');
     assert.deepEqual(
-      { method: write.method, route: write.route, status: write.status, project: write.project, key_id: write.key_id, bytes_in: write.bytes_in },
-      { method: 'POST', route: '/call/upsert_batch', status: 200, project: PROJECT, key_id: key.id, bytes_in: Buffer.byteLength(JSON.stringify(body)) },
+      {
+        method: write.method,
+        route: write.route,
+        status: write.status,
+        project: write.project,
+        key_id: write.key_id,
+        bytes_in: write.bytes_in,
+      },
+      {
+        method: 'POST',
+        route: '/call/upsert_batch',
+        status: 200,
+        project: PROJECT,
+        key_id: key.id,
+        bytes_in: Buffer.byteLength(JSON.stringify(body)),
+      },
     );
     assert.ok(typeof write.ms === 'number' && write.ms >= 0);
     assert.ok(write.bytes_out > 0);
-    assert.deepEqual([refused.route, refused.status, refused.key_id, refused.project], ['/calls/query_stats', 401, null, null]);
+    assert.deepEqual(
+      [refused.route, refused.status, refused.key_id, refused.project],
+      ['/calls/query_stats', 401, null, null],
+    );
     assert.deepEqual([missing.route, missing.url, missing.status], [null, '/no/such/path?x=1', 404]);
     const text = lines.join('\n');
-    for (const secret of [key.key, SECRET_INPUT, 'authorization']) assert.ok(!text.includes(secret), `the log holds ${secret}`);
+    for (const secret of [key.key, SECRET_INPUT, 'authorization'])
+      assert.ok(!text.includes(secret), `the log holds ${secret}`);
   } finally {
     await t.close();
   }
@@ -82,9 +116,14 @@ test('pretty: one readable line per request; an error keeps its stack below its 
     assert.equal((await t.post('/calls/query_stats', { project_id: PROJECT })).status, 500);
     const heads = lines.filter((l) => /^\d{4}-/.test(l));
     assert.equal(heads.length, 3, lines.join('\n'));
-    assert.match(heads[0]!, new RegExp(`^\\S+Z INFO  POST /call/upsert_batch 200 [\\d.]+ ms in \\d+ B out \\d+ B project=${PROJECT} \\[req-\\d+\\]$`));
+    assert.match(
+      heads[0]!,
+      new RegExp(
+        `^\\S+Z INFO  POST /call/upsert_batch 200 [\\d.]+ ms in \\d+ B out \\d+ B project=${PROJECT} \\[req-\\d+\\]$`,
+      ),
+    );
     assert.match(heads[1]!, /^\S+Z ERROR unhandled error \[req-\d+\]$/);
-    assert.match(heads[2]!, /^\S+Z INFO  POST \/calls\/query_stats 500 /);
+    assert.match(heads[2]!, /^\S+Z INFO {2}POST \/calls\/query_stats 500 /);
     const stack = lines.slice(lines.indexOf(heads[1]!) + 1, lines.indexOf(heads[2]!));
     assert.match(stack[0]!, /^ {4}Error: pretty boom$/);
     assert.ok(stack.length > 1 && stack.slice(1).every((l) => /^ {8}at /.test(l)), stack.join('\n'));
@@ -111,7 +150,12 @@ test('levels: silent writes nothing, warn leaves the request lines out', async (
 test('a 503 (a full ingest queue) is one warn line with its reason, no error and no stack', async () => {
   const full: TestAppOptions['wrapStore'] = (store) => ({
     ...store,
-    calls: { ...store.calls, writeParts: async () => { throw new WriteQueueFullError(1, 1); } },
+    calls: {
+      ...store.calls,
+      writeParts: async () => {
+        throw new WriteQueueFullError(1, 1);
+      },
+    },
   });
   const { t, lines } = await appLogging('json', { wrapStore: full });
   try {

@@ -18,7 +18,11 @@ const callRef = (p: string, id: string) => `weave:///${p}/call/${id}`;
 async function rawCallIds(t: TestApp, project: string): Promise<string[]> {
   const database = clickhouseDatabase(t.store);
   if (database !== null) {
-    const rows = await selectRows<{ id: string }>(chdbClient(), `SELECT DISTINCT id FROM ${database}.calls WHERE project_id = {p:String} ORDER BY id`, { p: project });
+    const rows = await selectRows<{ id: string }>(
+      chdbClient(),
+      `SELECT DISTINCT id FROM ${database}.calls WHERE project_id = {p:String} ORDER BY id`,
+      { p: project },
+    );
     return rows.map((r) => r.id);
   }
   const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
@@ -29,16 +33,29 @@ async function rawCallIds(t: TestApp, project: string): Promise<string[]> {
   }
 }
 
-async function writeCalls(t: TestApp, project: string, startedMs: number, n: number, before?: (ids: string[]) => Promise<void>): Promise<string[]> {
+async function writeCalls(
+  t: TestApp,
+  project: string,
+  startedMs: number,
+  n: number,
+  before?: (ids: string[]) => Promise<void>,
+): Promise<string[]> {
   const starts = Array.from({ length: n }, () => start({ project_id: project, started_at: iso(startedMs) }));
   await before?.(starts.map((s) => s.id));
-  const r = await t.post('/call/upsert_batch', { batch: starts.flatMap((s) => [startItem(s), endItem(end(s.id, { project_id: project }))]) });
+  const r = await t.post('/call/upsert_batch', {
+    batch: starts.flatMap((s) => [startItem(s), endItem(end(s.id, { project_id: project }))]),
+  });
   assert.equal(r.status, 200, r.text);
   return starts.map((s) => s.id);
 }
 
 async function feedbackOn(t: TestApp, project: string, id: string): Promise<void> {
-  const r = await t.post('/feedback/create', { project_id: project, weave_ref: callRef(project, id), feedback_type: 'note', payload: { note: id } });
+  const r = await t.post('/feedback/create', {
+    project_id: project,
+    weave_ref: callRef(project, id),
+    feedback_type: 'note',
+    payload: { note: id },
+  });
   assert.equal(r.status, 200, r.text);
 }
 
@@ -65,14 +82,22 @@ test('the background job deletes expired calls and their feedback, and nothing e
     const withFeedback = async (ids: string[]) => {
       for (const id of ids) await feedbackOn(t, p, id);
     };
-    const expired = await writeCalls(t, p, Date.now() - 2 * DAY_MS, 3, withFeedback);
+    await writeCalls(t, p, Date.now() - 2 * DAY_MS, 3, withFeedback);
     const live = await writeCalls(t, p, Date.now(), 2, withFeedback);
     // Feedback about something else than a call is kept.
-    await t.post('/feedback/create', { project_id: p, weave_ref: `weave:///${p}/object/thing:abc`, feedback_type: 'note', payload: {} });
+    await t.post('/feedback/create', {
+      project_id: p,
+      weave_ref: `weave:///${p}/object/thing:abc`,
+      feedback_type: 'note',
+      payload: {},
+    });
 
     await until(async () => (await rawCallIds(t, p)).length === live.length);
     assert.deepEqual(await rawCallIds(t, p), [...live].sort());
-    assert.deepEqual(await feedbackRefs(t, p), [...live.map((id) => callRef(p, id)), `weave:///${p}/object/thing:abc`].sort());
+    assert.deepEqual(
+      await feedbackRefs(t, p),
+      [...live.map((id) => callRef(p, id)), `weave:///${p}/object/thing:abc`].sort(),
+    );
     const stats = await t.post('/calls/query_stats', { project_id: p });
     assert.equal(stats.body.count, live.length);
   } finally {
@@ -108,7 +133,11 @@ test('the expiry index is used to find expired calls', async () => {
   try {
     const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
     try {
-      const plan = db.prepare('EXPLAIN QUERY PLAN SELECT rowid, project_id, id FROM calls WHERE expire_at IS NOT NULL AND expire_at <= ? ORDER BY expire_at LIMIT ?').all(1, 10) as { detail: string }[];
+      const plan = db
+        .prepare(
+          'EXPLAIN QUERY PLAN SELECT rowid, project_id, id FROM calls WHERE expire_at IS NOT NULL AND expire_at <= ? ORDER BY expire_at LIMIT ?',
+        )
+        .all(1, 10) as { detail: string }[];
       assert.match(plan.map((r) => r.detail).join('\n'), /calls_expire/);
     } finally {
       db.close();

@@ -26,7 +26,9 @@ const read = async (project: string, id: string) => {
   return r.body.call;
 };
 const writeCall = async (s: ReturnType<typeof start>) => {
-  const r = await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { project_id: s.project_id }))] });
+  const r = await t.post('/call/upsert_batch', {
+    batch: [startItem(s), endItem(end(s.id, { project_id: s.project_id }))],
+  });
   assert.equal(r.status, 200, r.text);
   return s.id;
 };
@@ -94,7 +96,10 @@ test('expire_at is null without a TTL and started_at + TTL with one, on every wr
   assert.equal((await t.post('/call/end', { end: end(c.id, { project_id: p }) })).status, 200);
   assert.equal((await read(p, c.id)).expire_at, want);
   // Queries return it too.
-  const r = await t.post('/calls/stream_query', { project_id: p, sort_by: [{ field: 'started_at', direction: 'asc' }] });
+  const r = await t.post('/calls/stream_query', {
+    project_id: p,
+    sort_by: [{ field: 'started_at', direction: 'asc' }],
+  });
   const byId = new Map(jsonl(r.text).map((x) => [x.id, x.expire_at]));
   assert.deepEqual([byId.get(a), byId.get(b), byId.get(c.id)], [null, want, want]);
 });
@@ -128,11 +133,21 @@ test('expired calls vanish from read, stream_query, query and query_stats; live 
   assert.equal(await read(p, old), null);
   assert.equal((await read(p, fresh)).id, fresh);
   assert.equal((await read(p, forever)).id, forever);
-  const r = await t.post('/call/read', { project_id: p, id: old, include_storage_size: true, include_total_storage_size: true });
+  const r = await t.post('/call/read', {
+    project_id: p,
+    id: old,
+    include_storage_size: true,
+    include_total_storage_size: true,
+  });
   assert.deepEqual(r.body, { call: null }, 'the point read with size flags too');
 
   const stream = await t.post('/calls/stream_query', { project_id: p });
-  assert.deepEqual(jsonl(stream.text).map((c) => c.id).sort(), [fresh, forever].sort());
+  assert.deepEqual(
+    jsonl(stream.text)
+      .map((c) => c.id)
+      .sort(),
+    [fresh, forever].sort(),
+  );
   const filtered = await t.post('/calls/stream_query', { project_id: p, filter: { call_ids: [old] } });
   assert.deepEqual(jsonl(filtered.text), []);
   const json = await t.post('/calls/query', { project_id: p, limit: 10 });
@@ -140,7 +155,11 @@ test('expired calls vanish from read, stream_query, query and query_stats; live 
 
   const stats = await t.post('/calls/query_stats', { project_id: p });
   assert.equal(stats.body.count, 2);
-  const oneTrace = await t.post('/calls/query_stats', { project_id: p, filter: { call_ids: [old] }, include_total_storage_size: true });
+  const oneTrace = await t.post('/calls/query_stats', {
+    project_id: p,
+    filter: { call_ids: [old] },
+    include_total_storage_size: true,
+  });
   assert.deepEqual(oneTrace.body, { count: 0, total_storage_size_bytes: 0 });
 });
 
@@ -148,13 +167,35 @@ test('storage totals of a trace leave its expired calls out (and are set on the 
   const p = 'ttl/sizes';
   await setTtl(p, 1);
   const root = start({ project_id: p, started_at: iso(Date.now()) });
-  const old = start({ project_id: p, trace_id: root.trace_id, parent_id: root.id, started_at: iso(Date.now() - 3 * DAY_MS), inputs: { big: 'x'.repeat(5000) } });
+  const old = start({
+    project_id: p,
+    trace_id: root.trace_id,
+    parent_id: root.id,
+    started_at: iso(Date.now() - 3 * DAY_MS),
+    inputs: { big: 'x'.repeat(5000) },
+  });
   await writeCall(root);
   await writeCall(old);
-  const r = await t.post('/call/read', { project_id: p, id: root.id, include_storage_size: true, include_total_storage_size: true });
+  const r = await t.post('/call/read', {
+    project_id: p,
+    id: root.id,
+    include_storage_size: true,
+    include_total_storage_size: true,
+  });
   assert.equal(r.body.call.total_storage_size_bytes, r.body.call.storage_size_bytes);
-  const rows = jsonl((await t.post('/calls/stream_query', { project_id: p, include_storage_size: true, include_total_storage_size: true })).text);
-  assert.deepEqual(rows.map((c) => [c.id, c.total_storage_size_bytes]), [[root.id, r.body.call.storage_size_bytes]]);
+  const rows = jsonl(
+    (
+      await t.post('/calls/stream_query', {
+        project_id: p,
+        include_storage_size: true,
+        include_total_storage_size: true,
+      })
+    ).text,
+  );
+  assert.deepEqual(
+    rows.map((c) => [c.id, c.total_storage_size_bytes]),
+    [[root.id, r.body.call.storage_size_bytes]],
+  );
   const stats = await t.post('/calls/query_stats', { project_id: p, include_total_storage_size: true });
   assert.deepEqual(stats.body, { count: 1, total_storage_size_bytes: r.body.call.storage_size_bytes });
 });

@@ -6,12 +6,18 @@ import { ROUTES } from '../src/api/routes.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 // The key-administration routes are left to test/auth-*.test.ts: a valid body there creates
 // a key, which turns the open test app into a keyed one for every later request.
-const jsonRoutes = ROUTES.filter((r) => r.body !== undefined && (r.requestBody ?? 'json') === 'json' && !r.path.startsWith('/admin/'));
+const jsonRoutes = ROUTES.filter(
+  (r) => r.body !== undefined && (r.requestBody ?? 'json') === 'json' && !r.path.startsWith('/admin/'),
+);
 const urlOf = (path: string) => path.replace(/:([a-z_]+)/g, 'x');
 
 const BAD_BODIES: [string, string][] = [
@@ -22,7 +28,7 @@ const BAD_BODIES: [string, string][] = [
   ['an empty object', '{}'],
   ['an unknown top-level key', '{"project_id":"e/p","surely_not_a_field":1}'],
   ['wrongly typed fields', '{"project_id": 5, "id": [], "filter": "x", "batch": {}, "obj": 1, "payload": 2}'],
-  ['a deeply nested object', '{"project_id":"e/p","x":' + '['.repeat(2000) + ']'.repeat(2000) + '}'],
+  ['a deeply nested object', `{"project_id":"e/p","x":${'['.repeat(2000)}${']'.repeat(2000)}}`],
 ];
 
 test('the route table has the JSON routes of the issue', () => {
@@ -32,8 +38,16 @@ test('the route table has the JSON routes of the issue', () => {
 for (const route of jsonRoutes) {
   test(`${route.method} ${route.path}: malformed bodies are 4xx JSON`, async () => {
     for (const [what, payload] of BAD_BODIES) {
-      const res = await t.app.inject({ method: route.method, url: urlOf(route.path), payload, headers: { 'content-type': 'application/json' } });
-      assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${what}: status ${res.statusCode} ${res.body.slice(0, 200)}`);
+      const res = await t.app.inject({
+        method: route.method,
+        url: urlOf(route.path),
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.ok(
+        res.statusCode >= 400 && res.statusCode < 500,
+        `${what}: status ${res.statusCode} ${res.body.slice(0, 200)}`,
+      );
       const body = JSON.parse(res.body);
       assert.ok(Array.isArray(body.detail) || typeof body.reason === 'string', `${what}: ${res.body.slice(0, 200)}`);
     }

@@ -16,11 +16,18 @@ after(() => dirs.removeAll());
 test('a schema-4 database is upgraded at startup, with a message, and keeps its calls', async () => {
   const dir = dirs.make();
   const file = join(dir, 'weft.sqlite');
-  const old = openSqlite(file, SQLITE_MIGRATIONS.filter((m) => m.version <= 4));
-  const call = old.prepare(`INSERT INTO calls (project_id, id, trace_id, parent_id, op_name, started_at, attributes, inputs) VALUES ('e/p', ?, ?, ?, 'op', 1, '{}', '{}')`);
+  const old = openSqlite(
+    file,
+    SQLITE_MIGRATIONS.filter((m) => m.version <= 4),
+  );
+  const call = old.prepare(
+    `INSERT INTO calls (project_id, id, trace_id, parent_id, op_name, started_at, attributes, inputs) VALUES ('e/p', ?, ?, ?, 'op', 1, '{}', '{}')`,
+  );
   call.run('c1', 't1', null);
   call.run('0a1b2c3d4e5f6a7b', '0123456789abcdef0123456789abcdef', 'c1');
-  const price = old.prepare(`INSERT INTO llm_token_prices VALUES (?, ?, ?, 'p', 'gpt-4o', 0, 1, 2, 'USD', 'USD', 'u', 0)`);
+  const price = old.prepare(
+    `INSERT INTO llm_token_prices VALUES (?, ?, ?, 'p', 'gpt-4o', 0, 1, 2, 'USD', 'USD', 'u', 0)`,
+  );
   price.run('old-default', 'default', 'default');
   price.run('mine', 'project', 'e/p');
   old.close();
@@ -29,16 +36,49 @@ test('a schema-4 database is upgraded at startup, with a message, and keeps its 
   try {
     assert.ok(s.port, s.stderr);
     assert.match(s.stderr, new RegExp(`upgrading the database in .* from schema 4 to ${latest}`));
-    const r = await fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"project_id":"e/p"}' });
+    const r = await fetch(`http://127.0.0.1:${s.port}/calls/query_stats`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"project_id":"e/p"}',
+    });
     assert.deepEqual(await r.json(), { count: 2, total_storage_size_bytes: null });
     // Migrations 8 and 9 key the id, trace and parent indexes: the old rows are found through them.
     const post = async (path: string, body: unknown) =>
-      (await fetch(`http://127.0.0.1:${s.port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).text();
-    assert.equal(JSON.parse(await post('/call/read', { project_id: 'e/p', id: '0a1b2c3d4e5f6a7b' })).call.parent_id, 'c1');
-    const children = await post('/calls/stream_query', { project_id: 'e/p', filter: { parent_ids: ['c1'] }, columns: ['id'] });
-    assert.deepEqual(children.split('\n').filter(Boolean).map((l) => JSON.parse(l).id), ['0a1b2c3d4e5f6a7b']);
-    const trace = await post('/calls/stream_query', { project_id: 'e/p', filter: { trace_ids: ['0123456789abcdef0123456789abcdef'] }, columns: ['id'] });
-    assert.deepEqual(trace.split('\n').filter(Boolean).map((l) => JSON.parse(l).id), ['0a1b2c3d4e5f6a7b']);
+      (
+        await fetch(`http://127.0.0.1:${s.port}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).text();
+    assert.equal(
+      JSON.parse(await post('/call/read', { project_id: 'e/p', id: '0a1b2c3d4e5f6a7b' })).call.parent_id,
+      'c1',
+    );
+    const children = await post('/calls/stream_query', {
+      project_id: 'e/p',
+      filter: { parent_ids: ['c1'] },
+      columns: ['id'],
+    });
+    assert.deepEqual(
+      children
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+      ['0a1b2c3d4e5f6a7b'],
+    );
+    const trace = await post('/calls/stream_query', {
+      project_id: 'e/p',
+      filter: { trace_ids: ['0123456789abcdef0123456789abcdef'] },
+      columns: ['id'],
+    });
+    assert.deepEqual(
+      trace
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+      ['0a1b2c3d4e5f6a7b'],
+    );
   } finally {
     s.stop();
   }

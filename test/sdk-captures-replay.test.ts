@@ -21,7 +21,11 @@ interface Captured {
 const SKIPPED = /^\/(file|files)\/|^\/v1\//;
 
 function load(file: string): Captured[] {
-  return readFileSync(join(DIR, file), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Captured).filter((r) => r.path);
+  return readFileSync(join(DIR, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Captured)
+    .filter((r) => r.path);
 }
 
 async function replay(t: TestApp, reqs: Captured[]) {
@@ -69,13 +73,18 @@ async function replay(t: TestApp, reqs: Captured[]) {
         break;
       case '/table/create':
         assert.equal(res.status, 200, `${where} -> ${res.text}`);
-        if (r.response?.status === 200 && r.response.body?.digest) assert.equal(res.body.digest, r.response.body.digest);
+        if (r.response?.status === 200 && r.response.body?.digest)
+          assert.equal(res.body.digest, r.response.body.digest);
         tables.set(res.body.digest, r.body.table.rows);
         break;
       case '/table/query': {
         assert.equal(res.status, 200, where);
         const rows = tables.get(r.body.digest);
-        if (rows) assert.deepEqual(res.body.rows.map((x: { val: unknown }) => x.val), rows);
+        if (rows)
+          assert.deepEqual(
+            res.body.rows.map((x: { val: unknown }) => x.val),
+            rows,
+          );
         break;
       }
       case '/feedback/create':
@@ -93,7 +102,9 @@ async function replay(t: TestApp, reqs: Captured[]) {
   return { starts, ends, objects, feedback };
 }
 
-for (const file of readdirSync(DIR).filter((f) => f.endsWith('.jsonl')).sort()) {
+for (const file of readdirSync(DIR)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort()) {
   test(`replays ${file}`, async () => {
     const t = await startTestApp();
     try {
@@ -117,7 +128,10 @@ for (const file of readdirSync(DIR).filter((f) => f.endsWith('.jsonl')).sort()) 
         }
       }
       for (const f of feedback) {
-        const r = await t.post('/feedback/query', { project_id: f.project_id, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: f.id }] } } });
+        const r = await t.post('/feedback/query', {
+          project_id: f.project_id,
+          query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: f.id }] } },
+        });
         assert.equal(r.status, 200);
         assert.equal(r.body.result.length, 1);
         assert.equal(r.body.result[0].weave_ref, f.weave_ref);

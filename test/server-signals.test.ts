@@ -15,10 +15,27 @@ import { tempDirs } from './helpers/weft-process.js';
 const dirs = tempDirs('weft-signals-');
 test.after(() => dirs.removeAll());
 
-interface Server { child: ChildProcess; url: string; stderr: () => string }
+interface Server {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
 
 async function startServer(dataDir: string): Promise<Server> {
-  const args = ['--expose-gc', '--import', 'tsx', '--import', './test/helpers/gc-pressure.mjs', 'src/main.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'error'];
+  const args = [
+    '--expose-gc',
+    '--import',
+    'tsx',
+    '--import',
+    './test/helpers/gc-pressure.mjs',
+    'src/main.ts',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--log-level',
+    'error',
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -28,15 +45,25 @@ async function startServer(dataDir: string): Promise<Server> {
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]!); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
     });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}: ${out} ${err}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${out} ${err}`));
+    });
   });
   return { child, url, stderr: () => err };
 }
 
 async function post(url: string, path: string, body: unknown): Promise<{ status: number; text: string }> {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -49,7 +76,12 @@ function load(url: string, stop: { stopped: boolean }): { acked: string[]; done:
   const ingest = async () => {
     while (!stop.stopped) {
       const starts = Array.from({ length: 50 }, () => start({ inputs: { prompt: 'x'.repeat(800) } }));
-      const batch = [...starts.map(startItem), ...starts.map((s) => endItem(end(s.id, { output: 'y'.repeat(800), summary: { usage: { m: { prompt_tokens: 3 } } } })))];
+      const batch = [
+        ...starts.map(startItem),
+        ...starts.map((s) =>
+          endItem(end(s.id, { output: 'y'.repeat(800), summary: { usage: { m: { prompt_tokens: 3 } } } })),
+        ),
+      ];
       try {
         const r = await post(url, '/call/upsert_batch', { batch });
         if (r.status === 200) acked.push(...starts.map((s) => s.id));
@@ -61,7 +93,11 @@ function load(url: string, stop: { stopped: boolean }): { acked: string[]; done:
   const read = async () => {
     while (!stop.stopped) {
       try {
-        await post(url, '/calls/stream_query', { project_id: PROJECT, limit: 200, sort_by: [{ field: 'started_at', direction: 'desc' }] });
+        await post(url, '/calls/stream_query', {
+          project_id: PROJECT,
+          limit: 200,
+          sort_by: [{ field: 'started_at', direction: 'desc' }],
+        });
         await post(url, '/calls/query_stats', { project_id: PROJECT });
         if (acked.length > 0) await post(url, '/call/read', { project_id: PROJECT, id: acked[acked.length - 1] });
       } catch {
@@ -89,7 +125,9 @@ async function loadThenSignal(dataDir: string, signal: NodeJS.Signals, calls: nu
   return { code, by, stopMs, stderr: server.stderr(), acked };
 }
 
-test('under load with forced GCs, SIGTERM and then SIGINT stop the server with exit code 0, losing nothing acknowledged', { timeout: 180_000 }, async (ctx) => {
+test('under load with forced GCs, SIGTERM and then SIGINT stop the server with exit code 0, losing nothing acknowledged', {
+  timeout: 180_000,
+}, async (ctx) => {
   const dataDir = dirs.make();
   const acknowledged: string[] = [];
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -101,7 +139,10 @@ test('under load with forced GCs, SIGTERM and then SIGINT stop the server with e
     // timeout (72 s; it did before graceful-close.ts): the server cuts what still runs at 10 s.
     assert.ok(r.stopMs < 30_000, `${signal}: the stop took ${r.stopMs} ms`);
     ctx.diagnostic(`${signal}: ${r.acked.length} calls acknowledged; the stop took ${r.stopMs} ms`);
-    assert.ok(r.acked.length >= 1000, `${signal}: only ${r.acked.length} calls acknowledged within a minute: the load did not run`);
+    assert.ok(
+      r.acked.length >= 1000,
+      `${signal}: only ${r.acked.length} calls acknowledged within a minute: the load did not run`,
+    );
     acknowledged.push(...r.acked);
   }
   const t = await startTestApp({ dataDir });
@@ -109,9 +150,19 @@ test('under load with forced GCs, SIGTERM and then SIGINT stop the server with e
     let stored = 0;
     for (let i = 0; i < acknowledged.length; i += 1000) {
       const ids = acknowledged.slice(i, i + 1000);
-      const r = await t.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: ids }, columns: ['id', 'ended_at'] });
-      const calls = r.text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; ended_at: string | null });
-      assert.ok(calls.every((c) => c.ended_at !== null), 'every acknowledged call has its end');
+      const r = await t.post('/calls/stream_query', {
+        project_id: PROJECT,
+        filter: { call_ids: ids },
+        columns: ['id', 'ended_at'],
+      });
+      const calls = r.text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; ended_at: string | null });
+      assert.ok(
+        calls.every((c) => c.ended_at !== null),
+        'every acknowledged call has its end',
+      );
       stored += calls.length;
     }
     assert.equal(stored, acknowledged.length, 'every acknowledged call is stored');

@@ -23,14 +23,26 @@ test('SQLite: calls renumbered outside Weft (a dump reloaded) get their id keys 
     await app.close();
     // What `.dump` into a new file does to a table without an INTEGER PRIMARY KEY: rowids from 1 again.
     const db = new Database(join(dir, SQLITE_FILE));
-    db.exec('DELETE FROM calls WHERE rowid = (SELECT min(rowid) FROM calls); UPDATE calls SET rowid = rowid + 1000; UPDATE calls SET rowid = rowid - 1001;');
+    db.exec(
+      'DELETE FROM calls WHERE rowid = (SELECT min(rowid) FROM calls); UPDATE calls SET rowid = rowid + 1000; UPDATE calls SET rowid = rowid - 1001;',
+    );
     db.close();
     app = await startTestApp({ dataDir: dir });
     try {
-      for (const id of callIds.slice(1)) assert.equal((await app.post('/call/read', { project_id: PROJECT, id })).body.call?.id, id);
+      for (const id of callIds.slice(1))
+        assert.equal((await app.post('/call/read', { project_id: PROJECT, id })).body.call?.id, id);
       const ends = callIds.slice(1).map((id) => endItem(end(id, { output: 'done' })));
       assert.equal((await app.post('/call/upsert_batch', { batch: ends })).status, 200);
-      const rows = (await app.post('/calls/stream_query', { project_id: PROJECT, filter: { trace_ids: [trace] }, columns: ['id', 'output'] })).text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const rows = (
+        await app.post('/calls/stream_query', {
+          project_id: PROJECT,
+          filter: { trace_ids: [trace] },
+          columns: ['id', 'output'],
+        })
+      ).text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       assert.equal(rows.length, callIds.length - 1, 'the ends found their calls instead of adding new ones');
       assert.ok(rows.every((r) => r.output === 'done'));
     } finally {

@@ -31,10 +31,16 @@ function assertOneLine(stderr: string, message: RegExp) {
 
 test('a file that is not a database', async () => {
   const dir = dirs.make();
-  writeFileSync(join(dir, 'weft.sqlite'), 'this is not a database, it is a text file that happens to sit here'.repeat(100));
+  writeFileSync(
+    join(dir, 'weft.sqlite'),
+    'this is not a database, it is a text file that happens to sit here'.repeat(100),
+  );
   const r = await refused(['--data-dir', dir]);
   assert.equal(r.code, 1);
-  assertOneLine(r.stderr, new RegExp(`${join(dir, 'weft.sqlite')} is not a Weft database .*: move it away, or point WEFT_DATA_DIR`));
+  assertOneLine(
+    r.stderr,
+    new RegExp(`${join(dir, 'weft.sqlite')} is not a Weft database .*: move it away, or point WEFT_DATA_DIR`),
+  );
   const c = cli(dir, 'list');
   assert.equal(c.code, 1);
   assertOneLine(c.err, /is not a Weft database/);
@@ -49,7 +55,10 @@ test('a database written by a newer Weft is refused and left untouched', async (
   db.close();
   const r = await refused(['--data-dir', dir]);
   assert.equal(r.code, 1);
-  assertOneLine(r.stderr, new RegExp(`was written by a newer Weft \\(schema ${newer}; this Weft knows schemas up to ${newer - 3}\\)`));
+  assertOneLine(
+    r.stderr,
+    new RegExp(`was written by a newer Weft \\(schema ${newer}; this Weft knows schemas up to ${newer - 3}\\)`),
+  );
   const again = new Database(file, { readonly: true });
   assert.equal(again.pragma('user_version', { simple: true }), newer);
   again.close();
@@ -74,7 +83,12 @@ test('a data dir that cannot be created (under a file) names the path and the re
   const dataDir = join(base, 'a-file', 'data');
   const r = await refused(['--data-dir', dataDir]);
   assert.equal(r.code, 1);
-  assertOneLine(r.stderr, new RegExp(`cannot create the data directory ${dataDir.replace(/[/.]/g, '\\$&')} \\(.*ENOTDIR.*\\): point WEFT_DATA_DIR`));
+  assertOneLine(
+    r.stderr,
+    new RegExp(
+      `cannot create the data directory ${dataDir.replace(/[/.]/g, '\\$&')} \\(.*ENOTDIR.*\\): point WEFT_DATA_DIR`,
+    ),
+  );
 });
 
 test('a data dir Weft may not write: one line (the suite runs as root, so a read-only mount makes it so)', async () => {

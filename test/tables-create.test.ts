@@ -13,8 +13,12 @@ import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js'
 import { valDigest } from '../src/service/digest.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const EMPTY_TABLE = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -24,18 +28,24 @@ async function create(rows: unknown[], extra: Record<string, unknown> = {}, proj
   assert.equal(r.status, 200, r.text);
   return r.body as { digest: string; row_digests: string[] };
 }
-const count = async (digest: string, project = P) => (await t.post('/table/query_stats', { project_id: project, digest })).body.count as number;
+const count = async (digest: string, project = P) =>
+  (await t.post('/table/query_stats', { project_id: project, digest })).body.count as number;
 /** How many rows / tables / entries the engine stores, read straight from its tables. */
 async function stored(): Promise<{ rows: number; tables: number; entries: number }> {
   const ch = clickhouseDatabase(t.store);
   if (ch !== null) {
-    const n = async (table: string) => Number((await selectRows<{ n: string }>(chdbClient(), `SELECT count() AS n FROM ${ch}.${table}`))[0]!.n);
+    const n = async (table: string) =>
+      Number((await selectRows<{ n: string }>(chdbClient(), `SELECT count() AS n FROM ${ch}.${table}`))[0]!.n);
     return { rows: await n('table_rows'), tables: await n('tables'), entries: await n('table_entries') };
   }
   const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
   try {
     const n = (sql: string) => db.prepare(sql).pluck().get() as number;
-    return { rows: n('SELECT COUNT(*) FROM table_rows'), tables: n('SELECT COUNT(*) FROM tables'), entries: n('SELECT COUNT(*) FROM table_entries') };
+    return {
+      rows: n('SELECT COUNT(*) FROM table_rows'),
+      tables: n('SELECT COUNT(*) FROM tables'),
+      entries: n('SELECT COUNT(*) FROM table_entries'),
+    };
   } finally {
     db.close();
   }
@@ -63,7 +73,10 @@ test('create: idempotent; identical rows are stored once per project; duplicates
   const a = await create(rows);
   assert.equal(a.row_digests[0], a.row_digests[2]);
   const after1 = await stored();
-  assert.deepEqual([after1.rows - before.rows, after1.tables - before.tables, after1.entries - before.entries], [2, 1, 3]);
+  assert.deepEqual(
+    [after1.rows - before.rows, after1.tables - before.tables, after1.entries - before.entries],
+    [2, 1, 3],
+  );
   const b = await create([{ q: 'dup' }, { q: 'other' }, { q: 'dup' }]);
   assert.deepEqual(b, a);
   assert.deepEqual(await stored(), after1, 'a retried create writes nothing');
@@ -123,10 +136,16 @@ test('create: malformed bodies are 422 {"detail": [...]}; unknown keys inside `t
     assert.equal(r.status, 422, `${JSON.stringify(body)}: ${r.text}`);
     assert.ok(Array.isArray(r.body.detail) && r.body.detail.length > 0, r.text);
   }
-  const extra = await t.post('/table/create', { table: { project_id: P, rows: [{ a: 'lenient' }], unknown_nested: true } });
+  const extra = await t.post('/table/create', {
+    table: { project_id: P, rows: [{ a: 'lenient' }], unknown_nested: true },
+  });
   assert.equal(extra.status, 200, extra.text);
   const unknownTop = await t.post('/table/create', { table: { project_id: P, rows: [] }, wat: 1 });
-  assert.deepEqual(unknownTop.body.detail[0], { loc: ['body', 'wat'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
+  assert.deepEqual(unknownTop.body.detail[0], {
+    loc: ['body', 'wat'],
+    msg: 'Extra inputs are not permitted',
+    type: 'extra_forbidden',
+  });
 });
 
 test('create_from_digests: a table of rows the project already has; same digest as table/create', async () => {
@@ -136,10 +155,21 @@ test('create_from_digests: a table of rows the project already has; same digest 
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.body, { digest: hex(order.join('')) });
   const rows = (await t.post('/table/query', { project_id: P, digest: r.body.digest })).body.rows;
-  assert.deepEqual(rows.map((x: any) => [x.val.f, x.original_index]), [[3, 0], [1, 1], [3, 2]]);
+  assert.deepEqual(
+    rows.map((x: any) => [x.val.f, x.original_index]),
+    [
+      [3, 0],
+      [1, 1],
+      [3, 2],
+    ],
+  );
   // Same rows through table/create: same digest, nothing new.
   assert.equal((await create([{ f: 3 }, { f: 1 }, { f: 3 }])).digest, r.body.digest);
-  const again = await t.post('/table/create_from_digests', { project_id: P, row_digests: order, expected_digest: r.body.digest });
+  const again = await t.post('/table/create_from_digests', {
+    project_id: P,
+    row_digests: order,
+    expected_digest: r.body.digest,
+  });
   assert.deepEqual(again.body, r.body);
 });
 
@@ -147,28 +177,51 @@ test('create_from_digests: unknown rows are a 400 naming them (never a 404: clie
   const made = await create([{ g: 1 }]);
   const missing = 'M'.repeat(43);
   const before = await stored();
-  const r = await t.post('/table/create_from_digests', { project_id: P, row_digests: [made.row_digests[0], missing, missing] });
+  const r = await t.post('/table/create_from_digests', {
+    project_id: P,
+    row_digests: [made.row_digests[0], missing, missing],
+  });
   assert.equal(r.status, 400, r.text);
   assert.equal(r.body.error_code, 'INVALID_REQUEST');
   assert.match(r.body.reason, new RegExp(`1 row digest\\(s\\) are not rows of project ${P}: ${missing}`));
   assert.deepEqual(r.body.missing_row_digests, [missing]);
   assert.deepEqual(await stored(), before);
   // A row of another project is not a row of this one.
-  const elsewhere = await t.post('/table/create_from_digests', { project_id: 'other/proj2', row_digests: made.row_digests });
+  const elsewhere = await t.post('/table/create_from_digests', {
+    project_id: 'other/proj2',
+    row_digests: made.row_digests,
+  });
   assert.equal(elsewhere.status, 400);
-  const mismatch = await t.post('/table/create_from_digests', { project_id: P, row_digests: made.row_digests, expected_digest: 'nope' });
+  const mismatch = await t.post('/table/create_from_digests', {
+    project_id: P,
+    row_digests: made.row_digests,
+    expected_digest: 'nope',
+  });
   assert.equal(mismatch.status, 409);
-  for (const body of [{ project_id: P }, { row_digests: [] }, { project_id: P, row_digests: [1] }, { project_id: P, row_digests: [], x: 1 }]) {
+  for (const body of [
+    { project_id: P },
+    { row_digests: [] },
+    { project_id: P, row_digests: [1] },
+    { project_id: P, row_digests: [], x: 1 },
+  ]) {
     assert.equal((await t.post('/table/create_from_digests', body)).status, 422, JSON.stringify(body));
   }
 });
 
 // ---- the SDK's own traffic ----
 
-interface Captured { path?: string; body?: any; response?: { status: number; body?: any } }
+interface Captured {
+  path?: string;
+  body?: any;
+  response?: { status: number; body?: any };
+}
 const DIR = join(import.meta.dirname, 'fixtures', 'sdk-captures');
 const load = (file: string): Captured[] =>
-  readFileSync(join(DIR, file), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Captured).filter((r) => r.path);
+  readFileSync(join(DIR, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Captured)
+    .filter((r) => r.path);
 
 test('SDK Dataset flow (capture 06): recorded digests, then every row in insertion order', async () => {
   const app = await startTestApp();
@@ -183,8 +236,14 @@ test('SDK Dataset flow (capture 06): recorded digests, then every row in inserti
       if (r.path === '/table/query') {
         const want = r.response!.body.rows as { digest: string; val: unknown }[];
         assert.equal(res.body.rows.length, want.length, 'all rows, no default limit');
-        assert.deepEqual(res.body.rows.map((x: any) => ({ digest: x.digest, val: x.val })), want);
-        assert.deepEqual(res.body.rows.map((x: any) => x.original_index), want.map((_, i) => i));
+        assert.deepEqual(
+          res.body.rows.map((x: any) => ({ digest: x.digest, val: x.val })),
+          want,
+        );
+        assert.deepEqual(
+          res.body.rows.map((x: any) => x.original_index),
+          want.map((_, i) => i),
+        );
       }
       if (r.path === '/obj/read') assert.deepEqual(res.body.obj.val, r.response!.body.obj.val);
     }

@@ -7,8 +7,12 @@ import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js'
 import { jsonl } from './helpers/calls.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 async function create(rows: unknown[], project = P) {
   const res = await t.post('/table/create', { table: { project_id: project, rows } });
@@ -25,7 +29,10 @@ test('query: every row in insertion order with digest, val and original_index; d
   const res = await query({ digest });
   assert.equal(res.status, 200, res.text);
   assert.match(String(res.headers['content-type']), /application\/json/);
-  assert.deepEqual(res.body.rows, ROWS.map((val, i) => ({ digest: row_digests[i], val, original_index: i })));
+  assert.deepEqual(
+    res.body.rows,
+    ROWS.map((val, i) => ({ digest: row_digests[i], val, original_index: i })),
+  );
   assert.equal(row_digests[0], row_digests[2]);
 });
 
@@ -42,9 +49,15 @@ test('query: limit and offset page through table order; null means none', async 
   assert.deepEqual(indexes(await query({ digest, offset: 2, limit: 3 })), [2, 3, 4]);
   assert.deepEqual(indexes(await query({ digest, offset: 10 })), []);
   assert.deepEqual(indexes(await query({ digest, limit: 0 })), []);
-  assert.deepEqual(indexes(await query({ digest, limit: null, offset: null, filter: null, sort_by: null })), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    indexes(await query({ digest, limit: null, offset: null, filter: null, sort_by: null })),
+    [0, 1, 2, 3, 4, 5],
+  );
   assert.deepEqual(indexes(await query({ digest, limit: Number.MAX_SAFE_INTEGER })), [0, 1, 2, 3, 4, 5]);
-  assert.deepEqual(indexes(await query({ digest, offset: Number.MAX_SAFE_INTEGER, sort_by: [{ field: 'k', direction: 'asc' }] })), []);
+  assert.deepEqual(
+    indexes(await query({ digest, offset: Number.MAX_SAFE_INTEGER, sort_by: [{ field: 'k', direction: 'asc' }] })),
+    [],
+  );
   // Past 2^53 a number is no longer an exact integer: a 422, like any out-of-range field.
   assert.equal((await t.post('/table/query', { project_id: P, digest, limit: 1e300 })).status, 422);
 });
@@ -73,12 +86,35 @@ const MIXED = [
 
 test('sort_by: numbers, then text, each in the direction; missing and null last; ties keep table order', async () => {
   const { digest } = await create(MIXED);
-  assert.deepEqual(indexes(await query({ digest, sort_by: [{ field: 'v', direction: 'asc' }] })), [6, 0, 7, 3, 5, 1, 2, 4]);
-  assert.deepEqual(indexes(await query({ digest, sort_by: [{ field: 'v', direction: 'desc' }] })), [3, 0, 7, 6, 1, 5, 2, 4]);
-  assert.deepEqual(indexes(await query({ digest, sort_by: [{ field: 'g', direction: 'desc' }, { field: 'v', direction: 'asc' }] })), [7, 3, 5, 1, 6, 0, 2, 4]);
-  assert.deepEqual(indexes(await query({ digest, sort_by: [{ field: 'nowhere', direction: 'desc' }] })), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(
+    indexes(await query({ digest, sort_by: [{ field: 'v', direction: 'asc' }] })),
+    [6, 0, 7, 3, 5, 1, 2, 4],
+  );
+  assert.deepEqual(
+    indexes(await query({ digest, sort_by: [{ field: 'v', direction: 'desc' }] })),
+    [3, 0, 7, 6, 1, 5, 2, 4],
+  );
+  assert.deepEqual(
+    indexes(
+      await query({
+        digest,
+        sort_by: [
+          { field: 'g', direction: 'desc' },
+          { field: 'v', direction: 'asc' },
+        ],
+      }),
+    ),
+    [7, 3, 5, 1, 6, 0, 2, 4],
+  );
+  assert.deepEqual(
+    indexes(await query({ digest, sort_by: [{ field: 'nowhere', direction: 'desc' }] })),
+    [0, 1, 2, 3, 4, 5, 6, 7],
+  );
   // Paging applies after sorting; original_index still names the table position.
-  assert.deepEqual(indexes(await query({ digest, sort_by: [{ field: 'v', direction: 'asc' }], offset: 2, limit: 3 })), [7, 3, 5]);
+  assert.deepEqual(
+    indexes(await query({ digest, sort_by: [{ field: 'v', direction: 'asc' }], offset: 2, limit: 3 })),
+    [7, 3, 5],
+  );
 });
 
 test('sort_by: dot paths reach nested keys and array items', async () => {
@@ -127,7 +163,11 @@ test('query: malformed bodies are 422', async () => {
 
 test('query_stream: JSON Lines of the same rows, honouring filter, sort and paging', async () => {
   const { digest } = await create(MIXED);
-  const cases: Record<string, unknown>[] = [{}, { sort_by: [{ field: 'v', direction: 'desc' }], offset: 1, limit: 4 }, { offset: 3 }];
+  const cases: Record<string, unknown>[] = [
+    {},
+    { sort_by: [{ field: 'v', direction: 'desc' }], offset: 1, limit: 4 },
+    { offset: 3 },
+  ];
   for (const extra of cases) {
     const stream = await t.post('/table/query_stream', { project_id: P, digest, ...extra });
     assert.equal(stream.status, 200, stream.text);
@@ -152,19 +192,36 @@ test('query_stats_batch: known tables in request order, storage size only when a
   const small = await create([{ s: 1 }, { s: 1 }]);
   const big = await create([{ s: 'x'.repeat(100) }]);
   const unknown = '3'.repeat(64);
-  const plain = await t.post('/table/query_stats_batch', { project_id: P, digests: [big.digest, unknown, small.digest] });
+  const plain = await t.post('/table/query_stats_batch', {
+    project_id: P,
+    digests: [big.digest, unknown, small.digest],
+  });
   assert.equal(plain.status, 200, plain.text);
-  assert.deepEqual(plain.body, { tables: [
-    { digest: big.digest, count: 1, storage_size_bytes: null },
-    { digest: small.digest, count: 2, storage_size_bytes: null },
-  ] });
-  const sized = await t.post('/table/query_stats_batch', { project_id: P, digests: [small.digest, big.digest], include_storage_size: true });
+  assert.deepEqual(plain.body, {
+    tables: [
+      { digest: big.digest, count: 1, storage_size_bytes: null },
+      { digest: small.digest, count: 2, storage_size_bytes: null },
+    ],
+  });
+  const sized = await t.post('/table/query_stats_batch', {
+    project_id: P,
+    digests: [small.digest, big.digest],
+    include_storage_size: true,
+  });
   // Sizes are the stored canonical JSON per position: {"s": 1} is 8 bytes, twice.
-  assert.deepEqual(sized.body.tables.map((x: any) => x.storage_size_bytes), [16, `{"s": "${'x'.repeat(100)}"}`.length]);
+  assert.deepEqual(
+    sized.body.tables.map((x: any) => x.storage_size_bytes),
+    [16, `{"s": "${'x'.repeat(100)}"}`.length],
+  );
   for (const digests of [[], null, undefined]) {
     assert.deepEqual((await t.post('/table/query_stats_batch', { project_id: P, digests })).body, { tables: [] });
   }
-  for (const body of [{ digests: [] }, { project_id: P, digests: 'x' }, { project_id: P, include_storage_size: 'yes' }, { project_id: P, x: 1 }]) {
+  for (const body of [
+    { digests: [] },
+    { project_id: P, digests: 'x' },
+    { project_id: P, include_storage_size: 'yes' },
+    { project_id: P, x: 1 },
+  ]) {
     assert.equal((await t.post('/table/query_stats_batch', body)).status, 422, JSON.stringify(body));
   }
 });

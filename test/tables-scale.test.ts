@@ -11,8 +11,12 @@ const N = 100_000;
 const GENEROUS_MS = 60_000;
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const row = (i: number) => ({
   id: i,
@@ -58,17 +62,36 @@ test('table/query returns every row, in order', async () => {
     assert.equal(rows[i].val.id, i);
   }
   assert.deepEqual(rows[N - 1].val, row(N - 1));
-  const page = await timed('table/query offset 99990 limit 5', () => t.post('/table/query', { project_id: P, digest, offset: N - 10, limit: 5 }));
-  assert.deepEqual(page.body.rows.map((r: any) => r.original_index), [N - 10, N - 9, N - 8, N - 7, N - 6]);
+  const page = await timed('table/query offset 99990 limit 5', () =>
+    t.post('/table/query', { project_id: P, digest, offset: N - 10, limit: 5 }),
+  );
+  assert.deepEqual(
+    page.body.rows.map((r: any) => r.original_index),
+    [N - 10, N - 9, N - 8, N - 7, N - 6],
+  );
   const sorted = await timed('table/query sort_by expected desc, limit 10', () =>
-    t.post('/table/query', { project_id: P, digest, sort_by: [{ field: 'expected', direction: 'desc' }, { field: 'id', direction: 'desc' }], limit: 10 }));
+    t.post('/table/query', {
+      project_id: P,
+      digest,
+      sort_by: [
+        { field: 'expected', direction: 'desc' },
+        { field: 'id', direction: 'desc' },
+      ],
+      limit: 10,
+    }),
+  );
   assert.equal(sorted.body.rows[0].val.expected, 'answer-999');
   assert.ok(sorted.body.rows[0].val.id > sorted.body.rows[1].val.id);
 });
 
 test('table/query_stream streams all rows in many chunks', async () => {
   const start = performance.now();
-  const res = await t.app.inject({ method: 'POST', url: '/table/query_stream', payload: { project_id: P, digest }, payloadAsStream: true });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/table/query_stream',
+    payload: { project_id: P, digest },
+    payloadAsStream: true,
+  });
   assert.equal(res.statusCode, 200);
   let chunks = 0;
   let lines = 0;
@@ -87,20 +110,27 @@ test('table/query_stream streams all rows in many chunks', async () => {
     pending = pending.slice(cut + 1);
   }
   const ms = performance.now() - start;
-  console.log(`# table/query_stream 100k: ${ms.toFixed(0)} ms, ${chunks} chunks, first chunk after ${firstChunkMs.toFixed(0)} ms`);
+  console.log(
+    `# table/query_stream 100k: ${ms.toFixed(0)} ms, ${chunks} chunks, first chunk after ${firstChunkMs.toFixed(0)} ms`,
+  );
   assert.equal(pending, '');
   assert.equal(lines, N);
   assert.ok(chunks >= 100, `only ${chunks} chunks: the stream was materialised`);
 });
 
 test('stats, row digests for refs, and a new version with one more row', async () => {
-  const stats = await t.post('/table/query_stats_batch', { project_id: P, digests: [digest], include_storage_size: true });
+  const stats = await t.post('/table/query_stats_batch', {
+    project_id: P,
+    digests: [digest],
+    include_storage_size: true,
+  });
   assert.equal(stats.body.tables[0].count, N);
   assert.ok(stats.body.tables[0].storage_size_bytes > N * 150);
   const list = await timed('TableStore.getTableRowDigests 100k', () => t.store.tables.getTableRowDigests(P, digest));
   assert.deepEqual(list, rowDigests);
   const upd = await timed('table/update append to 100k', () =>
-    t.post('/table/update', { project_id: P, base_digest: digest, updates: [{ append: { row: row(N) } }] }));
+    t.post('/table/update', { project_id: P, base_digest: digest, updates: [{ append: { row: row(N) } }] }),
+  );
   assert.equal(upd.status, 200, upd.text);
   assert.equal((await t.post('/table/query_stats', { project_id: P, digest: upd.body.digest })).body.count, N + 1);
 });

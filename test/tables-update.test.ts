@@ -7,8 +7,12 @@ import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js'
 import { valDigest } from '../src/service/digest.js';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');
 const r = (n: number) => ({ n });
@@ -18,7 +22,8 @@ async function create(rows: unknown[]): Promise<string> {
   assert.equal(res.status, 200, res.text);
   return res.body.digest;
 }
-const update = (base_digest: string, updates: unknown[], project_id = P) => t.post('/table/update', { project_id, base_digest, updates });
+const update = (base_digest: string, updates: unknown[], project_id = P) =>
+  t.post('/table/update', { project_id, base_digest, updates });
 const values = async (digest: string) =>
   ((await t.post('/table/query', { project_id: P, digest })).body.rows as any[]).map((x) => x.val.n);
 

@@ -14,8 +14,9 @@ import { OPEN_ACCESS } from '../src/service/auth-access.js';
 
 const INDEX = '<!doctype html><title>Weft</title><script type="module" src="/ui/assets/app-abc123.js"></script>';
 const SCRIPT = 'console.log("weft ui");\n';
-const CSP = "default-src 'self'; img-src 'self' data: blob:; media-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-  + "script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; img-src 'self' data: blob:; media-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; " +
+  "script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 let uiDir: string;
@@ -55,15 +56,26 @@ function assertRedirect(r: Reply, to: string) {
 
 describe('static files, open mode', () => {
   let t: TestApp;
-  before(async () => { t = await startTestApp({ uiDir }); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await startTestApp({ uiDir });
+  });
+  after(async () => {
+    await t.close();
+  });
 
   test('GET / redirects to /ui/', async () => {
     assertRedirect(await t.get('/'), '/ui/');
   });
 
   test('/ui, /ui/ and client-side routes answer index.html, revalidated, with the CSP', async () => {
-    for (const path of ['/ui', '/ui/', '/ui/acme/proj/calls/abc?call=x', '/ui/acme/proj/calls', '/ui/acme/', '/ui/a.b/c.json']) {
+    for (const path of [
+      '/ui',
+      '/ui/',
+      '/ui/acme/proj/calls/abc?call=x',
+      '/ui/acme/proj/calls',
+      '/ui/acme/',
+      '/ui/a.b/c.json',
+    ]) {
       assertPage(await t.get(path), path);
     }
     const h = await head(t, '/ui/acme/proj');
@@ -90,7 +102,13 @@ describe('static files, open mode', () => {
   });
 
   test('a missing asset is a JSON 404 like every Weft error, never index.html', async () => {
-    for (const path of ['/ui/assets/app-nope.js', '/ui/assets/', '/ui/assets', '/ui/assets/sub/x.js', '/ui/assets/.hidden']) {
+    for (const path of [
+      '/ui/assets/app-nope.js',
+      '/ui/assets/',
+      '/ui/assets',
+      '/ui/assets/sub/x.js',
+      '/ui/assets/.hidden',
+    ]) {
       const r = await t.get(path);
       assert.equal(r.status, 404, `${path}: ${r.text.slice(0, 200)}`);
       assert.equal(r.body.error_code, 'NOT_FOUND', path);
@@ -101,7 +119,12 @@ describe('static files, open mode', () => {
   });
 
   test('paths escaping the UI directory serve nothing from outside it', async () => {
-    for (const path of ['/ui/assets/..%2f..%2fpackage.json', '/ui/assets/%2e%2e/index.html', '/ui/..%2f..%2fpackage.json', '/ui/%2e%2e/%2e%2e/package.json']) {
+    for (const path of [
+      '/ui/assets/..%2f..%2fpackage.json',
+      '/ui/assets/%2e%2e/index.html',
+      '/ui/..%2f..%2fpackage.json',
+      '/ui/%2e%2e/%2e%2e/package.json',
+    ]) {
       const r = await t.get(path);
       assert.ok(r.status === 404 || r.text === INDEX, `${path}: ${r.status} ${r.text.slice(0, 200)}`);
       assert.ok(!r.text.includes('"name"'), path);
@@ -139,19 +162,27 @@ describe('static files, open mode', () => {
   test('/openapi.json lists the /ui/api/ endpoints once and none of the static routes', async () => {
     const doc = (await t.get('/openapi.json')).body;
     const paths = Object.keys(doc.paths);
-    assert.deepEqual(paths.filter((p) => p.includes('/ui')).sort(), ['/ui/api/calls/timeseries', '/ui/api/projects', '/ui/api/trace_tree']);
+    assert.deepEqual(paths.filter((p) => p.includes('/ui')).sort(), [
+      '/ui/api/calls/timeseries',
+      '/ui/api/projects',
+      '/ui/api/trace_tree',
+    ]);
     assert.ok(doc.paths['/ui/api/trace_tree'].post.requestBody);
     const op = doc.paths['/ui/api/projects'].get;
     assert.equal(op.operationId, 'ui_projects');
     assert.deepEqual(op.tags, ['Web UI']);
     assert.ok(op.security, 'behind a key when keys exist');
     assert.ok(op.responses['200'].content['application/json'].schema.properties.projects);
-    for (const p of ['/', '/{entity}/{project}/weave/calls/{id}', '/{entity}/{project}/r/call/{id}']) assert.ok(!paths.includes(p), p);
+    for (const p of ['/', '/{entity}/{project}/weave/calls/{id}', '/{entity}/{project}/r/call/{id}'])
+      assert.ok(!paths.includes(p), p);
   });
 });
 
 describe('UI not built', () => {
-  for (const [what, dir] of [['an empty directory', () => emptyDir], ['no directory', () => null]] as const) {
+  for (const [what, dir] of [
+    ['an empty directory', () => emptyDir],
+    ['no directory', () => null],
+  ] as const) {
     test(`${what}: the pages and assets answer 503 JSON saying to build it`, async () => {
       const t = await startTestApp({ uiDir: dir() });
       try {
@@ -180,7 +211,9 @@ const LATER = '2026-03-09T00:00:00.000Z';
 
 async function upsert(t: TestApp, project: string, startedAt: string): Promise<string> {
   const s = start({ project_id: project, started_at: startedAt });
-  const r = await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { project_id: project, ended_at: startedAt }))] });
+  const r = await t.post('/call/upsert_batch', {
+    batch: [startItem(s), endItem(end(s.id, { project_id: project, ended_at: startedAt }))],
+  });
   assert.equal(r.status, 200, r.text);
   return s.id;
 }
@@ -192,13 +225,19 @@ async function seedProjects(t: TestApp): Promise<void> {
   const gone = await upsert(t, 'acme/alpha', LATER);
   assert.equal((await t.post('/calls/delete', { project_id: 'acme/alpha', call_ids: [gone] })).body.num_deleted, 1);
   await upsert(t, 'beta/b', T3);
-  assert.equal((await t.post('/obj/create', { obj: { project_id: 'gamma/objs', object_id: 'cfg', val: { a: 1 } } })).status, 200);
+  assert.equal(
+    (await t.post('/obj/create', { obj: { project_id: 'gamma/objs', object_id: 'cfg', val: { a: 1 } } })).status,
+    200,
+  );
   // Only deleted calls, only deleted objects, only expired calls: not listed.
   const deletedOnly = await upsert(t, 'acme/deleted', LATER);
   await t.post('/calls/delete', { project_id: 'acme/deleted', call_ids: [deletedOnly] });
   await t.post('/obj/create', { obj: { project_id: 'acme/objs-deleted', object_id: 'cfg', val: { a: 1 } } });
   assert.equal((await t.post('/obj/delete', { project_id: 'acme/objs-deleted', object_id: 'cfg' })).status, 200);
-  assert.equal((await t.post('/project/ttl_settings/update', { project_id: 'acme/expired', retention_days: 1 })).status, 200);
+  assert.equal(
+    (await t.post('/project/ttl_settings/update', { project_id: 'acme/expired', retention_days: 1 })).status,
+    200,
+  );
   await upsert(t, 'acme/expired', '2020-01-01T00:00:00Z');
   // acme/alpha also has objects: listed once.
   await t.post('/obj/create', { obj: { project_id: 'acme/alpha', object_id: 'cfg', val: { a: 2 } } });
@@ -210,7 +249,9 @@ describe('GET /ui/api/projects, open mode', () => {
     t = await startTestApp({ uiDir });
     await seedProjects(t);
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   test('every project with live calls or objects, newest call first, objects-only last', async () => {
     const r = await t.get('/ui/api/projects');
@@ -236,19 +277,24 @@ describe('GET /ui/api/projects, open mode', () => {
 
 describe('keys mode', () => {
   let t: TestApp;
-  let reader = '', scoped = '', stranger = '';
+  let reader = '',
+    scoped = '',
+    stranger = '';
   before(async () => {
     t = await startTestApp({ uiDir });
     await seedProjects(t);
     await upsert(t, 'beta/other', T1);
     // Keys created after the data: from here on the app is keyed.
     const key = async (user: string, entity: string, project?: string) =>
-      (await createKey(t.store.auth, { user, entity, role: 'reader', ...(project ? { project } : {}) }, OPEN_ACCESS)).key;
+      (await createKey(t.store.auth, { user, entity, role: 'reader', ...(project ? { project } : {}) }, OPEN_ACCESS))
+        .key;
     reader = await key('rita', 'acme');
     scoped = await key('sam', 'beta', 'b');
     stranger = await key('nina', 'nobody');
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   test('without a key the project list is 401', async () => {
     const r = await t.get('/ui/api/projects');
@@ -259,7 +305,8 @@ describe('keys mode', () => {
   });
 
   test('a key lists only the projects it may read', async () => {
-    const ids = async (key: string) => (await t.get('/ui/api/projects', bearer(key))).body.projects.map((p: { project_id: string }) => p.project_id);
+    const ids = async (key: string) =>
+      (await t.get('/ui/api/projects', bearer(key))).body.projects.map((p: { project_id: string }) => p.project_id);
     assert.deepEqual(await ids(reader), ['acme/alpha']);
     assert.deepEqual(await ids(scoped), ['beta/b']);
     assert.deepEqual(await ids(stranger), []);

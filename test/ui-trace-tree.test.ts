@@ -8,16 +8,35 @@ import { end, endItem, jsonl, newId, opRef, start, startItem } from './helpers/c
 let t: TestApp;
 let keyed: TestApp;
 const trace = newId();
-const root = start({ trace_id: trace, op: opRef('agent'), started_at: '2026-11-20T10:00:00.000Z', display_name: 'Agent run' });
+const root = start({
+  trace_id: trace,
+  op: opRef('agent'),
+  started_at: '2026-11-20T10:00:00.000Z',
+  display_name: 'Agent run',
+});
 const llm = start({ trace_id: trace, parent_id: root.id, op: opRef('llm'), started_at: '2026-11-20T10:00:01.000Z' });
 const tool = start({ trace_id: trace, parent_id: root.id, op: opRef('tool'), started_at: '2026-11-20T10:00:02.000Z' });
-const running = start({ trace_id: trace, parent_id: root.id, op: opRef('wait'), started_at: '2026-11-20T10:00:03.000Z' });
+const running = start({
+  trace_id: trace,
+  parent_id: root.id,
+  op: opRef('wait'),
+  started_at: '2026-11-20T10:00:03.000Z',
+});
 const gone = start({ trace_id: trace, parent_id: root.id, op: opRef('gone'), started_at: '2026-11-20T10:00:04.000Z' });
 before(async () => {
   t = await startTestApp();
-  const usage = { usage: { 'gpt-4o': { requests: 1, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }, 'claude-x': { input_tokens: 7, output_tokens: 3 } } };
+  const usage = {
+    usage: {
+      'gpt-4o': { requests: 1, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+      'claude-x': { input_tokens: 7, output_tokens: 3 },
+    },
+  };
   const batch = [
-    startItem(root), startItem(llm), startItem(tool), startItem(running), startItem(gone),
+    startItem(root),
+    startItem(llm),
+    startItem(tool),
+    startItem(running),
+    startItem(gone),
     endItem(end(llm.id, { ended_at: '2026-11-20T10:00:01.500Z', summary: usage })),
     endItem(end(tool.id, { ended_at: '2026-11-20T10:00:02.250Z', exception: 'boom' })),
     endItem(end(gone.id, { ended_at: '2026-11-20T10:00:04.100Z' })),
@@ -38,10 +57,46 @@ test('the live calls of the trace by start time, without payloads, with status a
   assert.equal(r.status, 200, r.text);
   assert.match(String(r.headers['content-type']), /^application\/jsonl/);
   assert.deepEqual(jsonl(r.text), [
-    { id: root.id, parent_id: null, op_name: opRef('agent'), display_name: 'Agent run', started_at: '2026-11-20T10:00:00.000Z', ended_at: '2026-11-20T10:00:05.000Z', status: 'success', tokens: null },
-    { id: llm.id, parent_id: root.id, op_name: opRef('llm'), display_name: null, started_at: '2026-11-20T10:00:01.000Z', ended_at: '2026-11-20T10:00:01.500Z', status: 'success', tokens: 130 },
-    { id: tool.id, parent_id: root.id, op_name: opRef('tool'), display_name: null, started_at: '2026-11-20T10:00:02.000Z', ended_at: '2026-11-20T10:00:02.250Z', status: 'error', tokens: null },
-    { id: running.id, parent_id: root.id, op_name: opRef('wait'), display_name: null, started_at: '2026-11-20T10:00:03.000Z', ended_at: null, status: 'running', tokens: null },
+    {
+      id: root.id,
+      parent_id: null,
+      op_name: opRef('agent'),
+      display_name: 'Agent run',
+      started_at: '2026-11-20T10:00:00.000Z',
+      ended_at: '2026-11-20T10:00:05.000Z',
+      status: 'success',
+      tokens: null,
+    },
+    {
+      id: llm.id,
+      parent_id: root.id,
+      op_name: opRef('llm'),
+      display_name: null,
+      started_at: '2026-11-20T10:00:01.000Z',
+      ended_at: '2026-11-20T10:00:01.500Z',
+      status: 'success',
+      tokens: 130,
+    },
+    {
+      id: tool.id,
+      parent_id: root.id,
+      op_name: opRef('tool'),
+      display_name: null,
+      started_at: '2026-11-20T10:00:02.000Z',
+      ended_at: '2026-11-20T10:00:02.250Z',
+      status: 'error',
+      tokens: null,
+    },
+    {
+      id: running.id,
+      parent_id: root.id,
+      op_name: opRef('wait'),
+      display_name: null,
+      started_at: '2026-11-20T10:00:03.000Z',
+      ended_at: null,
+      status: 'running',
+      tokens: null,
+    },
   ]);
 });
 
@@ -50,7 +105,11 @@ test('by the id of any call of the trace: the same rows; an unknown, deleted or 
   const byCall = await t.post('/ui/api/trace_tree', { project_id: PROJECT, call_id: tool.id });
   assert.equal(byCall.status, 200, byCall.text);
   assert.equal(byCall.text, byTrace.text);
-  for (const [project_id, call_id] of [[PROJECT, 'nope'], [PROJECT, gone.id], ['other/project', root.id]]) {
+  for (const [project_id, call_id] of [
+    [PROJECT, 'nope'],
+    [PROJECT, gone.id],
+    ['other/project', root.id],
+  ]) {
     const r = await t.post('/ui/api/trace_tree', { project_id, call_id });
     assert.equal(r.status, 404, r.text);
     assert.equal(r.body.error_code, 'NOT_FOUND');
@@ -65,8 +124,14 @@ test('an unknown trace or another project is empty, not an error', async () => {
 
 test('malformed bodies are 422s naming the field', async () => {
   const bodies = [
-    {}, { project_id: PROJECT }, { project_id: PROJECT, trace_id: '' }, { project_id: PROJECT, trace_id: 5 }, { project_id: PROJECT, trace_id: trace, extra: 1 },
-    { project_id: PROJECT, call_id: '' }, { project_id: PROJECT, trace_id: trace, call_id: root.id }, { call_id: root.id },
+    {},
+    { project_id: PROJECT },
+    { project_id: PROJECT, trace_id: '' },
+    { project_id: PROJECT, trace_id: 5 },
+    { project_id: PROJECT, trace_id: trace, extra: 1 },
+    { project_id: PROJECT, call_id: '' },
+    { project_id: PROJECT, trace_id: trace, call_id: root.id },
+    { call_id: root.id },
   ];
   for (const body of bodies) {
     const r = await t.post('/ui/api/trace_tree', body);
@@ -100,8 +165,20 @@ test("a browser script's 401 carries no Basic challenge; an SDK's and a navigati
 
 test('tokens count cached prompt tokens, as the bill does (Anthropic reports them beside input_tokens)', async () => {
   const c = start({ trace_id: newId(), op: opRef('cached'), started_at: '2026-11-20T11:00:00.000Z' });
-  const usage = { usage: { 'claude-opus-4-6': { requests: 1, input_tokens: 10, output_tokens: 2, cache_read_input_tokens: 100, cache_creation_input_tokens: 5 } } };
-  await t.post('/call/upsert_batch', { batch: [startItem(c), endItem(end(c.id, { ended_at: '2026-11-20T11:00:01.000Z', summary: usage }))] });
+  const usage = {
+    usage: {
+      'claude-opus-4-6': {
+        requests: 1,
+        input_tokens: 10,
+        output_tokens: 2,
+        cache_read_input_tokens: 100,
+        cache_creation_input_tokens: 5,
+      },
+    },
+  };
+  await t.post('/call/upsert_batch', {
+    batch: [startItem(c), endItem(end(c.id, { ended_at: '2026-11-20T11:00:01.000Z', summary: usage }))],
+  });
   const r = await t.post('/ui/api/trace_tree', { project_id: PROJECT, call_id: c.id });
   assert.equal(jsonl(r.text)[0].tokens, 117);
 });

@@ -74,7 +74,10 @@ function reservoir<T>(rng: Rng, size: number) {
 }
 
 /** Returns the cached dataset for these options, seeding it first when missing. */
-export async function ensureDataset(opts: Pick<BenchOptions, 'calls' | 'seed'>, log: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<Dataset> {
+export async function ensureDataset(
+  opts: Pick<BenchOptions, 'calls' | 'seed'>,
+  log: (s: string) => void = (s) => process.stderr.write(`${s}\n`),
+): Promise<Dataset> {
   const key = datasetKey(opts);
   const dir = join(DATA_DIR, key);
   const manifestFile = join(dir, 'manifest.json');
@@ -111,7 +114,9 @@ export async function ensureDataset(opts: Pick<BenchOptions, 'calls' | 'seed'>, 
   let parts: CallPart[] = [];
   let pendingFeedback: FeedbackCreateReq[] = [];
   const toPart = (it: BatchItem): CallPart =>
-    it.mode === 'start' ? { mode: 'start', start: toStartPart(it.req.start, USER_ID) } : { mode: 'end', end: toEndPart(it.req.end) };
+    it.mode === 'start'
+      ? { mode: 'start', start: toStartPart(it.req.start, USER_ID) }
+      : { mode: 'end', end: toEndPart(it.req.end) };
 
   for (const t of generateTraces({ seed: opts.seed, calls: opts.calls, bigTraceCalls: big })) {
     traces++;
@@ -126,7 +131,10 @@ export async function ensureDataset(opts: Pick<BenchOptions, 'calls' | 'seed'>, 
     if (parts.length >= PARTS_PER_TX) {
       await callStore.writeParts(parts);
       parts = [];
-      if (traces % 20 === 0) process.stderr.write(`\rbench: seeding calls ${calls.toLocaleString('en-US')} / ${opts.calls.toLocaleString('en-US')}`);
+      if (traces % 20 === 0)
+        process.stderr.write(
+          `\rbench: seeding calls ${calls.toLocaleString('en-US')} / ${opts.calls.toLocaleString('en-US')}`,
+        );
     }
     if (pendingFeedback.length >= 1000) {
       feedbackRows += (await feedback.createBatch(pendingFeedback, USER_ID)).length;
@@ -169,9 +177,20 @@ export async function ensureDataset(opts: Pick<BenchOptions, 'calls' | 'seed'>, 
   log(`bench: seeded ${versions} object versions, ${feedbackRows} feedback rows; total ${seedSeconds.toFixed(0)} s`);
 
   const manifest: Manifest = {
-    key, project: PROJECT, calls, traces, bigTraceId, bigTraceCalls: big, rootOpRef: opRef('ChatAgent.run'),
-    sampleCallIds: callSample.items, objects: plan.objects, objectVersions: versions, sampleObjects: objSample.items,
-    feedback: feedbackRows, seedSeconds, dbBytes: statSync(path).size,
+    key,
+    project: PROJECT,
+    calls,
+    traces,
+    bigTraceId,
+    bigTraceCalls: big,
+    rootOpRef: opRef('ChatAgent.run'),
+    sampleCallIds: callSample.items,
+    objects: plan.objects,
+    objectVersions: versions,
+    sampleObjects: objSample.items,
+    feedback: feedbackRows,
+    seedSeconds,
+    dbBytes: statSync(path).size,
   };
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);

@@ -16,7 +16,13 @@ export interface ObjectsPlan {
 }
 
 type Kind = 'agent' | 'prompt' | 'config' | 'dataset' | 'op';
-const KINDS: readonly [Kind, number][] = [['agent', 0.35], ['prompt', 0.25], ['config', 0.15], ['dataset', 0.1], ['op', 0.15]];
+const KINDS: readonly [Kind, number][] = [
+  ['agent', 0.35],
+  ['prompt', 0.25],
+  ['config', 0.15],
+  ['dataset', 0.1],
+  ['op', 0.15],
+];
 
 function kindOf(rng: Rng): Kind {
   let r = rng.float();
@@ -25,24 +31,55 @@ function kindOf(rng: Rng): Kind {
 }
 
 function value(rng: Rng, kind: Kind, name: string, version: number): unknown {
-  const base = (type: string, bases: string[]) => ({ _type: type, _class_name: type, _bases: [...bases, 'Object', 'BaseModel'], name });
+  const base = (type: string, bases: string[]) => ({
+    _type: type,
+    _class_name: type,
+    _bases: [...bases, 'Object', 'BaseModel'],
+    name,
+  });
   switch (kind) {
     case 'agent':
       return {
-        ...base('ChatAgent', ['Model']), description: text(rng, 120), model_name: rng.pick(['gpt-4o-mini', 'gpt-4o', 'claude-3-5-sonnet']),
-        temperature: rng.int(0, 10) / 10, system_prompt: text(rng, 300), tools: ['search_web', 'calculator'].slice(0, rng.int(0, 2)),
-        revision: version, predict: opRef('Model.predict'),
+        ...base('ChatAgent', ['Model']),
+        description: text(rng, 120),
+        model_name: rng.pick(['gpt-4o-mini', 'gpt-4o', 'claude-3-5-sonnet']),
+        temperature: rng.int(0, 10) / 10,
+        system_prompt: text(rng, 300),
+        tools: ['search_web', 'calculator'].slice(0, rng.int(0, 2)),
+        revision: version,
+        predict: opRef('Model.predict'),
       };
     case 'prompt':
       return rng.chance(0.5)
-        ? { ...base('StringPrompt', ['Prompt']), content: text(rng, 400) + ` {input} (rev ${version})` }
-        : { ...base('MessagesPrompt', ['Prompt']), messages: [{ role: 'system', content: text(rng, 300) }, { role: 'user', content: `{question} rev ${version}` }] };
+        ? { ...base('StringPrompt', ['Prompt']), content: `${text(rng, 400)} {input} (rev ${version})` }
+        : {
+            ...base('MessagesPrompt', ['Prompt']),
+            messages: [
+              { role: 'system', content: text(rng, 300) },
+              { role: 'user', content: `{question} rev ${version}` },
+            ],
+          };
     case 'config':
-      return { ...base('Config', []), description: text(rng, 100), threshold: rng.int(0, 100) / 100, labels: words(rng, 4).split(' '), revision: version };
+      return {
+        ...base('Config', []),
+        description: text(rng, 100),
+        threshold: rng.int(0, 100) / 100,
+        labels: words(rng, 4).split(' '),
+        revision: version,
+      };
     case 'dataset':
-      return { ...base('Dataset', []), description: `${text(rng, 80)} (v${version})`, rows: `weave:///${PROJECT}/table/${rng.hex(64)}` };
+      return {
+        ...base('Dataset', []),
+        description: `${text(rng, 80)} (v${version})`,
+        rows: `weave:///${PROJECT}/table/${rng.hex(64)}`,
+      };
     case 'op':
-      return { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'obj.py': fakeDigest(rng) }, load_op: 'NO_LOAD_OP' };
+      return {
+        _type: 'CustomWeaveType',
+        weave_type: { type: 'Op' },
+        files: { 'obj.py': fakeDigest(rng) },
+        load_op: 'NO_LOAD_OP',
+      };
   }
 }
 
@@ -55,7 +92,8 @@ export function* generateObjectVersions(plan: ObjectsPlan): Generator<ObjCreateR
   const sum = weights.reduce((a, b) => a + b, 0);
   const extra = plan.versions - plan.objects;
   const counts = weights.map((w) => 1 + Math.floor((extra * w) / sum));
-  for (let left = plan.versions - counts.reduce((a, b) => a + b, 0), i = 0; left > 0; left--, i++) counts[i % plan.objects]!++;
+  for (let left = plan.versions - counts.reduce((a, b) => a + b, 0), i = 0; left > 0; left--, i++)
+    counts[i % plan.objects]!++;
   // Creation order: every version is a slot, shuffled; an object's versions still come in order.
   const slots: number[] = [];
   counts.forEach((c, i) => {

@@ -14,19 +14,22 @@ const latencies = [];
 let running = true;
 process.stdin.on('end', () => (running = false)).resume();
 
-const probe = () => new Promise((resolve, reject) => {
-  const t0 = performance.now();
-  const req = http.request(url, { method: 'GET', agent }, (res) => {
-    res.resume();
-    res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`/health -> ${res.statusCode}`))));
+const probe = () =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.request(url, { method: 'GET', agent }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`/health -> ${res.statusCode}`)),
+      );
+    });
+    req.on('error', reject);
+    req.end();
   });
-  req.on('error', reject);
-  req.end();
-});
 
 while (running) {
   latencies.push(await probe());
   await new Promise((r) => setTimeout(r, every));
 }
-process.stdout.write(JSON.stringify(latencies) + '\n');
+process.stdout.write(`${JSON.stringify(latencies)}\n`);
 agent.destroy();

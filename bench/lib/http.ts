@@ -23,17 +23,32 @@ export function post(base: string, path: string, body: string): Promise<Reply> {
 }
 
 /** POSTs a body of any type (headers as given) and buffers the reply. */
-export function postBody(base: string, path: string, body: string | Buffer, headers: Record<string, string>): Promise<Reply> {
+export function postBody(
+  base: string,
+  path: string,
+  body: string | Buffer,
+  headers: Record<string, string>,
+): Promise<Reply> {
   const url = new URL(path, base);
   assertLoopback(url);
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - t0,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -48,7 +63,13 @@ export function get(base: string, path: string): Promise<Reply> {
     const req = http.request(url, { method: 'GET', agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - t0,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -88,25 +109,35 @@ export function postStream(base: string, path: string, body: string, opts: Strea
     let firstRowMs = NaN;
     let bytes = 0;
     let lines = 0;
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-        for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++;
-        if (lines > 0 && Number.isNaN(firstRowMs)) firstRowMs = performance.now() - t0;
-        opts.onProgress?.(bytes, lines);
-        if (opts.bytesPerSec) {
-          // Pause until this many bytes would have taken at the allowed rate.
-          const due = t0 + (bytes / opts.bytesPerSec) * 1000;
-          const wait = due - performance.now();
-          if (wait > 1) {
-            res.pause();
-            setTimeout(() => res.resume(), wait);
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++;
+          if (lines > 0 && Number.isNaN(firstRowMs)) firstRowMs = performance.now() - t0;
+          opts.onProgress?.(bytes, lines);
+          if (opts.bytesPerSec) {
+            // Pause until this many bytes would have taken at the allowed rate.
+            const due = t0 + (bytes / opts.bytesPerSec) * 1000;
+            const wait = due - performance.now();
+            if (wait > 1) {
+              res.pause();
+              setTimeout(() => res.resume(), wait);
+            }
           }
-        }
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, firstRowMs, totalMs: performance.now() - t0, bytes, lines }));
-      res.on('error', reject);
-    });
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, firstRowMs, totalMs: performance.now() - t0, bytes, lines }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

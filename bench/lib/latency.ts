@@ -23,7 +23,14 @@ async function one(e: Endpoint, i: number): Promise<Reply> {
 }
 
 /** `n` requests to each, in blocks of `block`, after `warmup` unmeasured requests to each. */
-export async function compareLatency(weft: Endpoint, base: Endpoint, n: number, block = 50, warmup = 0, offset = 0): Promise<LatencyRun> {
+export async function compareLatency(
+  weft: Endpoint,
+  base: Endpoint,
+  n: number,
+  block = 50,
+  warmup = 0,
+  offset = 0,
+): Promise<LatencyRun> {
   for (let i = 0; i < warmup; i++) {
     await one(weft, i);
     await one(base, i);

@@ -66,8 +66,18 @@ const TAGS_ROUTE = /^\/objs\/[^/]+\/versions\/[^/]+\/tags$/;
 
 export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord> {
   const rec: MixedLoadRecord = {
-    failures: [], counts: new Map(), ingestSeconds: 0, ingestedCalls: 0, acked: new Set(), deleted: new Set(), names: new Map(),
-    objects: [], tables: [], files: [], feedback: new Map(), costs: new Map(),
+    failures: [],
+    counts: new Map(),
+    ingestSeconds: 0,
+    ingestedCalls: 0,
+    acked: new Set(),
+    deleted: new Set(),
+    names: new Map(),
+    objects: [],
+    tables: [],
+    files: [],
+    feedback: new Map(),
+    costs: new Map(),
   };
   const P = o.project;
   const send = async (method: string, path: string, body?: string | FormData): Promise<Answer> => {
@@ -80,17 +90,33 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord
       if (method === 'POST' && typeof body === 'string') {
         ({ status, body: text } = await post(o.url, path, body));
       } else {
-        const res = await fetch(o.url + path, { method, ...(body === undefined ? {} : { body, headers: typeof body === 'string' ? { 'content-type': 'application/json' } : {} }) });
+        const res = await fetch(o.url + path, {
+          method,
+          ...(body === undefined
+            ? {}
+            : { body, headers: typeof body === 'string' ? { 'content-type': 'application/json' } : {} }),
+        });
         [status, text] = [res.status, await res.text()];
       }
       if (status !== 200) rec.failures.push(`${method} ${path} -> ${status} ${text.slice(0, 200)}`);
-      return { status, text, get body() { try { return JSON.parse(text); } catch { return undefined; } } };
+      return {
+        status,
+        text,
+        get body() {
+          try {
+            return JSON.parse(text);
+          } catch {
+            return undefined;
+          }
+        },
+      };
     } catch (err) {
       rec.failures.push(`${method} ${path} -> ${String(err)}`);
       return { status: 0, body: undefined, text: '' };
     }
   };
-  const ok = (path: string, body: unknown, method = 'POST') => send(method, path, body === undefined ? undefined : JSON.stringify(body));
+  const ok = (path: string, body: unknown, method = 'POST') =>
+    send(method, path, body === undefined ? undefined : JSON.stringify(body));
   let ingesting = true;
   const othersPause = o.othersPauseMs ?? 0;
   // Each other writer and reader checks this before its next step (pacing it when asked).
@@ -106,7 +132,7 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord
   const ingest = async () => {
     for (let b = o.nextBatch(); b !== null && rec.failures.length === 0; b = o.nextBatch()) {
       if ((await send('POST', '/call/upsert_batch', b.body)).status !== 200) return;
-      b.calls.forEach((id) => rec.acked.add(id));
+      for (const id of b.calls) rec.acked.add(id);
       roots.push(...b.traces);
       (rec as { ingestedCalls: number }).ingestedCalls += b.calls.length;
     }
@@ -114,18 +140,26 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord
   const deleter = async () => {
     while (await running()) {
       const trace = roots.shift();
-      if (!trace) { await pause(5); continue; }
+      if (!trace) {
+        await pause(5);
+        continue;
+      }
       const r = await ok('/calls/delete', { project_id: P, call_ids: [trace[0]] });
       if (r.status !== 200) return;
-      if (r.body.num_deleted !== trace.length) rec.failures.push(`delete of a ${trace.length}-call trace deleted ${r.body.num_deleted}`);
-      trace.forEach((id) => rec.deleted.add(id));
+      if (r.body.num_deleted !== trace.length)
+        rec.failures.push(`delete of a ${trace.length}-call trace deleted ${r.body.num_deleted}`);
+      for (const id of trace) rec.deleted.add(id);
     }
   };
   const updater = async () => {
     for (let i = 0; await running(); i++) {
       const id = pick(recent(500));
-      if (!id || rec.deleted.has(id)) { await pause(5); continue; }
-      if ((await ok('/call/update', { project_id: P, call_id: id, display_name: `name ${i}` })).status === 200) rec.names.set(id, `name ${i}`);
+      if (!id || rec.deleted.has(id)) {
+        await pause(5);
+        continue;
+      }
+      if ((await ok('/call/update', { project_id: P, call_id: id, display_name: `name ${i}` })).status === 200)
+        rec.names.set(id, `name ${i}`);
     }
   };
   const objectWriter = async () => {
@@ -135,8 +169,13 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord
       if (r.status !== 200) return;
       const obj = { id, digest: r.body.digest as string, deleted: false };
       rec.objects.push(obj);
-      if (i % 3 === 0) await ok(`/objs/${id}/versions/${obj.digest}/tags`, { project_id: P, tags: [`t${i % 4}`] }, 'PUT');
-      if (i % 7 === 6 && (await ok('/obj/delete', { project_id: P, object_id: id, digests: [obj.digest] })).status === 200) obj.deleted = true;
+      if (i % 3 === 0)
+        await ok(`/objs/${id}/versions/${obj.digest}/tags`, { project_id: P, tags: [`t${i % 4}`] }, 'PUT');
+      if (
+        i % 7 === 6 &&
+        (await ok('/obj/delete', { project_id: P, object_id: id, digests: [obj.digest] })).status === 200
+      )
+        obj.deleted = true;
     }
   };
   const tableWriter = async () => {
@@ -162,31 +201,60 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord
   const feedbackWriter = async () => {
     for (let i = 0; await running(); i++) {
       const call = pick(recent(200));
-      if (!call) { await pause(5); continue; }
+      if (!call) {
+        await pause(5);
+        continue;
+      }
       const ref = `weave:///${P}/call/${call}`;
-      const r = await ok('/feedback/create', { project_id: P, weave_ref: ref, feedback_type: 'custom', payload: { i } });
+      const r = await ok('/feedback/create', {
+        project_id: P,
+        weave_ref: ref,
+        feedback_type: 'custom',
+        payload: { i },
+      });
       if (r.status !== 200) return;
       let id = r.body.id as string;
       rec.feedback.set(id, { i });
       if (i % 3 === 1) {
-        const rep = await ok('/feedback/replace', { project_id: P, feedback_id: id, weave_ref: ref, feedback_type: 'custom', payload: { i, replaced: true } });
+        const rep = await ok('/feedback/replace', {
+          project_id: P,
+          feedback_id: id,
+          weave_ref: ref,
+          feedback_type: 'custom',
+          payload: { i, replaced: true },
+        });
         if (rep.status !== 200) return;
         rec.feedback.delete(id);
         id = rep.body.id;
         rec.feedback.set(id, { i, replaced: true });
       }
-      if (i % 5 === 4 && (await ok('/feedback/purge', { project_id: P, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } } })).status === 200) {
+      if (
+        i % 5 === 4 &&
+        (
+          await ok('/feedback/purge', {
+            project_id: P,
+            query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } },
+          })
+        ).status === 200
+      ) {
         rec.feedback.set(id, undefined);
       }
     }
   };
   const costWriter = async () => {
     for (let i = 0; await running(); i++) {
-      const r = await ok('/cost/create', { project_id: P, costs: { [`model-${i}`]: { prompt_token_cost: 0.01, completion_token_cost: 0.02 } } });
+      const r = await ok('/cost/create', {
+        project_id: P,
+        costs: { [`model-${i}`]: { prompt_token_cost: 0.01, completion_token_cost: 0.02 } },
+      });
       if (r.status !== 200) return;
       const [id] = r.body.ids[0] as [string, string];
       rec.costs.set(id, true);
-      if (i % 4 === 3 && (await ok('/cost/purge', { project_id: P, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } } })).status === 200) {
+      if (
+        i % 4 === 3 &&
+        (await ok('/cost/purge', { project_id: P, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } } }))
+          .status === 200
+      ) {
         rec.costs.set(id, false);
       }
     }
@@ -201,7 +269,11 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord
   const reader = async () => {
     while (await running()) {
       const id = pick(recent(100));
-      await ok('/calls/stream_query', { project_id: P, limit: 50, sort_by: [{ field: 'started_at', direction: 'desc' }] });
+      await ok('/calls/stream_query', {
+        project_id: P,
+        limit: 50,
+        sort_by: [{ field: 'started_at', direction: 'desc' }],
+      });
       if (id) await ok('/call/read', { project_id: P, id, include_costs: true });
       await ok('/calls/query_stats', { project_id: P, filter: { trace_roots_only: true } });
       await ok('/objs/query', { project_id: P, filter: { latest_only: true } });
@@ -217,7 +289,18 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadRecord
     ingesting = false;
   });
   const others = o.others
-    ? [deleter(), updater(), objectWriter(), tableWriter(), fileWriter(), feedbackWriter(), costWriter(), expiring(), reader(), reader()]
+    ? [
+        deleter(),
+        updater(),
+        objectWriter(),
+        tableWriter(),
+        fileWriter(),
+        feedbackWriter(),
+        costWriter(),
+        expiring(),
+        reader(),
+        reader(),
+      ]
     : [];
   await Promise.all([ingestion, ...others]);
   return rec;

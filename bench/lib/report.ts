@@ -68,12 +68,18 @@ export function markdownTable(rows: readonly Row[]): string {
   ].join('\n');
 }
 
-export function markdownReport(results: readonly BenchResult[], opts: BenchOptions, machine: Record<string, string>, startedAt: Date, seconds: number): string {
+export function markdownReport(
+  results: readonly BenchResult[],
+  opts: BenchOptions,
+  machine: Record<string, string>,
+  startedAt: Date,
+  seconds: number,
+): string {
   const rows = results.flatMap((r) => r.rows);
   const out = [
     '# Weft benchmark results',
     '',
-    `Run ${startedAt.toISOString()} (${seconds.toFixed(0)} s): \`BENCH_CALLS=${opts.calls} BENCH_RUNS=${opts.runs} npm run bench${results.length < 6 ? ' -- ' + results.map((r) => r.name).join(' ') : ''}\``,
+    `Run ${startedAt.toISOString()} (${seconds.toFixed(0)} s): \`BENCH_CALLS=${opts.calls} BENCH_RUNS=${opts.runs} npm run bench${results.length < 6 ? ` -- ${results.map((r) => r.name).join(' ')}` : ''}\``,
     `(ingest: ${opts.ingestCalls} calls per run, ${opts.clients} clients, ${opts.batchItems} items per batch; server: ${opts.server}).`,
     'Each figure is the median over the runs; every baseline is measured in the same run, interleaved with Weft.',
     '',
@@ -88,7 +94,12 @@ export function markdownReport(results: readonly BenchResult[], opts: BenchOptio
   ];
   for (const r of results) {
     if (r.notes.length === 0) continue;
-    out.push(`## Notes: ${r.name}`, '', ...r.notes.map((n) => (n.includes('\n') ? '```\n' + n + '\n```' : `- ${n}`)), '');
+    out.push(
+      `## Notes: ${r.name}`,
+      '',
+      ...r.notes.map((n) => (n.includes('\n') ? `\`\`\`\n${n}\n\`\`\`` : `- ${n}`)),
+      '',
+    );
   }
   return out.join('\n');
 }

@@ -49,10 +49,17 @@ export function buildServer(): string {
   const out = join(DATA_DIR, 'dist');
   const tsc = join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out, '--tsBuildInfoFile', join(out, '.tsbuildinfo')], { cwd: REPO_DIR, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [tsc, '-p', 'tsconfig.build.json', '--outDir', out, '--tsBuildInfoFile', join(out, '.tsbuildinfo')],
+    { cwd: REPO_DIR, encoding: 'utf8' },
+  );
   const entry = join(out, 'main.js');
   if (!existsSync(entry)) throw new Error(`server build failed:\n${r.stdout}${r.stderr}`);
-  if (r.status !== 0) process.stderr.write(`bench: src/ has type errors; benchmarking what tsc emitted anyway:\n${r.stdout.slice(0, 2000)}\n`);
+  if (r.status !== 0)
+    process.stderr.write(
+      `bench: src/ has type errors; benchmarking what tsc emitted anyway:\n${r.stdout.slice(0, 2000)}\n`,
+    );
   process.stderr.write(`bench: server built in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${entry}\n`);
   builtEntry = entry;
   return entry;
@@ -60,15 +67,26 @@ export function buildServer(): string {
 
 /** The node flags `npm start` gives the server (package.json's start script is the one source). */
 export function startFlags(): string[] {
-  const script = (JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const script =
+    (JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+      .start ?? '';
   const m = /\bnode((?:\s+--\S+)*)\s+dist\/main\.js/.exec(script);
   if (!m) throw new Error(`package.json's start script does not run node dist/main.js: ${script}`);
   return m[1]!.trim().split(/\s+/).filter(Boolean);
 }
 
 /** node arguments that run Weft on `port` with `dataDir` (and `extra` flags, e.g. another engine), with npm start's node flags. */
-export function weftArgs(opts: Pick<BenchOptions, 'server'>, port: number, dataDir: string, extra: readonly string[] = []): string[] {
-  const entry = [...startFlags(), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(opts.server === 'dist' ? [buildServer()] : ['--import', 'tsx', join(REPO_DIR, 'src', 'main.ts')])];
+export function weftArgs(
+  opts: Pick<BenchOptions, 'server'>,
+  port: number,
+  dataDir: string,
+  extra: readonly string[] = [],
+): string[] {
+  const entry = [
+    ...startFlags(),
+    ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    ...(opts.server === 'dist' ? [buildServer()] : ['--import', 'tsx', join(REPO_DIR, 'src', 'main.ts')]),
+  ];
   return [...entry, '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...extra];
 }
 
@@ -139,7 +157,11 @@ export function startServer(args: string[], ready: RegExp, timeoutMs = 120_000):
   });
 }
 
-export async function startWeft(opts: Pick<BenchOptions, 'server'>, dataDir: string, extra: readonly string[] = []): Promise<ServerProc> {
+export async function startWeft(
+  opts: Pick<BenchOptions, 'server'>,
+  dataDir: string,
+  extra: readonly string[] = [],
+): Promise<ServerProc> {
   return startServer(weftArgs(opts, await freePort(), dataDir, extra), /weft listening on/);
 }
 
@@ -157,7 +179,8 @@ export async function timeToFirstRequest(args: string[], port: number, timeoutMs
   const t0 = performance.now();
   try {
     while (performance.now() - t0 < timeoutMs) {
-      if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}) during startup: node ${args.join(' ')}`);
+      if (proc.exitCode !== null)
+        throw new Error(`server exited (${proc.exitCode}) during startup: node ${args.join(' ')}`);
       if ((await probe(handle.url, '/health')) === 200) return performance.now() - t0;
       await new Promise((r) => setTimeout(r, 2));
     }

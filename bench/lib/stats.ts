@@ -14,7 +14,8 @@ export function percentile(xs: readonly number[], p: number): number {
   return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
 }
 
-export const fmtMs = (ms: number) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(2)} ms`);
+export const fmtMs = (ms: number) =>
+  ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(2)} ms`;
 export const fmtRate = (perSec: number, unit: string) => `${Math.round(perSec).toLocaleString('en-US')} ${unit}/s`;
 export const fmtMB = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
 export const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');

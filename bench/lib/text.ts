@@ -31,7 +31,7 @@ const pool: string[] = (() => {
 /** About `chars` characters of sentences (never less, at most one sentence more). */
 export function text(rng: Rng, chars: number): string {
   let s = pool[rng.u32() % POOL_SIZE]!;
-  while (s.length < chars) s += ' ' + pool[rng.u32() % POOL_SIZE]!;
+  while (s.length < chars) s += ` ${pool[rng.u32() % POOL_SIZE]!}`;
   return s;
 }
 

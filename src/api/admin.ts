@@ -10,7 +10,11 @@ export const KeyCreateReq = Strict({
   user: Type.String({ minLength: 1, description: 'User name; the user is created if new' }),
   entity: Type.String({ minLength: 1 }),
   role: Role,
-  project: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()], { description: 'Only this project of the entity; absent: every project' })),
+  project: Type.Optional(
+    Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+      description: 'Only this project of the entity; absent: every project',
+    }),
+  ),
 });
 export type KeyCreateReq = Static<typeof KeyCreateReq>;
 
@@ -27,15 +31,17 @@ export const KeyCreateRes = Type.Object({
 
 export const KeyListReq = Strict({});
 export const KeyListRes = Type.Object({
-  keys: Type.Array(Type.Object({
-    id: Type.String(),
-    prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
-    user_id: Type.String(),
-    user: Type.String(),
-    roles: Type.Array(Grant),
-    created_at: Type.String(),
-    revoked_at: Type.Union([Type.String(), Type.Null()]),
-  })),
+  keys: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
+      user_id: Type.String(),
+      user: Type.String(),
+      roles: Type.Array(Grant),
+      created_at: Type.String(),
+      revoked_at: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
 });
 
 export const KeyRevokeReq = Strict({ id: Type.String({ minLength: 1 }) });
@@ -44,7 +50,40 @@ export const KeyRevokeRes = Type.Object({ id: Type.String(), revoked_at: Type.St
 
 const tag = 'Admin';
 export const adminRoutes = {
-  keyCreate: defineRoute({ access: 'admin', baseOnly: true, id: 'admin_key_create', method: 'POST', path: '/admin/keys/create', tag, summary: 'Create an API key (returned once)', body: KeyCreateReq, response: KeyCreateRes, errors: [400, 401, 403] }),
-  keyList: defineRoute({ access: 'admin', baseOnly: true, id: 'admin_key_list', method: 'POST', path: '/admin/keys/list', tag, summary: 'List API keys (never the keys themselves)', body: KeyListReq, response: KeyListRes, errors: [401, 403] }),
-  keyRevoke: defineRoute({ access: 'admin', baseOnly: true, id: 'admin_key_revoke', method: 'POST', path: '/admin/keys/revoke', tag, summary: 'Revoke an API key', body: KeyRevokeReq, response: KeyRevokeRes, errors: [401, 403, 404] }),
+  keyCreate: defineRoute({
+    access: 'admin',
+    baseOnly: true,
+    id: 'admin_key_create',
+    method: 'POST',
+    path: '/admin/keys/create',
+    tag,
+    summary: 'Create an API key (returned once)',
+    body: KeyCreateReq,
+    response: KeyCreateRes,
+    errors: [400, 401, 403],
+  }),
+  keyList: defineRoute({
+    access: 'admin',
+    baseOnly: true,
+    id: 'admin_key_list',
+    method: 'POST',
+    path: '/admin/keys/list',
+    tag,
+    summary: 'List API keys (never the keys themselves)',
+    body: KeyListReq,
+    response: KeyListRes,
+    errors: [401, 403],
+  }),
+  keyRevoke: defineRoute({
+    access: 'admin',
+    baseOnly: true,
+    id: 'admin_key_revoke',
+    method: 'POST',
+    path: '/admin/keys/revoke',
+    tag,
+    summary: 'Revoke an API key',
+    body: KeyRevokeReq,
+    response: KeyRevokeRes,
+    errors: [401, 403, 404],
+  }),
 } as const;

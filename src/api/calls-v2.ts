@@ -3,7 +3,13 @@
 // come from the path; every item's project_id must name the same project.
 import { Type, type Static } from 'typebox';
 import { AnyObject, DateTime, EmptyRes, Nullable, SafeInteger, Strict } from './common.js';
-import { CallStartReq, CallStartRes, EndedCallSchemaForInsert, StartedCallSchemaForInsert, SummaryInsertMap } from './calls.js';
+import {
+  CallStartReq,
+  CallStartRes,
+  EndedCallSchemaForInsert,
+  StartedCallSchemaForInsert,
+  SummaryInsertMap,
+} from './calls.js';
 import { DataList } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
@@ -40,16 +46,42 @@ export type CallEndV2Req = Static<typeof CallEndV2Req>;
 const tag = 'Calls';
 export const callsV2Routes = {
   callsComplete: defineRoute({
-    access: 'write', id: 'calls_complete', method: 'POST', path: '/v2/:entity/:project/calls/complete', tag,
-    summary: 'Write finished calls (start and end together) in one batch', params: ProjectPath, carriesData: true,
-    body: CallsCompleteReq, response: EmptyRes, errors: [400, 413, 503],
+    access: 'write',
+    id: 'calls_complete',
+    method: 'POST',
+    path: '/v2/:entity/:project/calls/complete',
+    tag,
+    summary: 'Write finished calls (start and end together) in one batch',
+    params: ProjectPath,
+    carriesData: true,
+    body: CallsCompleteReq,
+    response: EmptyRes,
+    errors: [400, 413, 503],
   }),
   callStartV2: defineRoute({
-    access: 'write', id: 'call_start_v2', method: 'POST', path: '/v2/:entity/:project/call/start', tag,
-    summary: 'Start a call (eager op)', params: ProjectPath, carriesData: true, body: CallStartReq, response: CallStartRes, errors: [400, 503],
+    access: 'write',
+    id: 'call_start_v2',
+    method: 'POST',
+    path: '/v2/:entity/:project/call/start',
+    tag,
+    summary: 'Start a call (eager op)',
+    params: ProjectPath,
+    carriesData: true,
+    body: CallStartReq,
+    response: CallStartRes,
+    errors: [400, 503],
   }),
   callEndV2: defineRoute({
-    access: 'write', id: 'call_end_v2', method: 'POST', path: '/v2/:entity/:project/call/end', tag,
-    summary: 'End a call (eager op)', params: ProjectPath, carriesData: true, body: CallEndV2Req, response: EmptyRes, errors: [400, 503],
+    access: 'write',
+    id: 'call_end_v2',
+    method: 'POST',
+    path: '/v2/:entity/:project/call/end',
+    tag,
+    summary: 'End a call (eager op)',
+    params: ProjectPath,
+    carriesData: true,
+    body: CallEndV2Req,
+    response: EmptyRes,
+    errors: [400, 503],
   }),
 } as const;

@@ -1,8 +1,28 @@
 // Request and response schemas of the call endpoints (weave-api.md §1.3-1.10).
 import { Type, type Static } from 'typebox';
-import { AnyObject, AnyValue, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, SafeInteger, SortBy, Strict } from './common.js';
+import {
+  AnyObject,
+  AnyValue,
+  DateTime,
+  EmptyRes,
+  Limit,
+  Nullable,
+  Offset,
+  ProjectId,
+  SafeInteger,
+  SortBy,
+  Strict,
+} from './common.js';
 import { Query } from './query.js';
-import { DataList, List, MAX_COLUMNS, MAX_DELETE_CALLS, MAX_FILTER_LENGTH, MAX_NAMES, TOO_MANY_STATUS } from './limits.js';
+import {
+  DataList,
+  List,
+  MAX_COLUMNS,
+  MAX_DELETE_CALLS,
+  MAX_FILTER_LENGTH,
+  MAX_NAMES,
+  TOO_MANY_STATUS,
+} from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 const IdList = Nullable(List(Type.String(), MAX_FILTER_LENGTH));
@@ -43,12 +63,15 @@ export const LLMUsageSchema = Type.Object({
 });
 
 /** Calls per status below a call (Weave's dict[TraceStatus, int]): only these keys, whole numbers. */
-export const StatusCounts = Type.Object({
-  success: Type.Optional(SafeInteger()),
-  error: Type.Optional(SafeInteger()),
-  running: Type.Optional(SafeInteger()),
-  descendant_error: Type.Optional(SafeInteger()),
-}, { additionalProperties: false });
+export const StatusCounts = Type.Object(
+  {
+    success: Type.Optional(SafeInteger()),
+    error: Type.Optional(SafeInteger()),
+    running: Type.Optional(SafeInteger()),
+    descendant_error: Type.Optional(SafeInteger()),
+  },
+  { additionalProperties: false },
+);
 
 /** Weave's SummaryInsertMap: typed `usage` and `status_counts`, any other key as sent. */
 export const SummaryInsertMap = Type.Object({
@@ -172,7 +195,10 @@ export const CallsQueryStatsReq = Strict({
   expand_columns: Nullable(List(Type.String(), MAX_NAMES)),
 });
 export type CallsQueryStatsReq = Static<typeof CallsQueryStatsReq>;
-export const CallsQueryStatsRes = Type.Object({ count: Type.Integer(), total_storage_size_bytes: Nullable(Type.Integer()) });
+export const CallsQueryStatsRes = Type.Object({
+  count: Type.Integer(),
+  total_storage_size_bytes: Nullable(Type.Integer()),
+});
 
 export const CallsDeleteReq = Strict({
   project_id: ProjectId,
@@ -184,13 +210,106 @@ export const CallsDeleteRes = Type.Object({ num_deleted: Type.Integer() });
 
 const tag = 'Calls';
 export const callsRoutes = {
-  callStart: defineRoute({ access: 'write', id: 'call_start', method: 'POST', path: '/call/start', tag, summary: 'Start a call', carriesData: true, body: CallStartReq, response: CallStartRes, errors: [400, 503] }),
-  callEnd: defineRoute({ access: 'write', id: 'call_end', method: 'POST', path: '/call/end', tag, summary: 'End a call', carriesData: true, body: CallEndReq, response: EmptyRes, errors: [400, 503] }),
-  callUpsertBatch: defineRoute({ access: 'write', id: 'call_start_batch', method: 'POST', path: '/call/upsert_batch', tag, summary: 'Write call starts and ends in order', carriesData: true, body: CallCreateBatchReq, response: CallCreateBatchRes, errors: [400, 413, 503] }),
-  callUpdate: defineRoute({ access: 'write', id: 'call_update', method: 'POST', path: '/call/update', tag, summary: 'Update a call (display name)', body: CallUpdateReq, response: EmptyRes, errors: [400] }),
-  callRead: defineRoute({ access: 'read', id: 'call_read', method: 'POST', path: '/call/read', tag, summary: 'Read one call', body: CallReadReq, response: CallReadRes }),
-  callsDelete: defineRoute({ access: 'write', id: 'calls_delete', method: 'POST', path: '/calls/delete', tag, summary: 'Delete calls and their descendants', body: CallsDeleteReq, response: CallsDeleteRes, errors: [400, 413] }),
-  callsQueryStats: defineRoute({ access: 'read', id: 'calls_query_stats', method: 'POST', path: '/calls/query_stats', tag, summary: 'Count calls', body: CallsQueryStatsReq, response: CallsQueryStatsRes, errors: [400] }),
-  callsStreamQuery: defineRoute({ access: 'read', id: 'calls_query_stream', method: 'POST', path: '/calls/stream_query', tag, summary: 'Query calls as JSON Lines', body: CallsQueryReq, response: CallSchema, reply: 'jsonl', errors: [400] }),
-  callsQuery: defineRoute({ access: 'read', id: 'calls_query', method: 'POST', path: '/calls/query', tag, summary: 'Query calls as one JSON document', body: CallsQueryReq, response: CallsQueryRes, errors: [400] }),
+  callStart: defineRoute({
+    access: 'write',
+    id: 'call_start',
+    method: 'POST',
+    path: '/call/start',
+    tag,
+    summary: 'Start a call',
+    carriesData: true,
+    body: CallStartReq,
+    response: CallStartRes,
+    errors: [400, 503],
+  }),
+  callEnd: defineRoute({
+    access: 'write',
+    id: 'call_end',
+    method: 'POST',
+    path: '/call/end',
+    tag,
+    summary: 'End a call',
+    carriesData: true,
+    body: CallEndReq,
+    response: EmptyRes,
+    errors: [400, 503],
+  }),
+  callUpsertBatch: defineRoute({
+    access: 'write',
+    id: 'call_start_batch',
+    method: 'POST',
+    path: '/call/upsert_batch',
+    tag,
+    summary: 'Write call starts and ends in order',
+    carriesData: true,
+    body: CallCreateBatchReq,
+    response: CallCreateBatchRes,
+    errors: [400, 413, 503],
+  }),
+  callUpdate: defineRoute({
+    access: 'write',
+    id: 'call_update',
+    method: 'POST',
+    path: '/call/update',
+    tag,
+    summary: 'Update a call (display name)',
+    body: CallUpdateReq,
+    response: EmptyRes,
+    errors: [400],
+  }),
+  callRead: defineRoute({
+    access: 'read',
+    id: 'call_read',
+    method: 'POST',
+    path: '/call/read',
+    tag,
+    summary: 'Read one call',
+    body: CallReadReq,
+    response: CallReadRes,
+  }),
+  callsDelete: defineRoute({
+    access: 'write',
+    id: 'calls_delete',
+    method: 'POST',
+    path: '/calls/delete',
+    tag,
+    summary: 'Delete calls and their descendants',
+    body: CallsDeleteReq,
+    response: CallsDeleteRes,
+    errors: [400, 413],
+  }),
+  callsQueryStats: defineRoute({
+    access: 'read',
+    id: 'calls_query_stats',
+    method: 'POST',
+    path: '/calls/query_stats',
+    tag,
+    summary: 'Count calls',
+    body: CallsQueryStatsReq,
+    response: CallsQueryStatsRes,
+    errors: [400],
+  }),
+  callsStreamQuery: defineRoute({
+    access: 'read',
+    id: 'calls_query_stream',
+    method: 'POST',
+    path: '/calls/stream_query',
+    tag,
+    summary: 'Query calls as JSON Lines',
+    body: CallsQueryReq,
+    response: CallSchema,
+    reply: 'jsonl',
+    errors: [400],
+  }),
+  callsQuery: defineRoute({
+    access: 'read',
+    id: 'calls_query',
+    method: 'POST',
+    path: '/calls/query',
+    tag,
+    summary: 'Query calls as one JSON document',
+    body: CallsQueryReq,
+    response: CallsQueryRes,
+    errors: [400],
+  }),
 } as const;

@@ -27,13 +27,17 @@ export const CostCreateReq = Strict({
 export type CostCreateReq = Static<typeof CostCreateReq>;
 
 export const CostCreateRes = Type.Object({
-  ids: Type.Array(Type.Tuple([Type.String(), Type.String()]), { description: '[cost_id, llm_id] per created price, in request order' }),
+  ids: Type.Array(Type.Tuple([Type.String(), Type.String()]), {
+    description: '[cost_id, llm_id] per created price, in request order',
+  }),
 });
 export type CostCreateRes = Static<typeof CostCreateRes>;
 
 export const CostQueryReq = Strict({
   project_id: ProjectId,
-  fields: Nullable(List(Type.String(), MAX_NAMES, { description: 'Output keys to fill; the others are null. Default: all' })),
+  fields: Nullable(
+    List(Type.String(), MAX_NAMES, { description: 'Output keys to fill; the others are null. Default: all' }),
+  ),
   query: Nullable(Query),
   sort_by: Nullable(List(SortBy, MAX_NAMES)),
   limit: Limit,
@@ -59,7 +63,38 @@ export type CostPurgeReq = Static<typeof CostPurgeReq>;
 
 const tag = 'Costs';
 export const costsRoutes = {
-  costCreate: defineRoute({ access: 'write', id: 'cost_create', method: 'POST', path: '/cost/create', tag, summary: 'Set project prices for LLMs', carriesData: true, body: CostCreateReq, response: CostCreateRes, errors: [400] }),
-  costQuery: defineRoute({ access: 'read', id: 'cost_query', method: 'POST', path: '/cost/query', tag, summary: 'Query project prices', body: CostQueryReq, response: CostQueryRes, errors: [400] }),
-  costPurge: defineRoute({ access: 'write', id: 'cost_purge', method: 'POST', path: '/cost/purge', tag, summary: 'Permanently delete project prices by id', body: CostPurgeReq, response: EmptyRes, errors: [400] }),
+  costCreate: defineRoute({
+    access: 'write',
+    id: 'cost_create',
+    method: 'POST',
+    path: '/cost/create',
+    tag,
+    summary: 'Set project prices for LLMs',
+    carriesData: true,
+    body: CostCreateReq,
+    response: CostCreateRes,
+    errors: [400],
+  }),
+  costQuery: defineRoute({
+    access: 'read',
+    id: 'cost_query',
+    method: 'POST',
+    path: '/cost/query',
+    tag,
+    summary: 'Query project prices',
+    body: CostQueryReq,
+    response: CostQueryRes,
+    errors: [400],
+  }),
+  costPurge: defineRoute({
+    access: 'write',
+    id: 'cost_purge',
+    method: 'POST',
+    path: '/cost/purge',
+    tag,
+    summary: 'Permanently delete project prices by id',
+    body: CostPurgeReq,
+    response: EmptyRes,
+    errors: [400],
+  }),
 } as const;

@@ -131,7 +131,10 @@ export class UnsupportedMediaTypeError extends WeftError {
 
 /** Temporarily unable to accept the request (503); the client should retry after `retry_after` seconds. */
 export class ServiceUnavailableError extends WeftError {
-  constructor(message: string, readonly retryAfterSeconds = 1) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
     super('UNAVAILABLE', message, { retry_after: retryAfterSeconds });
   }
 }
@@ -151,7 +154,10 @@ export class NotBuiltError extends WeftError {
  * should retry after `retry_after` seconds (both SDKs retry every 5xx), the operator free space.
  */
 export class StorageFullError extends WeftError {
-  constructor(message: string, readonly retryAfterSeconds = 30) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 30,
+  ) {
     super('STORAGE_FULL', message, { retry_after: retryAfterSeconds });
   }
 }

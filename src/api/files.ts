@@ -11,12 +11,19 @@ import { defineRoute } from './route-spec.js';
  */
 export const FileCreateForm = Type.Object({
   project_id: ProjectId,
-  file: Type.String({ format: 'binary', description: 'The content; its filename is ignored (the TS SDK always sends "blob")' }),
-  expected_digest: Type.Optional(Type.String({ description: 'When given, must equal the digest the server computes (else 409)' })),
+  file: Type.String({
+    format: 'binary',
+    description: 'The content; its filename is ignored (the TS SDK always sends "blob")',
+  }),
+  expected_digest: Type.Optional(
+    Type.String({ description: 'When given, must equal the digest the server computes (else 409)' }),
+  ),
 });
 
 export const FileCreateRes = Type.Object({
-  digest: Type.String({ description: 'SHA-256 of the bytes, URL-safe base64 without padding, "-"->"X", "_"->"Y" (43 chars)' }),
+  digest: Type.String({
+    description: 'SHA-256 of the bytes, URL-safe base64 without padding, "-"->"X", "_"->"Y" (43 chars)',
+  }),
 });
 export type FileCreateRes = Static<typeof FileCreateRes>;
 
@@ -31,14 +38,67 @@ export const FilesStatsRes = Type.Object({ total_size_bytes: Type.Integer({ mini
 export type FilesStatsRes = Static<typeof FilesStatsRes>;
 
 const tag = 'Files';
-const create = { tag, body: FileCreateForm, requestBody: 'multipart', carriesData: true, response: FileCreateRes, errors: [400, 409, 413] } as const;
+const create = {
+  tag,
+  body: FileCreateForm,
+  requestBody: 'multipart',
+  carriesData: true,
+  response: FileCreateRes,
+  errors: [400, 409, 413],
+} as const;
 const content = { tag, body: FileContentReq, reply: 'octet-stream', response: FileContentRes, errors: [404] } as const;
 
 export const filesRoutes = {
-  fileCreate: defineRoute({ access: 'write', id: 'file_create', method: 'POST', path: '/file/create', summary: 'Store a file (idempotent per content)', ...create }),
-  filesCreate: defineRoute({ access: 'write', id: 'files_create', method: 'POST', path: '/files/create', summary: 'Store a file (the Python SDK\'s path)', ...create }),
-  fileContent: defineRoute({ access: 'read', id: 'file_content', method: 'POST', path: '/file/content', summary: 'Read a file\'s bytes', ...content }),
-  filesContent: defineRoute({ access: 'read', id: 'files_content', method: 'POST', path: '/files/content', summary: 'Read a file\'s bytes (the Python SDK\'s path)', ...content }),
-  filesStats: defineRoute({ access: 'read', id: 'files_stats', method: 'POST', path: '/files/stats', tag, summary: 'Total size of a project\'s files', body: FilesStatsReq, response: FilesStatsRes }),
-  filesQueryStats: defineRoute({ access: 'read', id: 'files_query_stats', method: 'POST', path: '/files/query_stats', tag, summary: 'Total size of a project\'s files (the path of Weave\'s published API)', body: FilesStatsReq, response: FilesStatsRes }),
+  fileCreate: defineRoute({
+    access: 'write',
+    id: 'file_create',
+    method: 'POST',
+    path: '/file/create',
+    summary: 'Store a file (idempotent per content)',
+    ...create,
+  }),
+  filesCreate: defineRoute({
+    access: 'write',
+    id: 'files_create',
+    method: 'POST',
+    path: '/files/create',
+    summary: "Store a file (the Python SDK's path)",
+    ...create,
+  }),
+  fileContent: defineRoute({
+    access: 'read',
+    id: 'file_content',
+    method: 'POST',
+    path: '/file/content',
+    summary: "Read a file's bytes",
+    ...content,
+  }),
+  filesContent: defineRoute({
+    access: 'read',
+    id: 'files_content',
+    method: 'POST',
+    path: '/files/content',
+    summary: "Read a file's bytes (the Python SDK's path)",
+    ...content,
+  }),
+  filesStats: defineRoute({
+    access: 'read',
+    id: 'files_stats',
+    method: 'POST',
+    path: '/files/stats',
+    tag,
+    summary: "Total size of a project's files",
+    body: FilesStatsReq,
+    response: FilesStatsRes,
+  }),
+  filesQueryStats: defineRoute({
+    access: 'read',
+    id: 'files_query_stats',
+    method: 'POST',
+    path: '/files/query_stats',
+    tag,
+    summary: "Total size of a project's files (the path of Weave's published API)",
+    body: FilesStatsReq,
+    response: FilesStatsRes,
+  }),
 } as const;

@@ -11,11 +11,14 @@ export const GraphqlReq = Type.Object({
 });
 export type GraphqlReq = Static<typeof GraphqlReq>;
 
-const GraphqlError = Type.Object({
-  message: Type.String(),
-  path: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Integer()]))),
-  locations: Type.Optional(Type.Array(Type.Object({ line: Type.Integer(), column: Type.Integer() }))),
-}, { additionalProperties: true });
+const GraphqlError = Type.Object(
+  {
+    message: Type.String(),
+    path: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Integer()]))),
+    locations: Type.Optional(Type.Array(Type.Object({ line: Type.Integer(), column: Type.Integer() }))),
+  },
+  { additionalProperties: true },
+);
 
 /** GraphQL's answer: `data`, and `errors` when any field failed (still HTTP 200, as W&B answers). */
 export const GraphqlRes = Type.Object({
@@ -25,8 +28,15 @@ export const GraphqlRes = Type.Object({
 
 export const graphqlRoutes = {
   graphql: defineRoute({
-    access: 'read', baseOnly: true, id: 'graphql', method: 'POST', path: '/graphql', tag: 'W&B GraphQL',
+    access: 'read',
+    baseOnly: true,
+    id: 'graphql',
+    method: 'POST',
+    path: '/graphql',
+    tag: 'W&B GraphQL',
     summary: 'The W&B GraphQL operations the Weave SDKs send (viewer, project, upsertModel, entity, users)',
-    body: GraphqlReq, response: GraphqlRes, errors: [400, 401],
+    body: GraphqlReq,
+    response: GraphqlRes,
+    errors: [400, 401],
   }),
 } as const;

@@ -16,7 +16,37 @@ export const ServerInfoRes = Type.Object({
 });
 
 export const metaRoutes = {
-  health: defineRoute({ access: 'open', id: 'health', method: 'GET', path: '/health', tag: 'Service', summary: 'Liveness check', body: undefined, response: HealthRes, open: true }),
-  serverInfo: defineRoute({ access: 'open', id: 'server_info', method: 'GET', path: '/server_info', tag: 'Service', summary: 'Server version and client requirements', body: undefined, response: ServerInfoRes, open: true }),
-  openapi: defineRoute({ access: 'open', id: 'openapi', method: 'GET', path: '/openapi.json', tag: 'Service', summary: 'This OpenAPI 3.1 document', body: undefined, response: Type.Object({}, { additionalProperties: true }), open: true }),
+  health: defineRoute({
+    access: 'open',
+    id: 'health',
+    method: 'GET',
+    path: '/health',
+    tag: 'Service',
+    summary: 'Liveness check',
+    body: undefined,
+    response: HealthRes,
+    open: true,
+  }),
+  serverInfo: defineRoute({
+    access: 'open',
+    id: 'server_info',
+    method: 'GET',
+    path: '/server_info',
+    tag: 'Service',
+    summary: 'Server version and client requirements',
+    body: undefined,
+    response: ServerInfoRes,
+    open: true,
+  }),
+  openapi: defineRoute({
+    access: 'open',
+    id: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    tag: 'Service',
+    summary: 'This OpenAPI 3.1 document',
+    body: undefined,
+    response: Type.Object({}, { additionalProperties: true }),
+    open: true,
+  }),
 } as const;

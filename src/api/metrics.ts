@@ -8,8 +8,15 @@ export const MetricsRes = Type.String({ description: 'The Prometheus text exposi
 
 export const metricsRoutes = {
   metrics: defineRoute({
-    access: 'monitor', id: 'metrics', method: 'GET', path: '/metrics', tag: 'Service', baseOnly: true,
+    access: 'monitor',
+    id: 'metrics',
+    method: 'GET',
+    path: '/metrics',
+    tag: 'Service',
+    baseOnly: true,
     summary: 'Metrics in the Prometheus text format: open on loopback; elsewhere an admin key or the metrics token',
-    body: undefined, response: MetricsRes, reply: 'prometheus',
+    body: undefined,
+    response: MetricsRes,
+    reply: 'prometheus',
   }),
 } as const;

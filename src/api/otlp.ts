@@ -13,20 +13,30 @@ export const OtlpExportReq = Type.Object(
 
 export const OtlpExportRes = Type.Object(
   {
-    partialSuccess: Type.Optional(Type.Object({
-      rejectedSpans: Type.String({ description: 'int64, as a decimal string' }),
-      errorMessage: Type.String(),
-    })),
+    partialSuccess: Type.Optional(
+      Type.Object({
+        rejectedSpans: Type.String({ description: 'int64, as a decimal string' }),
+        errorMessage: Type.String(),
+      }),
+    ),
   },
   { description: 'ExportTraceServiceResponse; partialSuccess only when spans were rejected' },
 );
 
 const base = {
-  access: 'write', method: 'POST', tag: 'OpenTelemetry', body: OtlpExportReq, response: OtlpExportRes,
-  requestBody: 'otlp', reply: 'otlp', carriesData: true, errors: [400, 413, 415, 503],
+  access: 'write',
+  method: 'POST',
+  tag: 'OpenTelemetry',
+  body: OtlpExportReq,
+  response: OtlpExportRes,
+  requestBody: 'otlp',
+  reply: 'otlp',
+  carriesData: true,
+  errors: [400, 413, 415, 503],
 } as const;
 
-const summary = 'Export OpenTelemetry spans (OTLP/HTTP, protobuf or JSON): each span becomes a call. ' +
+const summary =
+  'Export OpenTelemetry spans (OTLP/HTTP, protobuf or JSON): each span becomes a call. ' +
   'The project: the project_id header, else the resource attributes wandb.entity and wandb.project.';
 
 export const otlpRoutes = {

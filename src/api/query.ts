@@ -5,7 +5,11 @@ import { Type, type Static } from 'typebox';
 import { Strict } from './common.js';
 
 export const Query = Strict(
-  { $expr: Type.Record(Type.String(), Type.Unknown(), { description: 'One operation: $and, $or, $not, $eq, $gt, $gte, $lt, $lte, $in, $contains' }) },
+  {
+    $expr: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'One operation: $and, $or, $not, $eq, $gt, $gte, $lt, $lte, $in, $contains',
+    }),
+  },
   'Filter expression of the Weave query language',
 );
 export type Query = Static<typeof Query>;

@@ -12,13 +12,22 @@ export const RefsReadBatchReq = Strict({
 export type RefsReadBatchReq = Static<typeof RefsReadBatchReq>;
 
 export const RefsReadBatchRes = Type.Object({
-  vals: Type.Array(AnyValue, { description: 'One value per ref, same order; null for a deleted object or a path that leads nowhere' }),
+  vals: Type.Array(AnyValue, {
+    description: 'One value per ref, same order; null for a deleted object or a path that leads nowhere',
+  }),
 });
 
 const tag = 'Refs';
 export const refsRoutes = {
   refsReadBatch: defineRoute({
-    access: 'read', id: 'refs_read_batch', method: 'POST', path: '/refs/read_batch', tag, summary: 'Read the values of object and op refs',
-    body: RefsReadBatchReq, response: RefsReadBatchRes, errors: [400, 404],
+    access: 'read',
+    id: 'refs_read_batch',
+    method: 'POST',
+    path: '/refs/read_batch',
+    tag,
+    summary: 'Read the values of object and op refs',
+    body: RefsReadBatchReq,
+    response: RefsReadBatchRes,
+    errors: [400, 404],
   }),
 } as const;

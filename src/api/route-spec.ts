@@ -74,4 +74,6 @@ export const defineRoute = <
   R extends TSchema,
   P extends TSchema | undefined = undefined,
   Q extends TSchema | undefined = undefined,
->(spec: RouteSpec<B, R, P, Q>) => spec;
+>(
+  spec: RouteSpec<B, R, P, Q>,
+) => spec;

@@ -16,7 +16,12 @@ export const ThreadsQueryReq = Strict({
   filter: Nullable(ThreadsQueryFilter),
   limit: Limit,
   offset: Offset,
-  sort_by: Nullable(List(SortBy, MAX_NAMES, { description: 'thread_id, turn_count, start_time, last_updated, p50_turn_duration_ms, p99_turn_duration_ms; default last_updated desc' })),
+  sort_by: Nullable(
+    List(SortBy, MAX_NAMES, {
+      description:
+        'thread_id, turn_count, start_time, last_updated, p50_turn_duration_ms, p99_turn_duration_ms; default last_updated desc',
+    }),
+  ),
 });
 export type ThreadsQueryReq = Static<typeof ThreadsQueryReq>;
 
@@ -34,8 +39,15 @@ export type ThreadSchema = Static<typeof ThreadSchema>;
 
 export const threadsRoutes = {
   threadsStreamQuery: defineRoute({
-    access: 'read', id: 'threads_query_stream', method: 'POST', path: '/threads/stream_query', tag: 'Threads',
+    access: 'read',
+    id: 'threads_query_stream',
+    method: 'POST',
+    path: '/threads/stream_query',
+    tag: 'Threads',
     summary: 'Query threads (turn counts, first and last turn, turn latency) as JSON Lines',
-    body: ThreadsQueryReq, response: ThreadSchema, reply: 'jsonl', errors: [400],
+    body: ThreadsQueryReq,
+    response: ThreadSchema,
+    reply: 'jsonl',
+    errors: [400],
   }),
 } as const;

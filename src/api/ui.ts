@@ -24,15 +24,19 @@ export const UiProject = Type.Object({
 export type UiProject = Static<typeof UiProject>;
 
 export const UiProjectsRes = Type.Object({
-  projects: Type.Array(UiProject, { description: 'Newest activity first (projects without calls last), then by project_id' }),
+  projects: Type.Array(UiProject, {
+    description: 'Newest activity first (projects without calls last), then by project_id',
+  }),
 });
 export type UiProjectsRes = Static<typeof UiProjectsRes>;
-
 
 /** The trace by its id, or by the id of any of its calls (so a deep link needs no lookup first). */
 export const UiTraceTreeReq = Type.Union([
   Strict({ project_id: ProjectId, trace_id: Type.String({ minLength: 1 }) }),
-  Strict({ project_id: ProjectId, call_id: Type.String({ minLength: 1, description: 'Any call of the trace; an unknown or deleted call is 404' }) }),
+  Strict({
+    project_id: ProjectId,
+    call_id: Type.String({ minLength: 1, description: 'Any call of the trace; an unknown or deleted call is 404' }),
+  }),
 ]);
 export type UiTraceTreeReq = Static<typeof UiTraceTreeReq>;
 
@@ -44,8 +48,15 @@ export const UiTraceNode = Type.Object({
   display_name: Type.Union([Type.String(), Type.Null()]),
   started_at: Type.String({ format: 'date-time' }),
   ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  status: Type.Union([Type.Literal('success'), Type.Literal('error'), Type.Literal('running'), Type.Literal('descendant_error')]),
-  tokens: Type.Union([Type.Integer(), Type.Null()], { description: 'Total tokens over the models in summary.usage; null: no usage' }),
+  status: Type.Union([
+    Type.Literal('success'),
+    Type.Literal('error'),
+    Type.Literal('running'),
+    Type.Literal('descendant_error'),
+  ]),
+  tokens: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Total tokens over the models in summary.usage; null: no usage',
+  }),
 });
 export type UiTraceNode = Static<typeof UiTraceNode>;
 
@@ -56,9 +67,27 @@ export const UiTimeseriesReq = Strict({
   project_id: ProjectId,
   filter: Nullable(CallsFilter),
   query: Nullable(Query),
-  from: Nullable(Type.String({ format: 'date-time', description: "Calls started at or after this instant; default: the first matching call's start, rounded down to a bucket boundary" })),
-  to: Nullable(Type.String({ format: 'date-time', description: "Calls started before this instant; default: just after the last matching call's start, rounded up to a bucket boundary" })),
-  bucket_seconds: Nullable(Type.Integer({ minimum: 1, maximum: 366 * 86_400, description: `Bucket width; default: a round step (1 s, 2 s, 5 s ... 1 min ... 1 h ... 1 d) giving 50 to 120 buckets. A window may hold at most ${MAX_TIMESERIES_BUCKETS} buckets (else 400)` })),
+  from: Nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        "Calls started at or after this instant; default: the first matching call's start, rounded down to a bucket boundary",
+    }),
+  ),
+  to: Nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        "Calls started before this instant; default: just after the last matching call's start, rounded up to a bucket boundary",
+    }),
+  ),
+  bucket_seconds: Nullable(
+    Type.Integer({
+      minimum: 1,
+      maximum: 366 * 86_400,
+      description: `Bucket width; default: a round step (1 s, 2 s, 5 s ... 1 min ... 1 h ... 1 d) giving 50 to 120 buckets. A window may hold at most ${MAX_TIMESERIES_BUCKETS} buckets (else 400)`,
+    }),
+  ),
 });
 export type UiTimeseriesReq = Static<typeof UiTimeseriesReq>;
 
@@ -69,28 +98,46 @@ export const UiTimeseriesBucket = Type.Object({
   start: DateTime,
   calls: Type.Integer({ minimum: 0 }),
   errors: Type.Integer({ minimum: 0, description: "Calls whose status is 'error' (an exception)" }),
-  latency_p50_ms: Type.Union([Type.Number(), Type.Null()], { description: 'Exact median (nearest rank) of ended_at - started_at over the ended calls; null: none ended' }),
-  latency_p95_ms: Type.Union([Type.Number(), Type.Null()], { description: 'Exact 95th percentile (nearest rank), as latency_p50_ms' }),
-  tokens: Type.Number({ minimum: 0, description: 'Total tokens over the models in summary.usage (total_tokens, else input + output counts)' }),
-  cost_usd: Type.Number({ minimum: 0, description: 'Cost of the usage at the prices include_costs applies (USD-priced parts only)' }),
+  latency_p50_ms: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Exact median (nearest rank) of ended_at - started_at over the ended calls; null: none ended',
+  }),
+  latency_p95_ms: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Exact 95th percentile (nearest rank), as latency_p50_ms',
+  }),
+  tokens: Type.Number({
+    minimum: 0,
+    description: 'Total tokens over the models in summary.usage (total_tokens, else input + output counts)',
+  }),
+  cost_usd: Type.Number({
+    minimum: 0,
+    description: 'Cost of the usage at the prices include_costs applies (USD-priced parts only)',
+  }),
 });
 export type UiTimeseriesBucket = Static<typeof UiTimeseriesBucket>;
 
-export const UiTimeseriesTotals = Type.Object({
-  calls: Type.Integer({ minimum: 0 }),
-  errors: Type.Integer({ minimum: 0 }),
-  latency_p50_ms: NullableNumber,
-  latency_p95_ms: NullableNumber,
-  tokens: Type.Number({ minimum: 0 }),
-  cost_usd: Type.Number({ minimum: 0 }),
-}, { description: 'The same figures over the whole window (percentiles over all its ended calls)' });
+export const UiTimeseriesTotals = Type.Object(
+  {
+    calls: Type.Integer({ minimum: 0 }),
+    errors: Type.Integer({ minimum: 0 }),
+    latency_p50_ms: NullableNumber,
+    latency_p95_ms: NullableNumber,
+    tokens: Type.Number({ minimum: 0 }),
+    cost_usd: Type.Number({ minimum: 0 }),
+  },
+  { description: 'The same figures over the whole window (percentiles over all its ended calls)' },
+);
 export type UiTimeseriesTotals = Static<typeof UiTimeseriesTotals>;
 
 export const UiTimeseriesRes = Type.Object({
   bucket_seconds: Type.Integer({ minimum: 1 }),
-  from: Type.Union([DateTime, Type.Null()], { description: 'The window: calls started at or after; null when no call matches and none was given' }),
+  from: Type.Union([DateTime, Type.Null()], {
+    description: 'The window: calls started at or after; null when no call matches and none was given',
+  }),
   to: Type.Union([DateTime, Type.Null()], { description: 'The window: calls started before' }),
-  buckets: Type.Array(UiTimeseriesBucket, { description: 'Every bucket of the window in time order, empty ones included; buckets are aligned to multiples of bucket_seconds since the Unix epoch (UTC)' }),
+  buckets: Type.Array(UiTimeseriesBucket, {
+    description:
+      'Every bucket of the window in time order, empty ones included; buckets are aligned to multiples of bucket_seconds since the Unix epoch (UTC)',
+  }),
   totals: UiTimeseriesTotals,
 });
 export type UiTimeseriesRes = Static<typeof UiTimeseriesRes>;
@@ -98,18 +145,40 @@ export type UiTimeseriesRes = Static<typeof UiTimeseriesRes>;
 const tag = 'Web UI';
 export const uiRoutes = {
   projects: defineRoute({
-    access: 'read', id: 'ui_projects', method: 'GET', path: `${UI_API_PREFIX}/projects`, tag, baseOnly: true,
+    access: 'read',
+    id: 'ui_projects',
+    method: 'GET',
+    path: `${UI_API_PREFIX}/projects`,
+    tag,
+    baseOnly: true,
     summary: 'Projects having live calls or objects that the caller may read, with call counts',
-    body: undefined, response: UiProjectsRes,
+    body: undefined,
+    response: UiProjectsRes,
   }),
   traceTree: defineRoute({
-    access: 'read', id: 'ui_trace_tree', method: 'POST', path: `${UI_API_PREFIX}/trace_tree`, tag, baseOnly: true, reply: 'jsonl',
+    access: 'read',
+    id: 'ui_trace_tree',
+    method: 'POST',
+    path: `${UI_API_PREFIX}/trace_tree`,
+    tag,
+    baseOnly: true,
+    reply: 'jsonl',
     summary: "A trace's calls without payloads (JSON Lines, by start time): the skeleton the trace view streams",
-    body: UiTraceTreeReq, response: UiTraceNode, errors: [404],
+    body: UiTraceTreeReq,
+    response: UiTraceNode,
+    errors: [404],
   }),
   timeseries: defineRoute({
-    access: 'read', id: 'ui_calls_timeseries', method: 'POST', path: `${UI_API_PREFIX}/calls/timeseries`, tag, baseOnly: true, errors: [400],
-    summary: 'Calls, errors, latency percentiles, tokens and cost per time bucket over every call matching a calls filter',
-    body: UiTimeseriesReq, response: UiTimeseriesRes,
+    access: 'read',
+    id: 'ui_calls_timeseries',
+    method: 'POST',
+    path: `${UI_API_PREFIX}/calls/timeseries`,
+    tag,
+    baseOnly: true,
+    errors: [400],
+    summary:
+      'Calls, errors, latency percentiles, tokens and cost per time bucket over every call matching a calls filter',
+    body: UiTimeseriesReq,
+    response: UiTimeseriesRes,
   }),
 } as const;

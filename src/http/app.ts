@@ -46,15 +46,33 @@ function addTimestampFormat(ajv: Ajv): Ajv {
 
 /** The spec of a request's route, by method and path pattern (undefined: no such route). */
 function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
-  const byRoute = new Map<string, RouteSpec>([...ROUTES, ...Object.values(adminRoutes)].flatMap((s) => servedPaths(s).map((p) => [`${s.method} ${p}`, s] as const)));
+  const byRoute = new Map<string, RouteSpec>(
+    [...ROUTES, ...Object.values(adminRoutes)].flatMap((s) =>
+      servedPaths(s).map((p) => [`${s.method} ${p}`, s] as const),
+    ),
+  );
   // HEAD is served by the GET route (Fastify adds it), so it is checked as that route.
-  return (req) => (req.routeOptions.url === undefined ? undefined : byRoute.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${req.routeOptions.url}`));
+  return (req) =>
+    req.routeOptions.url === undefined
+      ? undefined
+      : byRoute.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${req.routeOptions.url}`);
 }
 
 export interface AppDeps {
   readonly store: Store;
   readonly config: Pick<Config, 'bodyLimit' | 'localUserId' | 'localUsername' | 'logLevel'> &
-    Partial<Pick<Config, 'allowedHosts' | 'ingestQueueBytes' | 'retentionIntervalMs' | 'rateLimitPerMinute' | 'defaultEntity' | 'logFormat' | 'metricsToken'>>;
+    Partial<
+      Pick<
+        Config,
+        | 'allowedHosts'
+        | 'ingestQueueBytes'
+        | 'retentionIntervalMs'
+        | 'rateLimitPerMinute'
+        | 'defaultEntity'
+        | 'logFormat'
+        | 'metricsToken'
+      >
+    >;
   /** Where log lines go (default: stdout). */
   readonly logDestination?: LogDestination;
   /** The built web UI's directory (default: <package root>/dist/ui); null: none, the UI answers 503. */
@@ -64,7 +82,11 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: deps.config.bodyLimit,
-    ...fastifyLogging({ level: deps.config.logLevel, format: deps.config.logFormat ?? DEFAULTS.logFormat, ...(deps.logDestination ? { destination: deps.logDestination } : {}) }),
+    ...fastifyLogging({
+      level: deps.config.logLevel,
+      format: deps.config.logFormat ?? DEFAULTS.logFormat,
+      ...(deps.logDestination ? { destination: deps.logDestination } : {}),
+    }),
     ajv: {
       customOptions: {
         // Strict request models: keep what the client sent, no coercion, defaults applied.

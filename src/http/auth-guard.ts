@@ -22,7 +22,8 @@ export function projectsNamed(body: unknown, query: unknown, params: unknown = u
     if (isObj(v) && typeof v.project_id === 'string') out.add(v.project_id);
   };
   // The v2 routes name their project in the path: /v2/{entity}/{project}/...
-  if (isObj(params) && typeof params.entity === 'string' && typeof params.project === 'string') out.add(`${params.entity}/${params.project}`);
+  if (isObj(params) && typeof params.entity === 'string' && typeof params.project === 'string')
+    out.add(`${params.entity}/${params.project}`);
   add(query);
   if (!isObj(body)) return [...out];
   add(body);
@@ -38,10 +39,11 @@ export function projectsNamed(body: unknown, query: unknown, params: unknown = u
   }
   if (Array.isArray(body.refs)) {
     // Unparseable refs are left to the handler, which answers 400 for them.
-    for (const uri of body.refs) if (typeof uri === 'string') {
-      const ref = tryParseRef(uri);
-      if (ref !== null) out.add(ref.projectId);
-    }
+    for (const uri of body.refs)
+      if (typeof uri === 'string') {
+        const ref = tryParseRef(uri);
+        if (ref !== null) out.add(ref.projectId);
+      }
   }
   return [...out];
 }
@@ -60,7 +62,11 @@ async function* guardedParts(req: FastifyRequest, source: AsyncIterableIterator<
   }
 }
 
-export function registerAuthGuard(app: FastifyInstance, accessOf: (req: FastifyRequest) => RouteAccess | undefined, multipart: (req: FastifyRequest) => boolean): void {
+export function registerAuthGuard(
+  app: FastifyInstance,
+  accessOf: (req: FastifyRequest) => RouteAccess | undefined,
+  multipart: (req: FastifyRequest) => boolean,
+): void {
   app.addHook('preHandler', async (req) => {
     const access = accessOf(req);
     if (access === undefined || access === 'open' || req.weft.access.all) return;

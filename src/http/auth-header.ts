@@ -19,7 +19,9 @@ export function keyFromAuthorization(header: string | undefined): string | null 
 
 /** The key of a request's headers: Authorization first, else wandb-api-key. */
 export function keyFromHeaders(headers: Record<string, string | string[] | undefined>): string | null {
-  const fromAuthorization = keyFromAuthorization(typeof headers.authorization === 'string' ? headers.authorization : undefined);
+  const fromAuthorization = keyFromAuthorization(
+    typeof headers.authorization === 'string' ? headers.authorization : undefined,
+  );
   if (fromAuthorization !== null || headers.authorization !== undefined) return fromAuthorization;
   const v = headers['wandb-api-key'];
   const key = (Array.isArray(v) ? v[0] : v)?.trim();

@@ -13,8 +13,18 @@ export class RawJson {
 }
 
 type BodyOf<S extends RouteSpec> = S['body'] extends TSchema ? Static<S['body']> : undefined;
-type ParamsOf<S> = S extends RouteSpec<TSchema | undefined, TSchema, infer P, TSchema | undefined> ? (P extends TSchema ? Static<P> : Record<string, never>) : never;
-type QueryOf<S> = S extends RouteSpec<TSchema | undefined, TSchema, TSchema | undefined, infer Q> ? (Q extends TSchema ? Static<Q> : Record<string, never>) : never;
+type ParamsOf<S> =
+  S extends RouteSpec<TSchema | undefined, TSchema, infer P, TSchema | undefined>
+    ? P extends TSchema
+      ? Static<P>
+      : Record<string, never>
+    : never;
+type QueryOf<S> =
+  S extends RouteSpec<TSchema | undefined, TSchema, TSchema | undefined, infer Q>
+    ? Q extends TSchema
+      ? Static<Q>
+      : Record<string, never>
+    : never;
 
 /** What a handler receives besides the body: the caller, path and query parameters. */
 export interface RouteInput<S extends RouteSpec> {
@@ -29,7 +39,13 @@ export type RouteHandler<S extends RouteSpec> = (
   reply: FastifyReply,
 ) => Promise<unknown>;
 
-const CONTENT_TYPE = { json: 'application/json; charset=utf-8', jsonl: 'application/jsonl; charset=utf-8', 'octet-stream': 'application/octet-stream', otlp: 'application/x-protobuf', prometheus: 'text/plain; version=0.0.4; charset=utf-8' } as const;
+const CONTENT_TYPE = {
+  json: 'application/json; charset=utf-8',
+  jsonl: 'application/jsonl; charset=utf-8',
+  'octet-stream': 'application/octet-stream',
+  otlp: 'application/x-protobuf',
+  prometheus: 'text/plain; version=0.0.4; charset=utf-8',
+} as const;
 
 export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, handler: RouteHandler<S>): void {
   const validates = spec.body !== undefined && (spec.requestBody ?? 'json') === 'json';
@@ -39,21 +55,24 @@ export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, ha
     ...(spec.querystring ? { querystring: spec.querystring } : {}),
   };
   // A body that stores nothing is small (api/limits.ts): a 30 MB query is refused before it is parsed.
-  const bodyLimit = spec.carriesData ? undefined : Math.min(QUERY_BODY_LIMIT, app.initialConfig.bodyLimit ?? QUERY_BODY_LIMIT);
-  for (const url of servedPaths(spec)) app.route({
-    method: spec.method,
-    url,
-    schema,
-    ...(bodyLimit === undefined ? {} : { bodyLimit }),
-    handler: async (req: FastifyRequest, reply) => {
-      const input = { params: req.params, query: req.query } as RouteInput<S>;
-      const out = await handler(req.body as BodyOf<S>, req.weft, input, reply);
-      if (reply.sent) return reply;
-      if (out instanceof RawJson) return reply.type(CONTENT_TYPE.json).send(out.text);
-      if (out instanceof Readable || Buffer.isBuffer(out)) {
-        return reply.type(CONTENT_TYPE[spec.reply ?? 'json']).send(out);
-      }
-      return reply.type(CONTENT_TYPE.json).send(JSON.stringify(out));
-    },
-  });
+  const bodyLimit = spec.carriesData
+    ? undefined
+    : Math.min(QUERY_BODY_LIMIT, app.initialConfig.bodyLimit ?? QUERY_BODY_LIMIT);
+  for (const url of servedPaths(spec))
+    app.route({
+      method: spec.method,
+      url,
+      schema,
+      ...(bodyLimit === undefined ? {} : { bodyLimit }),
+      handler: async (req: FastifyRequest, reply) => {
+        const input = { params: req.params, query: req.query } as RouteInput<S>;
+        const out = await handler(req.body as BodyOf<S>, req.weft, input, reply);
+        if (reply.sent) return reply;
+        if (out instanceof RawJson) return reply.type(CONTENT_TYPE.json).send(out.text);
+        if (out instanceof Readable || Buffer.isBuffer(out)) {
+          return reply.type(CONTENT_TYPE[spec.reply ?? 'json']).send(out);
+        }
+        return reply.type(CONTENT_TYPE.json).send(JSON.stringify(out));
+      },
+    });
 }

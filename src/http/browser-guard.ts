@@ -54,10 +54,12 @@ export function browserGuard(hosts: HostPolicy): (req: FastifyRequest, keyed: bo
     const site = header(req, 'sec-fetch-site');
     if (site === 'cross-site') refuseCrossSite('the browser marks this request Sec-Fetch-Site: cross-site');
     if (keyed) return;
-    if (site === 'same-site') refuseCrossSite('the browser marks this request Sec-Fetch-Site: same-site (another port or subdomain)');
+    if (site === 'same-site')
+      refuseCrossSite('the browser marks this request Sec-Fetch-Site: same-site (another port or subdomain)');
     const origin = header(req, 'origin');
     if (origin === undefined) return;
     const from = originHost(origin);
-    if (from === null || host === undefined || from !== host.trim().toLowerCase()) refuseCrossSite(`Origin ${origin} is not this server's (${host ?? 'no Host'})`);
+    if (from === null || host === undefined || from !== host.trim().toLowerCase())
+      refuseCrossSite(`Origin ${origin} is not this server's (${host ?? 'no Host'})`);
   };
 }

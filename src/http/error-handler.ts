@@ -13,9 +13,12 @@ function weftBody(err: WeftError): Record<string, unknown> {
  * `storageFault`: the store's reading of an error of its own (a full disk, a failing database)
  * as a typed error, or null.
  */
-export function registerErrorHandler(app: FastifyInstance, storageFault: (err: unknown) => Error | null = () => null): void {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  storageFault: (err: unknown) => Error | null = () => null,
+): void {
   app.setErrorHandler((thrown: FastifyError | WeftError | Error, req, reply) => {
-    const err = thrown instanceof WeftError ? thrown : storageFault(thrown) ?? thrown;
+    const err = thrown instanceof WeftError ? thrown : (storageFault(thrown) ?? thrown);
     if (err instanceof WeftError) {
       // A 5xx is Weft's or its disk's trouble, not the client's: the operator sees it in the log.
       // A 503 (a full ingest queue, an engine out of reach) is a state the client is told to wait
@@ -23,7 +26,10 @@ export function registerErrorHandler(app: FastifyInstance, storageFault: (err: u
       // refused request).
       if (err.status === 503) {
         const cause = thrown === err ? undefined : (thrown as Error).message;
-        req.log.warn({ reason: err.message, ...(cause === undefined ? {} : { cause }) }, 'unavailable: the client is told to retry');
+        req.log.warn(
+          { reason: err.message, ...(cause === undefined ? {} : { cause }) },
+          'unavailable: the client is told to retry',
+        );
       } else if (err.status >= 500) req.log.error({ err, cause: thrown === err ? undefined : thrown }, err.message);
       // 429 and 503 say when to come back, in the header clients read and in the body.
       if (typeof err.extra.retry_after === 'number') reply.header('Retry-After', String(err.extra.retry_after));
@@ -41,17 +47,28 @@ export function registerErrorHandler(app: FastifyInstance, storageFault: (err: u
     }
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const limit = req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit;
-      return reply.status(413).send({ reason: 'Request too large', error_code: 'REQUEST_TOO_LARGE', error_type: 'RequestTooLarge', limit_bytes: limit });
+      return reply.status(413).send({
+        reason: 'Request too large',
+        error_code: 'REQUEST_TOO_LARGE',
+        error_type: 'RequestTooLarge',
+        limit_bytes: limit,
+      });
     }
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, empty body, unsupported media type...
-      return reply.status(status).send({ reason: fe.message, error_code: fe.code ?? 'INVALID_REQUEST', error_type: 'RequestError' });
+      return reply
+        .status(status)
+        .send({ reason: fe.message, error_code: fe.code ?? 'INVALID_REQUEST', error_type: 'RequestError' });
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ reason: 'Internal server error', error_code: 'INTERNAL', error_type: 'InternalError' });
+    return reply
+      .status(500)
+      .send({ reason: 'Internal server error', error_code: 'INTERNAL', error_type: 'InternalError' });
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ reason: `No route ${req.method} ${req.url}`, error_code: 'NOT_FOUND', error_type: 'RouteNotFound' });
+    reply
+      .status(404)
+      .send({ reason: `No route ${req.method} ${req.url}`, error_code: 'NOT_FOUND', error_type: 'RouteNotFound' });
   });
 }

@@ -10,7 +10,17 @@ export interface LogDestination {
 
 /** Fields every line has, shown in the head of the line (or not at all). */
 const HEAD_FIELDS = new Set(['time', 'level', 'msg', 'reqId', 'pid', 'hostname', 'err']);
-const REQUEST_FIELDS = new Set(['method', 'route', 'url', 'status', 'ms', 'bytes_in', 'bytes_out', 'project', 'key_id']);
+const REQUEST_FIELDS = new Set([
+  'method',
+  'route',
+  'url',
+  'status',
+  'ms',
+  'bytes_in',
+  'bytes_out',
+  'project',
+  'key_id',
+]);
 
 function size(bytes: unknown): string {
   const n = Number(bytes);
@@ -27,7 +37,14 @@ function pairs(rec: Record<string, unknown>, skip: ReadonlySet<string>): string[
 }
 
 function requestText(r: Record<string, unknown>): string {
-  const words = [String(r.method), String(r.route ?? r.url), String(r.status), `${r.ms} ms`, `in ${size(r.bytes_in)}`, `out ${size(r.bytes_out)}`];
+  const words = [
+    String(r.method),
+    String(r.route ?? r.url),
+    String(r.status),
+    `${r.ms} ms`,
+    `in ${size(r.bytes_in)}`,
+    `out ${size(r.bytes_out)}`,
+  ];
   if (r.project !== null && r.project !== undefined) words.push(`project=${r.project}`);
   if (r.key_id !== null && r.key_id !== undefined) words.push(`key=${r.key_id}`);
   return [...words, ...pairs(r, new Set([...HEAD_FIELDS, ...REQUEST_FIELDS]))].join(' ');
@@ -46,7 +63,9 @@ export function prettyLine(json: string): string {
   const id = rec.reqId === undefined ? '' : ` [${String(rec.reqId)}]`;
   const err = rec.err as { stack?: unknown } | undefined;
   const stack = typeof err?.stack === 'string' ? `\n${err.stack.replace(/^/gm, '    ')}` : '';
-  return `${String(rec.time ?? '')} ${String(rec.level ?? '').toUpperCase().padEnd(5)} ${text}${id}${stack}\n`;
+  return `${String(rec.time ?? '')} ${String(rec.level ?? '')
+    .toUpperCase()
+    .padEnd(5)} ${text}${id}${stack}\n`;
 }
 
 export function prettyLog(out: LogDestination): LogDestination {

@@ -36,7 +36,10 @@ function declaredLength(v: unknown): number | null {
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
-const isMultipart = (req: FastifyRequest) => String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
+const isMultipart = (req: FastifyRequest) =>
+  String(req.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith('multipart/');
 
 export function registerRequestBytes(app: FastifyInstance): void {
   app.addHook('preParsing', async (req, _reply, payload) => {
@@ -50,10 +53,15 @@ export function registerRequestBytes(app: FastifyInstance): void {
     return pipeline(payload, through, () => {});
   });
   app.addHook('onSend', async (req, reply, payload) => {
-    const streamed = payload !== null && typeof payload === 'object' && typeof (payload as Readable).pipe === 'function';
+    const streamed =
+      payload !== null && typeof payload === 'object' && typeof (payload as Readable).pipe === 'function';
     if (!streamed || declaredLength(reply.getHeader('content-length')) !== null) return payload;
     const c = countsOf(req);
-    return pipeline(payload as Readable, counter((n) => (c.out += n)), () => {});
+    return pipeline(
+      payload as Readable,
+      counter((n) => (c.out += n)),
+      () => {},
+    );
   });
 }
 
@@ -63,6 +71,6 @@ export function requestBytes(req: FastifyRequest, reply: FastifyReply): { readon
   return {
     in: declaredLength(req.headers['content-length']) ?? c?.in ?? 0,
     // A HEAD answer declares the length of a body it does not send.
-    out: req.method === 'HEAD' ? 0 : declaredLength(reply.getHeader('content-length')) ?? c?.out ?? 0,
+    out: req.method === 'HEAD' ? 0 : (declaredLength(reply.getHeader('content-length')) ?? c?.out ?? 0),
   };
 }

@@ -81,9 +81,19 @@ export function registerRequestContext(app: FastifyInstance, opts: IdentityOptio
       return;
     }
     const key = keyFromHeaders(req.headers);
-    if (key === null) return unauthorized(req, reply, 'Missing API key: send Authorization: Basic base64("api:<key>") or Bearer <key> (or a wandb-api-key header)');
+    if (key === null)
+      return unauthorized(
+        req,
+        reply,
+        'Missing API key: send Authorization: Basic base64("api:<key>") or Bearer <key> (or a wandb-api-key header)',
+      );
     const found = await opts.auth.findKey(hashKey(key));
     if (found === null) return unauthorized(req, reply, 'Invalid or revoked API key');
-    req.weft = { userId: found.user.id, username: found.user.name, access: { all: false, grants: found.grants }, keyId: found.keyId };
+    req.weft = {
+      userId: found.user.id,
+      username: found.user.name,
+      access: { all: false, grants: found.grants },
+      keyId: found.keyId,
+    };
   });
 }

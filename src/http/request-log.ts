@@ -14,7 +14,8 @@ import { prettyLog, type LogDestination } from './pretty-log.js';
 
 export const REQUEST_MESSAGE = 'request';
 
-const infoEnabled = (reply: FastifyReply) => (reply.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === true;
+const infoEnabled = (reply: FastifyReply) =>
+  (reply.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === true;
 
 /** The fields of a request's line. The URL only when no route matched: it is what was asked for. */
 function requestFields(req: FastifyRequest, reply: FastifyReply): Record<string, unknown> {

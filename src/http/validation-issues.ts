@@ -26,15 +26,27 @@ export function toValidationIssues(errors: readonly AjvError[], context = 'body'
       case 'required':
         return { loc: [...loc, String(e.params.missingProperty)], msg: 'Field required', type: 'missing' };
       case 'additionalProperties':
-        return { loc: [...loc, String(e.params.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+        return {
+          loc: [...loc, String(e.params.additionalProperty)],
+          msg: 'Extra inputs are not permitted',
+          type: 'extra_forbidden',
+        };
       case 'type':
         return { loc, msg: `Input should be of type ${String(e.params.type)}`, type: `${String(e.params.type)}_type` };
       case 'format':
-        return { loc, msg: `Input should be a valid ${String(e.params.format)}`, type: `${String(e.params.format)}_parsing` };
+        return {
+          loc,
+          msg: `Input should be a valid ${String(e.params.format)}`,
+          type: `${String(e.params.format)}_parsing`,
+        };
       case 'enum':
       case 'const':
       case 'anyOf':
-        return { loc, msg: `Input is not one of the allowed values${e.message ? ` (${e.message})` : ''}`, type: 'literal_error' };
+        return {
+          loc,
+          msg: `Input is not one of the allowed values${e.message ? ` (${e.message})` : ''}`,
+          type: 'literal_error',
+        };
       default:
         return { loc, msg: e.message ?? `failed ${e.keyword}`, type: e.keyword };
     }
@@ -50,11 +62,16 @@ interface VerboseAjvError extends AjvError {
  * A list past its `maxItems` (api/limits.ts) as a clear 400 naming the list and the bound (or
  * the status its schema gives, TOO_MANY_STATUS); null for any other validation error.
  */
-export function tooManyItems(errors: readonly VerboseAjvError[], context = 'body'): InvalidRequestError | RequestTooLargeError | null {
+export function tooManyItems(
+  errors: readonly VerboseAjvError[],
+  context = 'body',
+): InvalidRequestError | RequestTooLargeError | null {
   const e = errors[0];
   if (e?.keyword !== 'maxItems') return null;
   const where = [context, ...pathParts(e.instancePath)].join('.');
   const given = Array.isArray(e.data) ? ` (${e.data.length} given)` : '';
   const message = `Too many items in ${where}: at most ${String(e.params.limit)} are allowed${given}`;
-  return e.parentSchema?.[TOO_MANY_STATUS] === 413 ? new RequestTooLargeError(message) : new InvalidRequestError(message);
+  return e.parentSchema?.[TOO_MANY_STATUS] === 413
+    ? new RequestTooLargeError(message)
+    : new InvalidRequestError(message);
 }

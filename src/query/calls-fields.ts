@@ -8,10 +8,22 @@ type ColumnType = Extract<FieldRef, { kind: 'column' }>['type'];
 
 /** Real columns a filter or sort may name, with the type the plan compares them as. */
 const CALL_FIELD_COLUMNS: Readonly<Record<string, ColumnType>> = {
-  id: 'string', project_id: 'string', trace_id: 'string', parent_id: 'string', thread_id: 'string',
-  turn_id: 'string', op_name: 'string', display_name: 'string', started_at: 'datetime', ended_at: 'datetime',
-  exception: 'string', wb_user_id: 'string', wb_run_id: 'string', wb_run_step: 'int',
-  wb_run_step_end: 'int', deleted_at: 'datetime',
+  id: 'string',
+  project_id: 'string',
+  trace_id: 'string',
+  parent_id: 'string',
+  thread_id: 'string',
+  turn_id: 'string',
+  op_name: 'string',
+  display_name: 'string',
+  started_at: 'datetime',
+  ended_at: 'datetime',
+  exception: 'string',
+  wb_user_id: 'string',
+  wb_run_id: 'string',
+  wb_run_step: 'int',
+  wb_run_step_end: 'int',
+  deleted_at: 'datetime',
 };
 
 /** Columns holding JSON: `<column>` alone or `<column>.<path>` is a dynamic field. */
@@ -45,7 +57,8 @@ export function splitFieldPath(path: string, fieldName: string): string[] {
     }
   }
   parts.push(current);
-  if (parts.some((p) => p.length === 0)) throw new InvalidFieldError(`Invalid field: ${fieldName} (empty path segment)`);
+  if (parts.some((p) => p.length === 0))
+    throw new InvalidFieldError(`Invalid field: ${fieldName} (empty path segment)`);
   return parts;
 }
 
@@ -64,7 +77,11 @@ function resolveFeedback(name: string): FieldRef {
   if (FEEDBACK_REF_FIELDS.has(tail)) return { kind: 'feedback', feedbackType, path: [tail] };
   if (tail === 'payload') return { kind: 'feedback', feedbackType, path: ['payload'] };
   if (tail.startsWith('payload.')) {
-    return { kind: 'feedback', feedbackType, path: ['payload', ...splitFieldPath(tail.slice('payload.'.length), name)] };
+    return {
+      kind: 'feedback',
+      feedbackType,
+      path: ['payload', ...splitFieldPath(tail.slice('payload.'.length), name)],
+    };
   }
   throw new InvalidFieldError(`Invalid feedback field: ${name}`);
 }

@@ -10,7 +10,6 @@ import { callsFieldCatalog } from './calls-fields.js';
 import { compileQuery } from './compile-query.js';
 import type { Expr, FieldRef, SortTerm } from './plan.js';
 
-
 /** The request fields that shape a calls query; every request model carrying them fits. */
 export interface CallsQueryInput {
   readonly project_id: string;
@@ -32,8 +31,13 @@ const SUMMARY_COLUMNS: readonly CallColumn[] = ['ended_at', 'exception', 'displa
 const FLAG_COLUMNS: ReadonlySet<string> = new Set(['storage_size_bytes', 'total_storage_size_bytes', 'wb_username']);
 
 const ID_FILTERS = [
-  ['parent_ids', 'parent_id'], ['trace_ids', 'trace_id'], ['call_ids', 'id'], ['thread_ids', 'thread_id'],
-  ['turn_ids', 'turn_id'], ['wb_user_ids', 'wb_user_id'], ['wb_run_ids', 'wb_run_id'],
+  ['parent_ids', 'parent_id'],
+  ['trace_ids', 'trace_id'],
+  ['call_ids', 'id'],
+  ['thread_ids', 'thread_id'],
+  ['turn_ids', 'turn_id'],
+  ['wb_user_ids', 'wb_user_id'],
+  ['wb_run_ids', 'wb_run_id'],
 ] as const satisfies readonly (readonly [keyof CallsFilter, string])[];
 
 /** Default order: oldest first; `id` makes ties (same microsecond) deterministic for paging. */
@@ -99,7 +103,8 @@ function opNamesExpr(names: readonly string[]): Expr {
   const { exact, prefixes } = splitWildcards(names);
   const opName = field('op_name');
   const items: Expr[] = prefixes.map((prefix) => ({ kind: 'startsWith', input: opName, prefix }));
-  if (exact.length > 0) items.unshift({ kind: 'in', left: opName, items: exact.map((v) => ({ kind: 'literal', value: v })) });
+  if (exact.length > 0)
+    items.unshift({ kind: 'in', left: opName, items: exact.map((v) => ({ kind: 'literal', value: v })) });
   return items.length === 1 ? items[0]! : { kind: 'or', items };
 }
 
@@ -110,7 +115,9 @@ function opNamesExpr(names: readonly string[]): Expr {
  * last term, so an index on (..., started_at, id) serves the order in either direction.
  */
 function compileSort(sortBy: readonly SortBy[] | null): SortTerm[] {
-  const terms = (sortBy ?? DEFAULT_SORT).map((s, i): SortTerm => ({ field: resolveSortField(s.field, i), direction: s.direction }));
+  const terms = (sortBy ?? DEFAULT_SORT).map(
+    (s, i): SortTerm => ({ field: resolveSortField(s.field, i), direction: s.direction }),
+  );
   if (terms.length > 0 && !terms.some((t) => t.field.kind === 'column' && t.field.name === 'id')) {
     terms.push({ field: ID_FIELD, direction: terms[terms.length - 1]!.direction });
   }
@@ -142,6 +149,6 @@ function compileColumns(columns: readonly string[] | null, includeCosts: boolean
   // Costs are priced from summary.usage and answered under summary.weave.costs: include_costs
   // brings the summary along whatever columns asked for (as Weave does).
   if (includeCosts) wanted.add('summary');
-  if (wanted.has('summary')) SUMMARY_COLUMNS.forEach((c) => wanted.add(c));
+  if (wanted.has('summary')) for (const c of SUMMARY_COLUMNS) wanted.add(c);
   return CALL_COLUMNS.filter((c) => wanted.has(c));
 }

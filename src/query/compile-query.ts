@@ -24,7 +24,11 @@ import type { ConvertTarget, Expr, FieldCatalog, FieldRef, Literal } from './pla
 type CompareOp = Extract<Expr, { kind: 'compare' }>['op'];
 
 const COMPARE_OPS: Readonly<Record<string, CompareOp>> = {
-  $eq: 'eq', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte',
+  $eq: 'eq',
+  $gt: 'gt',
+  $gte: 'gte',
+  $lt: 'lt',
+  $lte: 'lte',
 };
 const CONVERT_TARGETS: readonly ConvertTarget[] = ['double', 'string', 'int', 'bool', 'exists'];
 const OPERATIONS = ['$and', '$or', '$not', '$eq', '$gt', '$gte', '$lt', '$lte', '$in', '$contains'];
@@ -50,7 +54,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function singleKey(node: unknown, at: string): [string, unknown] {
   if (!isPlainObject(node)) fail(at, `expected an object with one operator key, got ${describe(node)}`);
   const keys = Object.keys(node);
-  if (keys.length !== 1) fail(at, `expected exactly one operator key, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
+  if (keys.length !== 1)
+    fail(at, `expected exactly one operator key, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
   const key = keys[0]!;
   return [key, node[key]];
 }
@@ -70,7 +75,12 @@ function operandList(value: unknown, at: string, count?: number): unknown[] {
 }
 
 /** Keys of an object-shaped operator: required ones must be present, no others allowed. */
-function checkKeys(value: unknown, at: string, required: readonly string[], optional: readonly string[]): Record<string, unknown> {
+function checkKeys(
+  value: unknown,
+  at: string,
+  required: readonly string[],
+  optional: readonly string[],
+): Record<string, unknown> {
   if (!isPlainObject(value)) fail(at, `expected an object, got ${describe(value)}`);
   for (const key of required) if (!(key in value)) fail(at, `missing "${key}"`);
   for (const key of Object.keys(value)) {
@@ -100,9 +110,12 @@ class QueryCompiler {
   /** Any operand: a literal, a field, a conversion or an operation; counted against the bounds. */
   operand(node: unknown, at: string): Expr {
     if (++this.operands > MAX_QUERY_OPERANDS) {
-      throw new InvalidRequestError(`Query too large at ${at}: at most ${MAX_QUERY_OPERANDS} operands are allowed; split it into several requests`);
+      throw new InvalidRequestError(
+        `Query too large at ${at}: at most ${MAX_QUERY_OPERANDS} operands are allowed; split it into several requests`,
+      );
     }
-    if (this.depth >= MAX_QUERY_DEPTH) throw new InvalidRequestError(`Query nested too deeply at ${at}: at most ${MAX_QUERY_DEPTH} levels are allowed`);
+    if (this.depth >= MAX_QUERY_DEPTH)
+      throw new InvalidRequestError(`Query nested too deeply at ${at}: at most ${MAX_QUERY_DEPTH} levels are allowed`);
     this.depth += 1;
     try {
       return this.node(node, at);
@@ -131,7 +144,8 @@ class QueryCompiler {
       case '$and':
       case '$or': {
         const list = operandList(value, here);
-        if (list.length === 0) throw new InvalidRequestError(`Empty ${key === '$and' ? 'AND' : 'OR'} operation (at ${here})`);
+        if (list.length === 0)
+          throw new InvalidRequestError(`Empty ${key === '$and' ? 'AND' : 'OR'} operation (at ${here})`);
         const items = list.map((item, i) => this.operand(item, `${here}[${i}]`));
         return key === '$and' ? { kind: 'and', items } : { kind: 'or', items };
       }
@@ -196,7 +210,12 @@ class QueryCompiler {
     }
     if (e.kind === 'literal' && e.value !== null) {
       const other = others[0];
-      if (others.length === 1 && other?.kind === 'field' && other.field.kind === 'column' && other.field.type === 'datetime') {
+      if (
+        others.length === 1 &&
+        other?.kind === 'field' &&
+        other.field.kind === 'column' &&
+        other.field.type === 'datetime'
+      ) {
         return { kind: 'literal', value: toMicros(e.value) };
       }
     }

@@ -24,14 +24,24 @@ export type Expr =
   | { readonly kind: 'and'; readonly items: readonly Expr[] }
   | { readonly kind: 'or'; readonly items: readonly Expr[] }
   | { readonly kind: 'not'; readonly item: Expr }
-  | { readonly kind: 'compare'; readonly op: 'eq' | 'gt' | 'gte' | 'lt' | 'lte'; readonly left: Expr; readonly right: Expr }
+  | {
+      readonly kind: 'compare';
+      readonly op: 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
+      readonly left: Expr;
+      readonly right: Expr;
+    }
   | { readonly kind: 'in'; readonly left: Expr; readonly items: readonly Expr[] }
   | { readonly kind: 'contains'; readonly input: Expr; readonly substr: Expr; readonly caseInsensitive: boolean }
   | { readonly kind: 'isNull'; readonly input: Expr }
   /** `input` starts with the literal prefix (op_names `name:*` wildcards). */
   | { readonly kind: 'startsWith'; readonly input: Expr; readonly prefix: string }
   /** A JSON-array-of-strings column holds at least one of `values` (input_refs / output_refs). */
-  | { readonly kind: 'arrayHasAny'; readonly column: string; readonly values: readonly string[]; readonly prefixes: readonly string[] };
+  | {
+      readonly kind: 'arrayHasAny';
+      readonly column: string;
+      readonly values: readonly string[];
+      readonly prefixes: readonly string[];
+    };
 
 export interface SortTerm {
   readonly field: FieldRef;

@@ -15,6 +15,10 @@ test('table sort fields are dot paths into the row column', () => {
 
 test('malformed table sort fields are InvalidRequestError (400)', () => {
   for (const field of ['', ' ', '.a', 'a.', 'a..b', 'a. .b', '.']) {
-    assert.throws(() => tableFieldPath(field), (e) => e instanceof InvalidRequestError && e.status === 400, JSON.stringify(field));
+    assert.throws(
+      () => tableFieldPath(field),
+      (e) => e instanceof InvalidRequestError && e.status === 400,
+      JSON.stringify(field),
+    );
   }
 });

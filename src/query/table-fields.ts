@@ -25,7 +25,9 @@ export function tableFieldPath(field: string): string[] {
 }
 
 /** Compiles table sort_by into plan sort terms over the row column. */
-export function compileTableSort(sortBy: readonly { field: string; direction: 'asc' | 'desc' }[] | null | undefined): SortTerm[] {
+export function compileTableSort(
+  sortBy: readonly { field: string; direction: 'asc' | 'desc' }[] | null | undefined,
+): SortTerm[] {
   return (sortBy ?? []).map((s) => ({
     field: { kind: 'json', column: TABLE_ROW_COLUMN, path: tableFieldPath(s.field) },
     direction: s.direction,

@@ -18,7 +18,9 @@ export const OPEN_ACCESS: Access = { all: true, grants: [] };
 /** "entity/project" -> its parts; a project id without "/" is an entity-level name. */
 export function splitProjectId(projectId: string): { entity: string; project: string } {
   const i = projectId.indexOf('/');
-  return i < 0 ? { entity: projectId, project: '' } : { entity: projectId.slice(0, i), project: projectId.slice(i + 1) };
+  return i < 0
+    ? { entity: projectId, project: '' }
+    : { entity: projectId.slice(0, i), project: projectId.slice(i + 1) };
 }
 
 /** The strongest role the grants give on a project (0 = none). */

@@ -50,8 +50,10 @@ function checkInput(input: CreateKeyInput): Grant {
   if (!NAME.test(input.user)) throw new InvalidRequestError(`Invalid user name ${JSON.stringify(input.user)}`);
   if (!NAME.test(input.entity)) throw new InvalidRequestError(`Invalid entity ${JSON.stringify(input.entity)}`);
   const project = input.project ?? null;
-  if (project !== null && !NAME.test(project)) throw new InvalidRequestError(`Invalid project ${JSON.stringify(project)}`);
-  if (!(ROLES as readonly string[]).includes(input.role)) throw new InvalidRequestError(`Role must be one of ${ROLES.join(', ')}`);
+  if (project !== null && !NAME.test(project))
+    throw new InvalidRequestError(`Invalid project ${JSON.stringify(project)}`);
+  if (!(ROLES as readonly string[]).includes(input.role))
+    throw new InvalidRequestError(`Role must be one of ${ROLES.join(', ')}`);
   return { entity: input.entity, project, role: input.role as Role };
 }
 
@@ -60,20 +62,35 @@ export async function createKey(auth: AuthStore, input: CreateKeyInput, caller: 
   if (!mayManage(caller, [grant])) throw new ForbiddenError(`No admin role on entity ${grant.entity}`);
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const createdAt = new Date().toISOString();
-  const id = 'key_' + randomBytes(8).toString('hex');
-  const outcome = await auth.createKey(input.user, 'user_' + randomBytes(8).toString('hex'), grant, {
-    id,
-    hash: hashKey(key),
-    prefix: key.slice(0, KEY_PREFIX.length + 6),
-    createdAt,
-  }, managedScope(caller));
+  const id = `key_${randomBytes(8).toString('hex')}`;
+  const outcome = await auth.createKey(
+    input.user,
+    `user_${randomBytes(8).toString('hex')}`,
+    grant,
+    {
+      id,
+      hash: hashKey(key),
+      prefix: key.slice(0, KEY_PREFIX.length + 6),
+      createdAt,
+    },
+    managedScope(caller),
+  );
   if ('refused' in outcome) {
     throw new ForbiddenError(
       `User ${input.user} holds roles in entities you do not administer: only an admin of all of them, or the weft CLI, can give it keys or roles`,
     );
   }
   const user: StoredUser = outcome.created;
-  return { id, key, user_id: user.id, user: user.name, entity: grant.entity, project: grant.project, role: grant.role, created_at: createdAt };
+  return {
+    id,
+    key,
+    user_id: user.id,
+    user: user.name,
+    entity: grant.entity,
+    project: grant.project,
+    role: grant.role,
+    created_at: createdAt,
+  };
 }
 
 /** The keys whose users the caller may manage (all of them for the CLI / open mode). */
@@ -94,9 +111,13 @@ export async function listKeys(auth: AuthStore, caller: Access): Promise<ListedK
 }
 
 /** Revokes a live key of a user the caller manages; any other key is reported missing (404), as list hides it. */
-export async function revokeKey(auth: AuthStore, id: string, caller: Access): Promise<{ id: string; revoked_at: string }> {
+export async function revokeKey(
+  auth: AuthStore,
+  id: string,
+  caller: Access,
+): Promise<{ id: string; revoked_at: string }> {
   const at = new Date().toISOString();
-  if ((await auth.revokeKey(id, at, managedScope(caller))) !== 'revoked') throw new NotFoundError(`No live key ${id} among the keys you manage`);
+  if ((await auth.revokeKey(id, at, managedScope(caller))) !== 'revoked')
+    throw new NotFoundError(`No live key ${id} among the keys you manage`);
   return { id, revoked_at: at };
 }
-

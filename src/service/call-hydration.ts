@@ -22,9 +22,17 @@ export interface CallExtras {
 /** The feedback fields a call's summary.weave.feedback lists (weave-api.md §3.6.5). */
 function feedbackSummaryOf(f: FeedbackRow) {
   return {
-    id: f.id, feedback_type: f.feedback_type, weave_ref: f.weave_ref, payload: f.payload, creator: f.creator,
-    created_at: formatTimestamp(f.created_at), wb_user_id: f.wb_user_id, runnable_ref: f.runnable_ref,
-    call_ref: f.call_ref, trigger_ref: f.trigger_ref, annotation_ref: f.annotation_ref,
+    id: f.id,
+    feedback_type: f.feedback_type,
+    weave_ref: f.weave_ref,
+    payload: f.payload,
+    creator: f.creator,
+    created_at: formatTimestamp(f.created_at),
+    wb_user_id: f.wb_user_id,
+    runnable_ref: f.runnable_ref,
+    call_ref: f.call_ref,
+    trigger_ref: f.trigger_ref,
+    annotation_ref: f.annotation_ref,
   };
 }
 
@@ -44,7 +52,7 @@ export function createCallHydrator(store: Store, refReader?: RefValueReader) {
           list.push(feedbackSummaryOf(row));
           byRef.set(row.weave_ref, list);
         }
-        calls.forEach((c, i) => (extras[i]!.summary.feedback = byRef.get(refs[i]!) ?? []));
+        for (let i = 0; i < calls.length; i++) extras[i]!.summary.feedback = byRef.get(refs[i]!) ?? [];
       }
       if (opts.costs) {
         const costs = await costsOfCalls(store.costs, projectId, calls);
@@ -54,7 +62,9 @@ export function createCallHydrator(store: Store, refReader?: RefValueReader) {
       }
       if (opts.expandColumns.length > 0 && refReader) {
         const replaced = await expandCallColumns(calls, opts.expandColumns, refReader);
-        replaced.forEach((r, i) => (extras[i]!.replaced = r));
+        replaced.forEach((r, i) => {
+          extras[i]!.replaced = r;
+        });
       }
       return extras;
     },

@@ -23,11 +23,14 @@ const LONE_SURROGATES = /\p{Cs}/gu;
  * Plain text as stored: a lone surrogate becomes U+FFFD, as a UTF-8 encoder writes it (else
  * each engine would store its own bytes for it). JSON values keep theirs, as \u escapes.
  */
-export const wellFormed = <T extends string | null | undefined>(v: T): T => (typeof v === 'string' && LONE_SURROGATE.test(v) ? v.replace(LONE_SURROGATES, '\ufffd') as T : v);
+export const wellFormed = <T extends string | null | undefined>(v: T): T =>
+  typeof v === 'string' && LONE_SURROGATE.test(v) ? (v.replace(LONE_SURROGATES, '\ufffd') as T) : v;
 
 function checkId(value: string, field: string): string {
   if (value.length === 0 || value.length > MAX_ID || CONTROL.test(value) || LONE_SURROGATE.test(value)) {
-    throw new InvalidRequestError(`${field} must be 1..${MAX_ID} printable characters, got ${JSON.stringify(value.slice(0, 200))}`);
+    throw new InvalidRequestError(
+      `${field} must be 1..${MAX_ID} printable characters, got ${JSON.stringify(value.slice(0, 200))}`,
+    );
   }
   return value;
 }
@@ -38,15 +41,21 @@ const optId = (v: string | null | undefined, field: string) => (v == null || v =
 
 /** A part's display name as stored (null when none), refused when too long. */
 function displayName(name: string | null | undefined): string | null {
-  if (name != null && name.length > MAX_DISPLAY_NAME) throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
+  if (name != null && name.length > MAX_DISPLAY_NAME)
+    throw new InvalidRequestError(`display_name is longer than ${MAX_DISPLAY_NAME} characters`);
   return wellFormed(name) || null;
 }
 
 /** When a call started at `startedAt` expires under a time-to-live of `retentionDays` (null: never). */
-const expiry = (startedAt: number, retentionDays: number | null) => (retentionDays === null ? null : startedAt + retentionDays * MICROS_PER_DAY);
+const expiry = (startedAt: number, retentionDays: number | null) =>
+  retentionDays === null ? null : startedAt + retentionDays * MICROS_PER_DAY;
 
 /** `retentionDays`: the project's time-to-live, or null when it has none (the call never expires). */
-export function toStartPart(s: StartedCallSchemaForInsert, userId: string, retentionDays: number | null = null): CallStartPart {
+export function toStartPart(
+  s: StartedCallSchemaForInsert,
+  userId: string,
+  retentionDays: number | null = null,
+): CallStartPart {
   const started_at = parseTimestamp(s.started_at, 'started_at');
   const attributes = s.otel_dump ? { ...s.attributes, otel_span: s.otel_dump } : s.attributes;
   return {
@@ -70,7 +79,8 @@ export function toStartPart(s: StartedCallSchemaForInsert, userId: string, reten
 }
 
 /** A non-object output is wrapped as {"output": v} for ref extraction, as Weave does. */
-const outputRefs = (output: unknown) => extractRefs(output !== null && typeof output === 'object' && !Array.isArray(output) ? output : { output });
+const outputRefs = (output: unknown) =>
+  extractRefs(output !== null && typeof output === 'object' && !Array.isArray(output) ? output : { output });
 
 export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
   const output = e.output === undefined ? null : e.output;
@@ -87,7 +97,10 @@ export function toEndPart(e: EndedCallSchemaForInsert): CallEndPart {
 }
 
 /** A finished call (v2 calls/complete) as the start and the end it is made of. */
-export function splitCompleted(c: CompletedCallSchemaForInsert): { start: StartedCallSchemaForInsert; end: EndedCallSchemaForInsert } {
+export function splitCompleted(c: CompletedCallSchemaForInsert): {
+  start: StartedCallSchemaForInsert;
+  end: EndedCallSchemaForInsert;
+} {
   const { ended_at, exception, output, summary, wb_run_step_end, ...start } = c;
   return {
     start,
@@ -119,7 +132,11 @@ function foreignJson(v: unknown, field: string, refsOf: (value: unknown) => stri
 }
 
 /** A foreign call's two parts, as toStartPart and toEndPart make them from a start and an end. */
-export function foreignParts(c: ForeignCall, userId: string, retentionDays: number | null): { start: CallStartPart; end: CallEndPart } {
+export function foreignParts(
+  c: ForeignCall,
+  userId: string,
+  retentionDays: number | null,
+): { start: CallStartPart; end: CallEndPart } {
   const id = checkId(c.id, 'id');
   const [inputs, inputRefs] = foreignJson(c.inputs, 'inputs', extractRefs);
   const [output, outputRefList] = foreignJson(c.output === undefined ? null : c.output, 'output', outputRefs);

@@ -23,7 +23,12 @@ function extrasOnly(extras: SummaryExtras): string {
   return `{"weave":${withCosts(extras.feedback ? JSON.stringify({ feedback: extras.feedback }) : '{}', extras.costs)}}`;
 }
 
-export function renderCall(c: StoredCall, opts: RenderOptions, extras: SummaryExtras = {}, replaced: Partial<Record<'inputs' | 'output' | 'attributes', string>> = {}): string {
+export function renderCall(
+  c: StoredCall,
+  opts: RenderOptions,
+  extras: SummaryExtras = {},
+  replaced: Partial<Record<'inputs' | 'output' | 'attributes', string>> = {},
+): string {
   const has = (col: string) => opts.columns === null || opts.columns.has(col);
   const obj = (col: 'attributes' | 'inputs', v: string | null) => (has(col) ? (replaced[col] ?? v ?? '{}') : '{}');
   const summary = has('summary') ? renderSummary(c, extras) : extrasOnly(extras);

@@ -26,7 +26,10 @@ function errorCount(summary: Record<string, unknown>): number {
   return 0;
 }
 
-export function callStatus(c: Pick<StoredCall, 'exception' | 'ended_at'>, summary: Record<string, unknown>): CallStatus {
+export function callStatus(
+  c: Pick<StoredCall, 'exception' | 'ended_at'>,
+  summary: Record<string, unknown>,
+): CallStatus {
   if (c.exception) return 'error';
   if (c.ended_at === null) return 'running';
   if (errorCount(summary) > 0) return 'descendant_error';
@@ -62,14 +65,20 @@ export function deriveSummary(c: StoredCall, extras: SummaryExtras = {}): Record
  */
 export function renderSummary(c: StoredCall, extras: SummaryExtras = {}): string {
   const text = c.summary;
-  if (!text || text === '{}') return `{"weave":${withCosts(JSON.stringify(weaveBlock(c, {}, {}, extras)), extras.costs)}}`;
+  if (!text || text === '{}')
+    return `{"weave":${withCosts(JSON.stringify(weaveBlock(c, {}, {}, extras)), extras.costs)}}`;
   if (text.includes('"weave"') || text[0] !== '{') return JSON.stringify(deriveSummary(c, extras));
   // Only status needs the summary's content (status_counts.error); small and cheap to read.
   const errorsOnly = text.includes('"status_counts"') ? (JSON.parse(text) as Record<string, unknown>) : {};
   return `${text.slice(0, -1)},"weave":${withCosts(JSON.stringify(weaveBlock(c, errorsOnly, {}, extras)), extras.costs)}}`;
 }
 
-function weaveBlock(c: StoredCall, summary: Record<string, unknown>, prior: Record<string, unknown>, extras: SummaryExtras): Record<string, unknown> {
+function weaveBlock(
+  c: StoredCall,
+  summary: Record<string, unknown>,
+  prior: Record<string, unknown>,
+  extras: SummaryExtras,
+): Record<string, unknown> {
   const weave: Record<string, unknown> = { ...prior, status: callStatus(c, summary) };
   if (c.ended_at !== null) weave.latency_ms = Math.floor((c.ended_at - c.started_at) / 1000);
   if (c.display_name) weave.display_name = c.display_name;

@@ -2,7 +2,14 @@
 // (read, query, stream, stats), above the engine-neutral CallStore.
 import { Readable } from 'node:stream';
 import type {
-  CallBatchItem, CallEndReq, CallReadReq, CallsDeleteReq, CallsQueryReq, CallsQueryStatsReq, CallStartReq, CallUpdateReq,
+  CallBatchItem,
+  CallEndReq,
+  CallReadReq,
+  CallsDeleteReq,
+  CallsQueryReq,
+  CallsQueryStatsReq,
+  CallStartReq,
+  CallUpdateReq,
 } from '../api/calls.js';
 import { InvalidRequestError, ServiceUnavailableError } from '../api/errors.js';
 import { compileCallsQuery } from '../query/compile-calls-query.js';
@@ -33,15 +40,21 @@ export type CallsService = ReturnType<typeof createCallsService>;
 function sameProject(path: ProjectPath, projectIds: readonly string[]): void {
   const expected = `${path.entity}/${path.project}`;
   const other = projectIds.find((p) => p !== expected);
-  if (other !== undefined) throw new InvalidRequestError(`project_id ${JSON.stringify(other)} does not match the path's project ${JSON.stringify(expected)}`);
+  if (other !== undefined)
+    throw new InvalidRequestError(
+      `project_id ${JSON.stringify(other)} does not match the path's project ${JSON.stringify(expected)}`,
+    );
 }
 
 export function createCallsService(store: Store) {
   /** User names of the calls' wb_user_ids: stored users (keys' users), else the caller's own. */
-  async function usernamesOf(calls: readonly StoredCall[], caller: Caller): Promise<(id: string | null) => string | null> {
+  async function usernamesOf(
+    calls: readonly StoredCall[],
+    caller: Caller,
+  ): Promise<(id: string | null) => string | null> {
     const ids = [...new Set(calls.map((c) => c.wb_user_id).filter((id): id is string => id !== null))];
     const names = await store.auth.usernames(ids);
-    return (id) => (id === null ? null : names.get(id) ?? (id === caller.userId ? caller.username : null));
+    return (id) => (id === null ? null : (names.get(id) ?? (id === caller.userId ? caller.username : null)));
   }
 
   const hydrator = createCallHydrator(store, createRefValueReader(store.objects, store.tables));
@@ -67,7 +80,8 @@ export function createCallsService(store: Store) {
     try {
       await store.calls.writeParts(parts);
     } catch (err) {
-      if (err instanceof WriteQueueFullError) throw new ServiceUnavailableError('Too many call writes are waiting; retry shortly', 1);
+      if (err instanceof WriteQueueFullError)
+        throw new ServiceUnavailableError('Too many call writes are waiting; retry shortly', 1);
       throw err;
     }
   }
@@ -78,17 +92,27 @@ export function createCallsService(store: Store) {
    */
   async function retentionOf(projectIds: Iterable<string>): Promise<Map<string, number | null>> {
     const days = new Map<string, number | null>();
-    for (const id of projectIds) if (!days.has(id)) days.set(id, await store.projects.getRetentionDays(id, RETENTION_MAX_AGE_MS));
+    for (const id of projectIds)
+      if (!days.has(id)) days.set(id, await store.projects.getRetentionDays(id, RETENTION_MAX_AGE_MS));
     return days;
   }
 
-  function batchPart(item: CallBatchItem, index: number, caller: Caller, retention: Map<string, number | null>): CallPart {
+  function batchPart(
+    item: CallBatchItem,
+    index: number,
+    caller: Caller,
+    retention: Map<string, number | null>,
+  ): CallPart {
     const mode = item.mode ?? (item.req.start ? 'start' : item.req.end ? 'end' : null);
     if (mode === 'start' && item.req.start) {
-      return { mode, start: toStartPart(item.req.start, caller.userId, retention.get(item.req.start.project_id) ?? null) };
+      return {
+        mode,
+        start: toStartPart(item.req.start, caller.userId, retention.get(item.req.start.project_id) ?? null),
+      };
     }
     if (mode === 'end' && item.req.end) return { mode, end: toEndPart(item.req.end) };
-    if (mode !== 'start' && mode !== 'end') throw new InvalidRequestError(`batch[${index}]: Invalid mode ${JSON.stringify(item.mode)}`);
+    if (mode !== 'start' && mode !== 'end')
+      throw new InvalidRequestError(`batch[${index}]: Invalid mode ${JSON.stringify(item.mode)}`);
     throw new InvalidRequestError(`batch[${index}]: mode "${mode}" needs req.${mode}`);
   }
 
@@ -110,13 +134,23 @@ export function createCallsService(store: Store) {
     if (batch.length > 0) yield await flush();
   }
 
-  function hydrationOf(req: Pick<CallsQueryReq, 'include_feedback' | 'include_costs' | 'expand_columns'>): HydrationOptions {
-    return { feedback: req.include_feedback === true, costs: req.include_costs === true, expandColumns: req.expand_columns ?? [] };
+  function hydrationOf(
+    req: Pick<CallsQueryReq, 'include_feedback' | 'include_costs' | 'expand_columns'>,
+  ): HydrationOptions {
+    return {
+      feedback: req.include_feedback === true,
+      costs: req.include_costs === true,
+      expandColumns: req.expand_columns ?? [],
+    };
   }
 
   return {
     async start(req: CallStartReq, caller: Caller) {
-      const start = toStartPart(req.start, caller.userId, await store.projects.getRetentionDays(req.start.project_id, RETENTION_MAX_AGE_MS));
+      const start = toStartPart(
+        req.start,
+        caller.userId,
+        await store.projects.getRetentionDays(req.start.project_id, RETENTION_MAX_AGE_MS),
+      );
       await write([{ mode: 'start', start }]);
       return { id: start.id, trace_id: start.trace_id };
     },
@@ -136,11 +170,17 @@ export function createCallsService(store: Store) {
 
     /** v2: finished calls, each a start and an end; validated whole, committed at once (as upsertBatch). */
     async complete(path: ProjectPath, batch: readonly CompletedCallSchemaForInsert[], caller: Caller) {
-      sameProject(path, batch.map((c) => c.project_id));
+      sameProject(
+        path,
+        batch.map((c) => c.project_id),
+      );
       const retention = await retentionOf(batch.map((c) => c.project_id));
       const parts = await partsOf(batch, (c) => {
         const { start, end } = splitCompleted(c);
-        return [{ mode: 'start', start: toStartPart(start, caller.userId, retention.get(c.project_id) ?? null) }, { mode: 'end', end: toEndPart(end) }];
+        return [
+          { mode: 'start', start: toStartPart(start, caller.userId, retention.get(c.project_id) ?? null) },
+          { mode: 'end', end: toEndPart(end) },
+        ];
       });
       await write(parts);
       return {};
@@ -156,7 +196,10 @@ export function createCallsService(store: Store) {
       const parts = await partsOf(calls, (c, index): CallPart[] => {
         try {
           const { start, end } = foreignParts(c, caller.userId, retention.get(c.project_id) ?? null);
-          return [{ mode: 'start', start }, { mode: 'end', end }];
+          return [
+            { mode: 'start', start },
+            { mode: 'end', end },
+          ];
         } catch (err) {
           if (!(err instanceof InvalidRequestError)) throw err;
           rejected.push({ index, reason: err.message });
@@ -193,8 +236,17 @@ export function createCallsService(store: Store) {
         totalStorageSize: req.include_total_storage_size === true,
       });
       if (call === null) return null;
-      const [extras] = await hydrator.hydrate(req.project_id, [call], { feedback: false, costs: req.include_costs === true, expandColumns: [] });
-      return renderCall(call, { columns: null, username: await usernamesOf([call], caller) }, extras!.summary, extras!.replaced);
+      const [extras] = await hydrator.hydrate(req.project_id, [call], {
+        feedback: false,
+        costs: req.include_costs === true,
+        expandColumns: [],
+      });
+      return renderCall(
+        call,
+        { columns: null, username: await usernamesOf([call], caller) },
+        extras!.summary,
+        extras!.replaced,
+      );
     },
 
     /**
@@ -206,8 +258,8 @@ export function createCallsService(store: Store) {
       const first = await chunks.next();
       async function* lines() {
         try {
-          if (!first.done) yield first.value.map((l) => l + '\n').join('');
-          for await (const chunk of chunks) yield chunk.map((l) => l + '\n').join('');
+          if (!first.done) yield first.value.map((l) => `${l}\n`).join('');
+          for await (const chunk of chunks) yield chunk.map((l) => `${l}\n`).join('');
         } finally {
           await chunks.return(undefined);
         }
@@ -224,7 +276,11 @@ export function createCallsService(store: Store) {
 
     async stats(req: CallsQueryStatsReq) {
       if (req.limit != null && req.limit < 1) throw new InvalidRequestError('limit must be at least 1');
-      const q = compileCallsQuery({ ...req, sort_by: [], include_total_storage_size: req.include_total_storage_size === true });
+      const q = compileCallsQuery({
+        ...req,
+        sort_by: [],
+        include_total_storage_size: req.include_total_storage_size === true,
+      });
       return store.calls.count(q);
     },
 

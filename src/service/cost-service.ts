@@ -14,8 +14,14 @@ export const DEFAULT_PROVIDER_ID = 'default';
 
 /** The keys of every /cost/query result, in Weave's order; unselected ones are null. */
 const OUTPUT_KEYS = [
-  'id', 'llm_id', 'prompt_token_cost', 'completion_token_cost', 'prompt_token_cost_unit',
-  'completion_token_cost_unit', 'effective_date', 'provider_id',
+  'id',
+  'llm_id',
+  'prompt_token_cost',
+  'completion_token_cost',
+  'prompt_token_cost_unit',
+  'completion_token_cost_unit',
+  'effective_date',
+  'provider_id',
 ] as const satisfies readonly (keyof CostQueryOutput & keyof PriceRow)[];
 
 export interface CostServiceOptions {
@@ -24,7 +30,12 @@ export interface CostServiceOptions {
 }
 
 const field = (name: string): Expr => ({ kind: 'field', field: costFields.resolve(name) });
-const eq = (name: string, value: string): Expr => ({ kind: 'compare', op: 'eq', left: field(name), right: { kind: 'literal', value } });
+const eq = (name: string, value: string): Expr => ({
+  kind: 'compare',
+  op: 'eq',
+  left: field(name),
+  right: { kind: 'literal', value },
+});
 
 /** Requested output keys: all when `fields` is absent or empty; every name must be a cost field (else 422). */
 function selectedKeys(fields: readonly string[] | null | undefined): ReadonlySet<string> {

@@ -53,7 +53,11 @@ export function createCostPricer(store: CostStore, projectId: string): CostPrice
       if (missing.length === 0) return;
       const byLlm = new Map<string, PriceRow[]>(missing.map((id) => [id, []]));
       for (const row of await store.findProjectPrices(projectId, missing)) byLlm.get(row.llm_id)?.push(row);
-      for (const [id, rows] of byLlm) project.set(id, rows.sort((a, b) => a.effective_date - b.effective_date || a.created_at - b.created_at));
+      for (const [id, rows] of byLlm)
+        project.set(
+          id,
+          rows.sort((a, b) => a.effective_date - b.effective_date || a.created_at - b.created_at),
+        );
     },
     prices(llmId, usage, startedAt) {
       const rows = project.get(llmId) ?? [];
@@ -69,7 +73,9 @@ export function createCostPricer(store: CostStore, projectId: string): CostPrice
 
 /** summary.weave.costs of each call as JSON text (null when nothing is priced), with one price read for the chunk. */
 export async function costsOfCalls(
-  store: CostStore, projectId: string, calls: readonly Pick<StoredCall, 'summary' | 'started_at'>[],
+  store: CostStore,
+  projectId: string,
+  calls: readonly Pick<StoredCall, 'summary' | 'started_at'>[],
 ): Promise<(string | null)[]> {
   const usages = calls.map((c) => usageOf(c.summary));
   const llmIds = new Set(usages.flatMap((u) => [...u.keys()]));

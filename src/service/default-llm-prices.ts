@@ -31,7 +31,11 @@ interface Match {
 }
 
 const require = createRequire(import.meta.url);
-const VERSION = (JSON.parse(readFileSync(join(dirname(require.resolve('@pydantic/genai-prices')), '..', 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(join(dirname(require.resolve('@pydantic/genai-prices')), '..', 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 export const CATALOGUE = `@pydantic/genai-prices ${VERSION}`;
 
 const MATCH_CACHE_SIZE = 10_000;
@@ -48,7 +52,8 @@ function match(llmId: string): Match | null {
   if (cached !== undefined) return cached;
   let m = lookup(llmId);
   const cut = llmId.lastIndexOf('/');
-  if (m === null && cut > 0) m = lookup(llmId.slice(cut + 1), llmId.slice(0, llmId.indexOf('/'))) ?? lookup(llmId.slice(cut + 1));
+  if (m === null && cut > 0)
+    m = lookup(llmId.slice(cut + 1), llmId.slice(0, llmId.indexOf('/'))) ?? lookup(llmId.slice(cut + 1));
   if (matches.size >= MATCH_CACHE_SIZE) matches.clear();
   matches.set(llmId, m);
   return m;
@@ -93,7 +98,9 @@ export function defaultPrice(llmId: string, startedAt: Micros): DefaultPrice | n
   if (known !== undefined) return known;
   const id = llmId.toLowerCase().trim();
   const at = new Date(Math.floor(startedAt / 1000));
-  const override = PRICE_OVERRIDES.find((o) => o.llm_id === id && (o.since === null || at.getTime() >= Date.parse(`${o.since}T00:00:00Z`)));
+  const override = PRICE_OVERRIDES.find(
+    (o) => o.llm_id === id && (o.since === null || at.getTime() >= Date.parse(`${o.since}T00:00:00Z`)),
+  );
   const m = match(override ? override.use : id);
   if (m === null) return null;
   const { price, since } = pricesAt(m.model, at);

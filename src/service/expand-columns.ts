@@ -5,7 +5,8 @@ import { isRefString } from './extract-refs.js';
 import { tryParseRef } from './refs.js';
 
 /** Only refs into the call's own project are expanded: a project is an access boundary. */
-const expandable = (v: unknown, projectId: string): v is string => isRefString(v) && tryParseRef(v)?.projectId === projectId;
+const expandable = (v: unknown, projectId: string): v is string =>
+  isRefString(v) && tryParseRef(v)?.projectId === projectId;
 
 /** Reads the values of object/op refs; a ref that cannot be read maps to undefined. */
 export type RefValueReader = (refs: readonly string[]) => Promise<Map<string, unknown>>;
@@ -41,7 +42,11 @@ export async function expandCallColumns(
     .map((p) => p.split('.'))
     .filter((p): p is [Col, ...string[]] => COLS.includes(p[0] as Col))
     .sort((a, b) => a.length - b.length);
-  const parsed = calls.map((c) => ({ inputs: JSON.parse(c.inputs) as unknown, output: c.output === null ? null : (JSON.parse(c.output) as unknown), attributes: JSON.parse(c.attributes) as unknown }));
+  const parsed = calls.map((c) => ({
+    inputs: JSON.parse(c.inputs) as unknown,
+    output: c.output === null ? null : (JSON.parse(c.output) as unknown),
+    attributes: JSON.parse(c.attributes) as unknown,
+  }));
   const touched = calls.map(() => new Set<Col>());
   for (const [col, ...rest] of paths) {
     const wanted = parsed.map((p) => getAt(p[col], rest)).filter((v, i) => expandable(v, calls[i]!.project_id));

@@ -11,15 +11,23 @@ test('names follow the Python emoji package (English)', () => {
 });
 
 test('one emoji of any qualification is a single emoji; text, pairs and blanks are not', () => {
-  for (const ok of ['👍', '👍🏽', '❤️', '❤', '🇺🇸', '#️⃣', '👨‍👩‍👧', '🧑🏻‍🤝‍🧑🏿', '©']) assert.equal(isSingleEmoji(ok), true, ok);
-  for (const bad of ['', 'a', ':)', '👍👍', '👍 ', ' 👍', '1', 'thumbs_up']) assert.equal(isSingleEmoji(bad), false, bad);
+  for (const ok of ['👍', '👍🏽', '❤️', '❤', '🇺🇸', '#️⃣', '👨‍👩‍👧', '🧑🏻‍🤝‍🧑🏿', '©'])
+    assert.equal(isSingleEmoji(ok), true, ok);
+  for (const bad of ['', 'a', ':)', '👍👍', '👍 ', ' 👍', '1', 'thumbs_up'])
+    assert.equal(isSingleEmoji(bad), false, bad);
 });
 
 test('reaction extras: alias, detoned, detoned_alias', () => {
   assert.deepEqual(analyzeReactionEmoji('👍'), { alias: ':thumbs_up:', detoned: '👍', detoned_alias: ':thumbs_up:' });
-  assert.deepEqual(analyzeReactionEmoji('👍🏿'), { alias: ':thumbs_up_dark_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' });
+  assert.deepEqual(analyzeReactionEmoji('👍🏿'), {
+    alias: ':thumbs_up_dark_skin_tone:',
+    detoned: '👍',
+    detoned_alias: ':thumbs_up:',
+  });
   assert.deepEqual(analyzeReactionEmoji('🧑🏻‍🤝‍🧑🏿'), {
-    alias: ':people_holding_hands_light_skin_tone_dark_skin_tone:', detoned: '🧑‍🤝‍🧑', detoned_alias: ':people_holding_hands:',
+    alias: ':people_holding_hands_light_skin_tone_dark_skin_tone:',
+    detoned: '🧑‍🤝‍🧑',
+    detoned_alias: ':people_holding_hands:',
   });
   // Detoning re-emojizes the name, so the result is fully qualified (as in Weave).
   assert.equal(analyzeReactionEmoji('🏌🏻‍♂️')!.detoned, '🏌️‍♂️');

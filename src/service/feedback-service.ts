@@ -3,7 +3,11 @@
 // edge) and the caller's server-decided user id; never trusts a client wb_user_id.
 import { InvalidRequestError } from '../api/errors.js';
 import type {
-  FeedbackCreateReq, FeedbackCreateRes, FeedbackPurgeReq, FeedbackQueryReq, FeedbackReplaceReq,
+  FeedbackCreateReq,
+  FeedbackCreateRes,
+  FeedbackPurgeReq,
+  FeedbackQueryReq,
+  FeedbackReplaceReq,
 } from '../api/feedback.js';
 import type { FeedbackRow, FeedbackSelection, FeedbackStore } from '../storage/feedback-store.js';
 import { FEEDBACK_COLUMNS, feedbackFields } from '../query/feedback-fields.js';
@@ -35,7 +39,11 @@ const DEFAULT_SPAN_STATUS_CODE = 'UNSET';
 
 /** The row for a validated request. Absent and null optional fields get their defaults. */
 export function toFeedbackRow(
-  req: FeedbackCreateReq, payload: Record<string, unknown>, userId: string, createdAt: Micros, newId: () => string,
+  req: FeedbackCreateReq,
+  payload: Record<string, unknown>,
+  userId: string,
+  createdAt: Micros,
+  newId: () => string,
 ): FeedbackRow {
   return {
     id: req.id || newId(),

@@ -7,10 +7,18 @@ import { MAX_PAYLOAD_BYTES, processFeedbackPayload, validateFeedbackCreate } fro
 const P = 'ent/proj';
 const CALL = `weave:///${P}/call/c1`;
 const base = (over: Partial<FeedbackCreateReq>): FeedbackCreateReq => ({
-  project_id: P, weave_ref: CALL, feedback_type: 'custom', payload: {}, ...over,
+  project_id: P,
+  weave_ref: CALL,
+  feedback_type: 'custom',
+  payload: {},
+  ...over,
 });
 const rejects = (req: FeedbackCreateReq, msg: RegExp) =>
-  assert.throws(() => validateFeedbackCreate(req), (e: unknown) => e instanceof InvalidRequestError && msg.test(e.message), msg.source);
+  assert.throws(
+    () => validateFeedbackCreate(req),
+    (e: unknown) => e instanceof InvalidRequestError && msg.test(e.message),
+    msg.source,
+  );
 
 test('free types with any payload pass; weave_ref may be any ref kind of the project', () => {
   for (const ref of [CALL, `weave:///${P}/object/o:d`, `weave:///${P}/op/o:d`, `weave:///${P}/table/t`]) {
@@ -22,7 +30,10 @@ test('free types with any payload pass; weave_ref may be any ref kind of the pro
 
 test('reactions need an emoji string; notes 1..1024 characters', () => {
   validateFeedbackCreate(base({ feedback_type: 'wandb.reaction.1', payload: { emoji: '👍' } }));
-  rejects(base({ feedback_type: 'wandb.reaction.1', payload: {} }), /Invalid payload for feedback_type wandb.reaction.1/);
+  rejects(
+    base({ feedback_type: 'wandb.reaction.1', payload: {} }),
+    /Invalid payload for feedback_type wandb.reaction.1/,
+  );
   rejects(base({ feedback_type: 'wandb.reaction.1', payload: { emoji: 5 } }), /emoji/);
   validateFeedbackCreate(base({ feedback_type: 'wandb.note.1', payload: { note: 'x'.repeat(1024) } }));
   validateFeedbackCreate(base({ feedback_type: 'wandb.note.1', payload: { note: '😀'.repeat(1024) } }));
@@ -32,7 +43,11 @@ test('reactions need an emoji string; notes 1..1024 characters', () => {
 });
 
 test('annotations: object annotation_ref named like the type, in the project, payload {value}', () => {
-  const ok = base({ feedback_type: 'wandb.annotation.quality', annotation_ref: `weave:///${P}/object/quality:d`, payload: { value: 3 } });
+  const ok = base({
+    feedback_type: 'wandb.annotation.quality',
+    annotation_ref: `weave:///${P}/object/quality:d`,
+    payload: { value: 3 },
+  });
   validateFeedbackCreate(ok);
   validateFeedbackCreate({ ...ok, payload: { value: null } });
   rejects({ ...ok, annotation_ref: null }, /annotation_ref is required/);
@@ -42,11 +57,19 @@ test('annotations: object annotation_ref named like the type, in the project, pa
   rejects({ ...ok, payload: { v: 1 } }, /value is required/);
   rejects({ ...ok, feedback_type: 'wandb.annotation' }, /Invalid annotation feedback type/);
   rejects({ ...ok, call_ref: CALL }, /call_ref is not allowed/);
-  rejects(base({ annotation_ref: `weave:///${P}/object/quality:d` }), /annotation_ref is not allowed for non-annotation feedback/);
+  rejects(
+    base({ annotation_ref: `weave:///${P}/object/quality:d` }),
+    /annotation_ref is not allowed for non-annotation feedback/,
+  );
 });
 
 test('runnables: op refs need call_ref; object refs (EvaluationLogger) may carry one', () => {
-  const op = base({ feedback_type: 'wandb.runnable.score', runnable_ref: `weave:///${P}/op/score:d`, call_ref: `weave:///${P}/call/s1`, payload: { output: 1 } });
+  const op = base({
+    feedback_type: 'wandb.runnable.score',
+    runnable_ref: `weave:///${P}/op/score:d`,
+    call_ref: `weave:///${P}/call/s1`,
+    payload: { output: 1 },
+  });
   validateFeedbackCreate(op);
   validateFeedbackCreate({ ...op, runnable_ref: `weave:///${P}/object/score:d` });
   validateFeedbackCreate({ ...op, runnable_ref: `weave:///${P}/object/score:d`, call_ref: null });
@@ -71,9 +94,16 @@ test('runnable_ref, call_ref, trigger_ref are refused on other types', () => {
 test('processing adds reaction extras, refuses non-single emoji and payloads over 1 MiB', () => {
   const r = base({ feedback_type: 'wandb.reaction.1', payload: { emoji: '👍🏽', extra: 1 } });
   assert.deepEqual(processFeedbackPayload(r), {
-    emoji: '👍🏽', extra: 1, alias: ':thumbs_up_medium_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:',
+    emoji: '👍🏽',
+    extra: 1,
+    alias: ':thumbs_up_medium_skin_tone:',
+    detoned: '👍',
+    detoned_alias: ':thumbs_up:',
   });
-  assert.throws(() => processFeedbackPayload({ ...r, payload: { emoji: '👍👍' } }), /Value of emoji key in payload must be exactly one emoji/);
+  assert.throws(
+    () => processFeedbackPayload({ ...r, payload: { emoji: '👍👍' } }),
+    /Value of emoji key in payload must be exactly one emoji/,
+  );
   assert.throws(() => processFeedbackPayload({ ...r, payload: { emoji: 'ok' } }), /exactly one emoji/);
   const big = base({ payload: { s: 'x'.repeat(MAX_PAYLOAD_BYTES) } });
   assert.throws(() => processFeedbackPayload(big), /Feedback payload too large/);

@@ -30,7 +30,8 @@ const REF_KINDS: Readonly<Record<RefField, readonly RefKind[]>> = {
 
 /** The part after "<prefix>." of a reserved family type; 400 when the dot is missing. */
 function subname(feedbackType: string, prefix: string, family: string): string {
-  if (!feedbackType.startsWith(`${prefix}.`)) throw new InvalidRequestError(`Invalid ${family} feedback type: ${feedbackType}`);
+  if (!feedbackType.startsWith(`${prefix}.`))
+    throw new InvalidRequestError(`Invalid ${family} feedback type: ${feedbackType}`);
   return feedbackType.slice(prefix.length + 1);
 }
 
@@ -43,7 +44,9 @@ function checkRef(req: FeedbackCreateReq, field: RefField): WeaveRef | null {
   const ref = parseRef(uri);
   const kinds = REF_KINDS[field];
   if (!kinds.includes(ref.kind)) {
-    throw new InvalidRequestError(`Invalid ref: ${uri}, ${field} must be ${withArticle(kinds.join(' or '))} ref, not ${withArticle(ref.kind)} ref`);
+    throw new InvalidRequestError(
+      `Invalid ref: ${uri}, ${field} must be ${withArticle(kinds.join(' or '))} ref, not ${withArticle(ref.kind)} ref`,
+    );
   }
   if (ref.projectId !== req.project_id) {
     throw new InvalidRequestError(`${field} ${uri} does not match project id ${req.project_id}`);
@@ -64,7 +67,8 @@ function checkReservedPayload(req: FeedbackCreateReq): void {
   if (req.feedback_type === NOTE_TYPE) {
     if (typeof p.note !== 'string') throw invalidPayload(req, 'note is required and must be a string');
     const chars = [...p.note].length;
-    if (chars < 1 || chars > MAX_NOTE_CHARS) throw invalidPayload(req, `note must have 1 to ${MAX_NOTE_CHARS} characters, got ${chars}`);
+    if (chars < 1 || chars > MAX_NOTE_CHARS)
+      throw invalidPayload(req, `note must have 1 to ${MAX_NOTE_CHARS} characters, got ${chars}`);
   }
 }
 
@@ -72,7 +76,8 @@ function checkAnnotation(req: FeedbackCreateReq): void {
   const name = subname(req.feedback_type, ANNOTATION_PREFIX, 'annotation');
   if (!req.annotation_ref) throw new InvalidRequestError('annotation_ref is required for annotation feedback');
   const ref = checkRef(req, 'annotation_ref')!;
-  if (ref.kind !== 'object' || ref.name !== name) throw new InvalidRequestError(`annotation_ref must point to an object with name ${name}`);
+  if (ref.kind !== 'object' || ref.name !== name)
+    throw new InvalidRequestError(`annotation_ref must point to an object with name ${name}`);
   if (!('value' in req.payload)) throw invalidPayload(req, 'value is required');
   // Not checked: that payload.value is valid for the AnnotationSpec the ref names
   // (Weave reads the spec through refs/read_batch; Weft does not read objects here).
@@ -82,10 +87,12 @@ function checkRunnable(req: FeedbackCreateReq): void {
   const name = subname(req.feedback_type, RUNNABLE_PREFIX, 'runnable');
   if (!req.runnable_ref) throw new InvalidRequestError('runnable_ref is required for runnable feedback');
   const ref = checkRef(req, 'runnable_ref')!;
-  if (ref.kind !== 'op' && ref.kind !== 'object') throw new InvalidRequestError('runnable_ref must be an op or object ref');
+  if (ref.kind !== 'op' && ref.kind !== 'object')
+    throw new InvalidRequestError('runnable_ref must be an op or object ref');
   if (ref.name !== name) throw new InvalidRequestError(`runnable_ref must point to an object with name ${name}`);
   // The SDK's EvaluationLogger scores with an object runnable_ref plus a call_ref: fine.
-  if (ref.kind === 'op' && !req.call_ref) throw new InvalidRequestError('call_ref is required for runnable feedback on ops');
+  if (ref.kind === 'op' && !req.call_ref)
+    throw new InvalidRequestError('call_ref is required for runnable feedback on ops');
   if (!('output' in req.payload)) throw invalidPayload(req, 'output is required');
 }
 
@@ -106,7 +113,8 @@ export function validateFeedbackCreate(req: FeedbackCreateReq): void {
   const isAnnotation = req.feedback_type.startsWith(ANNOTATION_PREFIX);
   const isRunnable = req.feedback_type.startsWith(RUNNABLE_PREFIX);
   if (isAnnotation) checkAnnotation(req);
-  else if (req.annotation_ref) throw new InvalidRequestError('annotation_ref is not allowed for non-annotation feedback');
+  else if (req.annotation_ref)
+    throw new InvalidRequestError('annotation_ref is not allowed for non-annotation feedback');
   if (isRunnable) checkRunnable(req);
   else {
     for (const field of ['runnable_ref', 'call_ref', 'trigger_ref'] as const) {
@@ -120,7 +128,12 @@ export function validateFeedbackCreate(req: FeedbackCreateReq): void {
 }
 
 const SCORER_FIELDS = [
-  'scorer_tags', 'scorer_tag_reasons', 'scorer_tag_confidences', 'scorer_ratings', 'scorer_rating_reasons', 'scorer_rating_confidences',
+  'scorer_tags',
+  'scorer_tag_reasons',
+  'scorer_tag_confidences',
+  'scorer_ratings',
+  'scorer_rating_reasons',
+  'scorer_rating_confidences',
 ] as const;
 export const AGENT_MONITOR_TYPE = 'wandb.agent_monitor';
 export const AGENT_USER_FEEDBACK_TYPE = 'wandb.agent_user_feedback';
@@ -131,7 +144,8 @@ function checkScorerFields(req: FeedbackCreateReq, isRunnable: boolean): void {
     const v = req[f];
     return v != null && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
   };
-  const allowed = isRunnable || req.feedback_type === AGENT_MONITOR_TYPE || req.feedback_type === AGENT_USER_FEEDBACK_TYPE;
+  const allowed =
+    isRunnable || req.feedback_type === AGENT_MONITOR_TYPE || req.feedback_type === AGENT_USER_FEEDBACK_TYPE;
   if (!allowed && SCORER_FIELDS.some(set)) {
     throw new InvalidRequestError(
       'scorer_tags, scorer_tag_reasons, scorer_tag_confidences, scorer_ratings, scorer_rating_reasons, and scorer_rating_confidences are only allowed on wandb.agent_monitor, wandb.agent_user_feedback, or wandb.runnable feedback',

@@ -45,7 +45,11 @@ export async function discardFile(staged: StagedFile): Promise<void> {
  * Publishes a staged file in the project; identical content already stored there is
  * not stored again. A client's expected_digest that differs from the content's is a 409.
  */
-export async function commitFile(staged: StagedFile, projectId: string, expectedDigest: string | null): Promise<FileCreateRes> {
+export async function commitFile(
+  staged: StagedFile,
+  projectId: string,
+  expectedDigest: string | null,
+): Promise<FileCreateRes> {
   if (expectedDigest !== null && expectedDigest !== staged.digest) {
     await staged.upload.abort();
     throw new DigestMismatchError(`Digest mismatch for file: expected ${expectedDigest}, computed ${staged.digest}`);

@@ -72,16 +72,21 @@ const NAME = /^[^/\u0000-\u001f\u007f]{1,128}$/;
 
 /** The entity a keyed caller logs into: the first it holds an entity-wide role on, else the first it holds any role on. */
 function keyedDefaultEntity(grants: readonly Grant[]): string | null {
-  const sorted = [...grants].sort((a, b) => Number(a.project !== null) - Number(b.project !== null) || a.entity.localeCompare(b.entity));
+  const sorted = [...grants].sort(
+    (a, b) => Number(a.project !== null) - Number(b.project !== null) || a.entity.localeCompare(b.entity),
+  );
   return sorted[0]?.entity ?? null;
 }
 
 function checkName(kind: string, name: string): void {
-  if (!NAME.test(name)) throw new GraphQLError(`Invalid ${kind} name ${JSON.stringify(name)}: 1 to 128 characters, no "/"`);
+  if (!NAME.test(name))
+    throw new GraphQLError(`Invalid ${kind} name ${JSON.stringify(name)}: 1 to 128 characters, no "/"`);
 }
 
 const tooLarge = (what: string) =>
-  new InvalidRequestError(`GraphQL document too large: ${what}`, { errors: [{ message: `GraphQL document too large: ${what}` }] });
+  new InvalidRequestError(`GraphQL document too large: ${what}`, {
+    errors: [{ message: `GraphQL document too large: ${what}` }],
+  });
 
 /** The parsed document, or GraphQL's answer for a syntax error; throws InvalidRequestError past a bound. */
 function boundedDocument(req: GraphqlRequest): DocumentNode | { errors: readonly GraphQLError[] } {
@@ -91,27 +96,35 @@ function boundedDocument(req: GraphqlRequest): DocumentNode | { errors: readonly
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
     // graphql-js reports the token bound as a syntax error; it is the request's size, not its syntax.
-    if (/Document contains more than \d+ tokens/.test(err.message)) throw tooLarge(`at most ${GRAPHQL_MAX_TOKENS} tokens are allowed`);
+    if (/Document contains more than \d+ tokens/.test(err.message))
+      throw tooLarge(`at most ${GRAPHQL_MAX_TOKENS} tokens are allowed`);
     return { errors: [err] };
   }
   let fields: number;
   try {
     fields = getComplexity({
-      schema: SCHEMA, query: document, variables: req.variables ?? {}, operationName: req.operationName ?? undefined,
+      schema: SCHEMA,
+      query: document,
+      variables: req.variables ?? {},
+      operationName: req.operationName ?? undefined,
       estimators: [simpleEstimator({ defaultComplexity: 1 })],
     });
   } catch (err) {
     // Its own node bound (10,000) is past ours; anything else it cannot cost (an unknown
     // operation, bad variables) is left to validation and execution to report.
-    if (err instanceof Error && /maximum allowed number of nodes/.test(err.message)) throw tooLarge(`at most ${GRAPHQL_MAX_FIELDS} fields are allowed`);
+    if (err instanceof Error && /maximum allowed number of nodes/.test(err.message))
+      throw tooLarge(`at most ${GRAPHQL_MAX_FIELDS} fields are allowed`);
     fields = 0;
   }
-  if (fields > GRAPHQL_MAX_FIELDS) throw tooLarge(`it selects ${fields} fields, at most ${GRAPHQL_MAX_FIELDS} are allowed`);
+  if (fields > GRAPHQL_MAX_FIELDS)
+    throw tooLarge(`it selects ${fields} fields, at most ${GRAPHQL_MAX_FIELDS} are allowed`);
   return document;
 }
 
 export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller, deps: GraphqlDeps) {
-  const defaultEntity = caller.access.all ? deps.openDefaultEntity ?? caller.username : keyedDefaultEntity(caller.access.grants);
+  const defaultEntity = caller.access.all
+    ? (deps.openDefaultEntity ?? caller.username)
+    : keyedDefaultEntity(caller.access.grants);
   const entityOf = (name: string | null) => {
     if (name === null) return null;
     const grants = caller.access.grants.filter((g) => g.entity === name);
@@ -120,7 +133,11 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
     return { id: name, name, readOnly: !writesAll };
   };
   const projectOf = (entityName: string, name: string) => ({
-    id: `${entityName}/${name}`, name, entityName, description: null, entity: () => entityOf(entityName),
+    id: `${entityName}/${name}`,
+    name,
+    entityName,
+    description: null,
+    entity: () => entityOf(entityName),
   });
   const findProject = ({ name, entityName }: { name: string; entityName?: string | null }) => {
     const entity = entityName ?? defaultEntity;
@@ -134,12 +151,19 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
     checkName('entity', entity);
     checkName('project', input.name);
     if (!mayAccessProject(caller.access, `${entity}/${input.name}`, 'write')) {
-      throw new GraphQLError(`permission denied: user ${caller.username} may not write project ${entity}/${input.name}`);
+      throw new GraphQLError(
+        `permission denied: user ${caller.username} may not write project ${entity}/${input.name}`,
+      );
     }
     return { model: projectOf(entity, input.name), inserted: false };
   };
   const rootValue = {
-    viewer: () => ({ id: caller.userId, username: caller.username, name: caller.username, defaultEntity: () => entityOf(defaultEntity) }),
+    viewer: () => ({
+      id: caller.userId,
+      username: caller.username,
+      name: caller.username,
+      defaultEntity: () => entityOf(defaultEntity),
+    }),
     serverInfo: () => ({ frontendHost: deps.frontendHost }),
     project: findProject,
     model: findProject,
@@ -149,7 +173,11 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
       if (wanted.length > MAX_FILTER_LENGTH) throw new GraphQLError(`users: at most ${MAX_FILTER_LENGTH} ids`);
       const names = await deps.usernames(wanted);
       if (wanted.includes(caller.userId)) names.set(caller.userId, caller.username);
-      return { edges: wanted.filter((id) => names.has(id)).map((id) => ({ node: { id, username: names.get(id), name: names.get(id) } })) };
+      return {
+        edges: wanted
+          .filter((id) => names.has(id))
+          .map((id) => ({ node: { id, username: names.get(id), name: names.get(id) } })),
+      };
     },
     upsertModel: upsert,
     upsertProject: upsert,
@@ -157,9 +185,19 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
   const document = boundedDocument(req);
   if (!('kind' in document)) return document;
   const invalid = validate(SCHEMA, document);
-  const result = invalid.length > 0
-    ? { errors: invalid }
-    : await execute({ schema: SCHEMA, document, variableValues: req.variables ?? undefined, operationName: req.operationName ?? undefined, rootValue });
+  const result =
+    invalid.length > 0
+      ? { errors: invalid }
+      : await execute({
+          schema: SCHEMA,
+          document,
+          variableValues: req.variables ?? undefined,
+          operationName: req.operationName ?? undefined,
+          rootValue,
+        });
   // GraphQLError's own JSON form: message, locations, path (and extensions when set).
-  return JSON.parse(JSON.stringify(result)) as { data?: Record<string, unknown> | null; errors?: { message: string }[] };
+  return JSON.parse(JSON.stringify(result)) as {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string }[];
+  };
 }

@@ -46,11 +46,19 @@ export function llmUsage(u: Dict): LlmUsage {
   const anthropicWrite = count(u.cache_creation_input_tokens);
   // Anthropic's own shape: cache tokens come on top of input_tokens.
   const separate = !('prompt_tokens' in u) && !('prompt_token_count' in u) ? anthropicRead + anthropicWrite : 0;
-  const cacheRead = anthropicRead + nested(u, 'prompt_tokens_details', 'cached_tokens') + nested(u, 'input_tokens_details', 'cached_tokens')
-    + count(u.cached_content_token_count) + count(u.prompt_cache_hit_tokens);
+  const cacheRead =
+    anthropicRead +
+    nested(u, 'prompt_tokens_details', 'cached_tokens') +
+    nested(u, 'input_tokens_details', 'cached_tokens') +
+    count(u.cached_content_token_count) +
+    count(u.prompt_cache_hit_tokens);
   return {
     prompt_tokens: reported + separate,
-    completion_tokens: count(u.completion_tokens) + count(u.output_tokens) + count(u.candidates_token_count) + count(u.thoughts_token_count),
+    completion_tokens:
+      count(u.completion_tokens) +
+      count(u.output_tokens) +
+      count(u.candidates_token_count) +
+      count(u.thoughts_token_count),
     cache_read_input_tokens: cacheRead,
     cache_creation_input_tokens: anthropicWrite,
     requests: count(u.requests),
@@ -62,7 +70,7 @@ export function llmUsage(u: Dict): LlmUsage {
 export function usageOf(summaryJson: string | null): Map<string, LlmUsage> {
   const out = new Map<string, LlmUsage>();
   // Most summaries without usage are skipped unparsed.
-  if (!summaryJson || !summaryJson.includes('"usage"')) return out;
+  if (!summaryJson?.includes('"usage"')) return out;
   const usage = (JSON.parse(summaryJson) as Dict | null)?.usage;
   if (!isDict(usage)) return out;
   for (const [llmId, u] of Object.entries(usage)) if (isDict(u)) out.set(llmId, llmUsage(u));

@@ -14,10 +14,22 @@ test('objectKind: weave_type.type wins when both _type and weave_type are presen
 });
 
 test('objectClasses: base class is the one above Object/BaseObject, or the leaf itself', () => {
-  assert.deepEqual(objectClasses({ _class_name: 'Dataset', _bases: ['Object', 'BaseModel'] }), { base_object_class: 'Dataset', leaf_object_class: 'Dataset' });
-  assert.deepEqual(objectClasses({ _class_name: 'MyModel', _bases: ['Model', 'Object', 'BaseModel'] }), { base_object_class: 'Model', leaf_object_class: 'MyModel' });
-  assert.deepEqual(objectClasses({ _class_name: 'P', _bases: ['Prompt', 'Object', 'BaseModel'] }), { base_object_class: 'Prompt', leaf_object_class: 'P' });
-  assert.deepEqual(objectClasses({ _class_name: 'L', _bases: ['BaseObject', 'BaseModel'] }), { base_object_class: 'L', leaf_object_class: 'L' });
+  assert.deepEqual(objectClasses({ _class_name: 'Dataset', _bases: ['Object', 'BaseModel'] }), {
+    base_object_class: 'Dataset',
+    leaf_object_class: 'Dataset',
+  });
+  assert.deepEqual(objectClasses({ _class_name: 'MyModel', _bases: ['Model', 'Object', 'BaseModel'] }), {
+    base_object_class: 'Model',
+    leaf_object_class: 'MyModel',
+  });
+  assert.deepEqual(objectClasses({ _class_name: 'P', _bases: ['Prompt', 'Object', 'BaseModel'] }), {
+    base_object_class: 'Prompt',
+    leaf_object_class: 'P',
+  });
+  assert.deepEqual(objectClasses({ _class_name: 'L', _bases: ['BaseObject', 'BaseModel'] }), {
+    base_object_class: 'L',
+    leaf_object_class: 'L',
+  });
   const none = { base_object_class: null, leaf_object_class: null };
   assert.deepEqual(objectClasses({ _class_name: 'X', _bases: ['Other', 'BaseModel'] }), none);
   assert.deepEqual(objectClasses({ _class_name: 'X', _bases: ['BaseModel'] }), none);
@@ -46,7 +58,10 @@ test('assertSafeFileKeys: nested CustomWeaveType files keys may not be absolute 
 test('parseSelector: latest, v<N>, digest-shaped strings, and names', () => {
   assert.deepEqual(parseSelector('latest'), { kind: 'latest' });
   assert.deepEqual(parseSelector('v12'), { kind: 'index', index: 12 });
-  assert.deepEqual(parseSelector('47DEQpj8HBSaXYTImWX5JCeuQeRkm5NMpJWZG3hSuFU'), { kind: 'digest', digest: '47DEQpj8HBSaXYTImWX5JCeuQeRkm5NMpJWZG3hSuFU' });
+  assert.deepEqual(parseSelector('47DEQpj8HBSaXYTImWX5JCeuQeRkm5NMpJWZG3hSuFU'), {
+    kind: 'digest',
+    digest: '47DEQpj8HBSaXYTImWX5JCeuQeRkm5NMpJWZG3hSuFU',
+  });
   assert.deepEqual(parseSelector('production'), { kind: 'name', name: 'production' });
   assert.deepEqual(parseSelector('v1.2'), { kind: 'name', name: 'v1.2' });
   assert.equal(versionIndexOf('v'), null);

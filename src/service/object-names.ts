@@ -52,9 +52,12 @@ export const MAX_ALIAS_LENGTH = 128;
 export function validateTags(tags: readonly string[]): void {
   for (const t of tags) {
     if (t.length === 0) throw new InvalidRequestError('tag name must not be empty');
-    if (t.length > MAX_TAG_LENGTH) throw new InvalidRequestError(`tag name must be at most ${MAX_TAG_LENGTH} characters`);
+    if (t.length > MAX_TAG_LENGTH)
+      throw new InvalidRequestError(`tag name must be at most ${MAX_TAG_LENGTH} characters`);
     if (!TAG.test(t)) {
-      throw new InvalidRequestError(`tag name ${pyRepr(t)} is invalid: only alphanumeric characters, hyphens, underscores, and single spaces between words are allowed`);
+      throw new InvalidRequestError(
+        `tag name ${pyRepr(t)} is invalid: only alphanumeric characters, hyphens, underscores, and single spaces between words are allowed`,
+      );
     }
   }
 }
@@ -69,10 +72,12 @@ export function validateAliases(aliases: readonly string[]): void {
   for (const a of aliases) {
     if (a.length === 0) throw new InvalidRequestError('alias name must not be empty');
     if (a.trim().length === 0) throw new InvalidRequestError('alias name must not be whitespace-only');
-    if (a.length > MAX_ALIAS_LENGTH) throw new InvalidRequestError(`alias name must be at most ${MAX_ALIAS_LENGTH} characters`);
+    if (a.length > MAX_ALIAS_LENGTH)
+      throw new InvalidRequestError(`alias name must be at most ${MAX_ALIAS_LENGTH} characters`);
     const bad = [...a].find((ch) => ch === '/' || ch === ':');
     if (bad !== undefined) throw new InvalidRequestError(`alias name cannot contain character '${bad}'`);
-    if (/^v\d+$/.test(a)) throw new InvalidRequestError(`alias name '${a}' is reserved (matches version pattern v<number>)`);
+    if (/^v\d+$/.test(a))
+      throw new InvalidRequestError(`alias name '${a}' is reserved (matches version pattern v<number>)`);
     if (a === 'latest') throw new InvalidRequestError(`alias name '${a}' is reserved`);
     if (CONTROL.test(a)) throw new InvalidRequestError('alias name must not contain control characters');
     if (isContentHash(a)) throw new InvalidRequestError(`alias name ${pyRepr(a)} looks like a digest`);

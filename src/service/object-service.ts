@@ -10,7 +10,8 @@ import { parseSelector, validateAliases, validateObjectId, validateTags } from '
 import { formatTimestamp, nowMicros } from '../time.js';
 
 const SORT_FIELDS: ReadonlySet<string> = new Set<ObjectSortField>(['object_id', 'created_at']);
-const nonEmpty = (xs: readonly string[] | null | undefined): readonly string[] | null => (xs && xs.length > 0 ? xs : null);
+const nonEmpty = (xs: readonly string[] | null | undefined): readonly string[] | null =>
+  xs && xs.length > 0 ? xs : null;
 /** Python's repr of a list of strings (or None), for messages that mirror Weave's. */
 const pyList = (xs: readonly string[] | null | undefined) => (xs ? `[${xs.map((x) => `'${x}'`).join(', ')}]` : 'None');
 
@@ -25,7 +26,11 @@ function canonicalizeVal(val: unknown): string {
 }
 
 /** Creates (or re-asserts) a version; the caller's identity, never the body's, is the creator. */
-export async function createObject(store: ObjectStore, req: ObjCreateReq, userId: string): Promise<{ digest: string; object_id: string }> {
+export async function createObject(
+  store: ObjectStore,
+  req: ObjCreateReq,
+  userId: string,
+): Promise<{ digest: string; object_id: string }> {
   const obj = req.obj;
   validateObjectId(obj.object_id);
   assertSafeFileKeys(obj.val);
@@ -33,7 +38,9 @@ export async function createObject(store: ObjectStore, req: ObjCreateReq, userId
   const val = canonicalizeVal(obj.val);
   const digest = strDigest(val);
   if (obj.expected_digest != null && obj.expected_digest !== digest) {
-    throw new DigestMismatchError(`Digest mismatch for obj ${JSON.stringify(obj.object_id)}: expected ${obj.expected_digest}, computed ${digest}`);
+    throw new DigestMismatchError(
+      `Digest mismatch for obj ${JSON.stringify(obj.object_id)}: expected ${obj.expected_digest}, computed ${digest}`,
+    );
   }
   await store.create({
     project_id: obj.project_id,
@@ -98,7 +105,8 @@ export async function queryObjects(store: ObjectStore, req: ObjQueryReq): Promis
 export async function deleteObjects(store: ObjectStore, req: ObjDeleteReq): Promise<ObjDeleteRes> {
   const digests = nonEmpty(req.digests);
   const out = await store.delete(req.project_id, req.object_id, digests?.map(parseSelector) ?? null, nowMicros());
-  if (out.matched.length === 0) throw new NotFoundError(`Object ${req.object_id} (${pyList(req.digests)}) not found when deleting.`);
+  if (out.matched.length === 0)
+    throw new NotFoundError(`Object ${req.object_id} (${pyList(req.digests)}) not found when deleting.`);
   if (out.unmatched.length > 0) {
     const missing = out.unmatched.map((i) => digests![i]!);
     throw new NotFoundError(
@@ -108,25 +116,48 @@ export async function deleteObjects(store: ObjectStore, req: ObjDeleteReq): Prom
   return { num_deleted: out.matched.length, deleted_versions: [...out.versions] };
 }
 
-export async function addTags(store: ObjectStore, projectId: string, objectId: string, digest: string, tags: readonly string[]): Promise<void> {
+export async function addTags(
+  store: ObjectStore,
+  projectId: string,
+  objectId: string,
+  digest: string,
+  tags: readonly string[],
+): Promise<void> {
   validateTags(tags);
   if (!(await store.addTags(projectId, objectId, parseSelector(digest), tags))) {
     throw new NotFoundError(`Object version ${objectId}:${digest} not found`);
   }
 }
 
-export async function removeTags(store: ObjectStore, projectId: string, objectId: string, digest: string, tags: readonly string[]): Promise<void> {
+export async function removeTags(
+  store: ObjectStore,
+  projectId: string,
+  objectId: string,
+  digest: string,
+  tags: readonly string[],
+): Promise<void> {
   await store.removeTags(projectId, objectId, parseSelector(digest), tags);
 }
 
-export async function setAliases(store: ObjectStore, projectId: string, objectId: string, digest: string, aliases: readonly string[]): Promise<void> {
+export async function setAliases(
+  store: ObjectStore,
+  projectId: string,
+  objectId: string,
+  digest: string,
+  aliases: readonly string[],
+): Promise<void> {
   validateAliases(aliases);
   if (!(await store.setAliases(projectId, objectId, parseSelector(digest), aliases))) {
     throw new NotFoundError(`Object version ${objectId}:${digest} not found`);
   }
 }
 
-export async function removeAliases(store: ObjectStore, projectId: string, objectId: string, aliases: readonly string[]): Promise<void> {
+export async function removeAliases(
+  store: ObjectStore,
+  projectId: string,
+  objectId: string,
+  aliases: readonly string[],
+): Promise<void> {
   validateAliases(aliases);
   await store.removeAliases(projectId, objectId, aliases);
 }

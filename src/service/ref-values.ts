@@ -85,9 +85,16 @@ function validTail(extra: readonly string[]): boolean {
 const bareTable = (ref: TableRef): string => refUri({ ...ref, extra: [] });
 
 /** Coalesces row reads: every row asked for before the next macrotask is fetched in one call per project. */
-function createRowLoader(tables: TableRowReader): (projectId: string, rowDigest: string) => Promise<string | undefined> {
+function createRowLoader(
+  tables: TableRowReader,
+): (projectId: string, rowDigest: string) => Promise<string | undefined> {
   const cache = new Map<string, Promise<string | undefined>>();
-  let pending: { projectId: string; digest: string; settle: (json: string | undefined) => void; fail: (e: unknown) => void }[] = [];
+  let pending: {
+    projectId: string;
+    digest: string;
+    settle: (json: string | undefined) => void;
+    fail: (e: unknown) => void;
+  }[] = [];
   const flush = async () => {
     const batch = pending;
     pending = [];
@@ -103,10 +110,15 @@ function createRowLoader(tables: TableRowReader): (projectId: string, rowDigest:
     }
   };
   return (projectId, digest) =>
-    memo(cache, key(projectId, digest), () => new Promise((settle, fail) => {
-      if (pending.length === 0) setImmediate(() => void flush());
-      pending.push({ projectId, digest, settle, fail });
-    }));
+    memo(
+      cache,
+      key(projectId, digest),
+      () =>
+        new Promise((settle, fail) => {
+          if (pending.length === 0) setImmediate(() => void flush());
+          pending.push({ projectId, digest, settle, fail });
+        }),
+    );
 }
 
 export function createRefResolver(objects: ObjectStore, tables: TableRowReader): RefResolver {
@@ -187,7 +199,8 @@ export function createRefResolver(objects: ObjectStore, tables: TableRowReader):
         }
         case 'table':
           // Only row refs (table/<digest>/id/<row>, as the TS SDK writes them) have a value to read.
-          if (ref.extra.length === 0 || !validTail(ref.extra)) return { kind: 'invalid', message: 'Table refs not supported' };
+          if (ref.extra.length === 0 || !validTail(ref.extra))
+            return { kind: 'invalid', message: 'Table refs not supported' };
           return walk(ref.projectId, { value: bareTable(ref) }, [...ref.extra]);
         case 'call':
           return { kind: 'invalid', message: 'Call refs not supported' };

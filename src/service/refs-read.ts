@@ -41,11 +41,18 @@ function checkOutcomes(outcomes: readonly RefOutcome[], refs: readonly ObjectRef
   const missing = [...new Set(missingRefs.map((r) => r.digest))];
   const found = new Set(refs.map((r) => r.digest)).size - missing.length;
   const names = [...new Set(missingRefs.map((r) => `${r.name}:${r.digest}`))].join(', ');
-  throw new RefObjectsNotFoundError(`Ref read contains ${found + missing.length} digests, but found ${found} objects. Missing: ${names}`, missing);
+  throw new RefObjectsNotFoundError(
+    `Ref read contains ${found + missing.length} digests, but found ${found} objects. Missing: ${names}`,
+    missing,
+  );
 }
 
 /** `{"vals": [...]}` as JSON text, one value per ref in request order. */
-export async function readRefsBatch(objects: ObjectStore, tables: TableRowReader, uris: readonly string[]): Promise<string> {
+export async function readRefsBatch(
+  objects: ObjectStore,
+  tables: TableRowReader,
+  uris: readonly string[],
+): Promise<string> {
   const refs = uris.map(readableRef);
   const resolver = createRefResolver(objects, tables);
   const outcomes = await Promise.all(refs.map((ref) => resolver.resolve(ref)));

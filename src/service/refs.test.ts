@@ -6,7 +6,15 @@ const P = 'weave:///ent/proj';
 
 test('object and op refs give entity, project, name, digest', () => {
   const r = parseRef(`${P}/object/my-obj:abc123`);
-  assert.deepEqual(r, { kind: 'object', entity: 'ent', project: 'proj', projectId: 'ent/proj', name: 'my-obj', digest: 'abc123', extra: [] });
+  assert.deepEqual(r, {
+    kind: 'object',
+    entity: 'ent',
+    project: 'proj',
+    projectId: 'ent/proj',
+    name: 'my-obj',
+    digest: 'abc123',
+    extra: [],
+  });
   const op = parseRef(`${P}/op/score:xyz`);
   assert.equal(op.kind, 'op');
   assert.equal(op.kind === 'op' && op.name, 'score');
@@ -32,11 +40,25 @@ test('table and call refs keep their tail', () => {
 
 test('malformed refs are InvalidRefError (a 400 InvalidRequestError)', () => {
   for (const bad of [
-    'not a ref', 'weave://ent/proj/call/x', `weave:///ent`, `weave:///ent/proj`, `${P}/call`, `${P}/call/`,
-    `${P}/object/noversion`, `${P}/object/a:b:c`, `${P}/object/:d`, `${P}/object/n:`, `${P}/thing/x`,
-    'weave:////proj/call/x', `${P}/object/n:d/key/%E0%A4%A`,
+    'not a ref',
+    'weave://ent/proj/call/x',
+    `weave:///ent`,
+    `weave:///ent/proj`,
+    `${P}/call`,
+    `${P}/call/`,
+    `${P}/object/noversion`,
+    `${P}/object/a:b:c`,
+    `${P}/object/:d`,
+    `${P}/object/n:`,
+    `${P}/thing/x`,
+    'weave:////proj/call/x',
+    `${P}/object/n:d/key/%E0%A4%A`,
   ]) {
-    assert.throws(() => parseRef(bad), (e: unknown) => e instanceof InvalidRefError && e.status === 400, bad);
+    assert.throws(
+      () => parseRef(bad),
+      (e: unknown) => e instanceof InvalidRefError && e.status === 400,
+      bad,
+    );
     assert.equal(tryParseRef(bad), null);
   }
 });

@@ -59,7 +59,8 @@ export function parseRef(uri: string): WeaveRef {
   const parts = uri.slice(WEAVE_REF_PREFIX.length).split('/');
   const [entity, project, kind, head, ...rest] = parts;
   if (!entity || !project) throw new InvalidRefError(uri, 'must name an entity and a project');
-  if (kind === undefined || head === undefined || head === '') throw new InvalidRefError(uri, 'must have a kind and an identifier');
+  if (kind === undefined || head === undefined || head === '')
+    throw new InvalidRefError(uri, 'must have a kind and an identifier');
   const base = { entity, project, projectId: `${entity}/${project}` };
   switch (kind) {
     case 'object':
@@ -127,8 +128,10 @@ function objectExtra(uri: string, rest: string[]): string[] {
   if (extra.length % 2 !== 0) throw new InvalidRefError(uri, 'extra path must be <edge>/<value> pairs');
   for (let i = 0; i < extra.length; i += 2) {
     const edge = extra[i]!;
-    if (!(EDGE_NAMES as readonly string[]).includes(edge)) throw new InvalidRefError(uri, `unknown edge ${JSON.stringify(edge)}`);
-    if (edge === 'index' && !/^-?\d+$/.test(extra[i + 1]!)) throw new InvalidRefError(uri, 'index edge needs an integer');
+    if (!(EDGE_NAMES as readonly string[]).includes(edge))
+      throw new InvalidRefError(uri, `unknown edge ${JSON.stringify(edge)}`);
+    if (edge === 'index' && !/^-?\d+$/.test(extra[i + 1]!))
+      throw new InvalidRefError(uri, 'index edge needs an integer');
   }
   return extra;
 }

@@ -20,7 +20,9 @@ export function createRetentionService(store: Store) {
     async update(req: ProjectTTLSettingsUpdateReq, caller: Caller) {
       const days = req.retention_days ?? null;
       if (days !== null && (days < 1 || days > MAX_RETENTION_DAYS)) {
-        throw new InvalidRequestError(`retention_days must be null (no TTL) or between 1 and ${MAX_RETENTION_DAYS} (days of retention)`);
+        throw new InvalidRequestError(
+          `retention_days must be null (no TTL) or between 1 and ${MAX_RETENTION_DAYS} (days of retention)`,
+        );
       }
       await store.projects.setRetentionDays(req.project_id, days, nowMicros(), caller.userId);
       return { retention_days: days };

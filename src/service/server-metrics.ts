@@ -49,26 +49,80 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
   const own = new Registry();
   const registers = [own];
   const http = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'weft_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: http, registers });
-  const duration = new Histogram({ name: 'weft_http_request_duration_seconds', help: 'Time to answer an HTTP request, by method, route pattern and status', labelNames: http, registers });
-  const bytesIn = new Counter({ name: 'weft_http_request_bytes_total', help: 'Bytes of request bodies received, by method and route pattern', labelNames: ['method', 'route'], registers });
-  const bytesOut = new Counter({ name: 'weft_http_response_bytes_total', help: 'Bytes of response bodies sent, by method and route pattern', labelNames: ['method', 'route'], registers });
-  const calls = new Counter({ name: 'weft_calls_written_total', help: 'Call parts written durably (a call is a start and an end part), by part', labelNames: ['part'], registers });
-  const objects = new Counter({ name: 'weft_objects_written_total', help: 'Object versions written (or re-asserted) durably', registers });
-  const feedback = new Counter({ name: 'weft_feedback_written_total', help: 'Feedback rows written durably', registers });
-  const rejected = new Counter({ name: 'weft_ingest_rejected_total', help: 'Call writes answered 503 because the ingest queue was full', registers });
-  const purged = new Counter({ name: 'weft_retention_deleted_calls_total', help: 'Expired calls hard-deleted by the retention job', registers });
-  const commits = new Histogram({ name: 'weft_writer_commit_seconds', help: 'Time of one commit (SQLite: a group transaction of the writer; ClickHouse: an insert)', buckets: COMMIT_BUCKETS, registers });
+  const requests = new Counter({
+    name: 'weft_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: http,
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'weft_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route pattern and status',
+    labelNames: http,
+    registers,
+  });
+  const bytesIn = new Counter({
+    name: 'weft_http_request_bytes_total',
+    help: 'Bytes of request bodies received, by method and route pattern',
+    labelNames: ['method', 'route'],
+    registers,
+  });
+  const bytesOut = new Counter({
+    name: 'weft_http_response_bytes_total',
+    help: 'Bytes of response bodies sent, by method and route pattern',
+    labelNames: ['method', 'route'],
+    registers,
+  });
+  const calls = new Counter({
+    name: 'weft_calls_written_total',
+    help: 'Call parts written durably (a call is a start and an end part), by part',
+    labelNames: ['part'],
+    registers,
+  });
+  const objects = new Counter({
+    name: 'weft_objects_written_total',
+    help: 'Object versions written (or re-asserted) durably',
+    registers,
+  });
+  const feedback = new Counter({
+    name: 'weft_feedback_written_total',
+    help: 'Feedback rows written durably',
+    registers,
+  });
+  const rejected = new Counter({
+    name: 'weft_ingest_rejected_total',
+    help: 'Call writes answered 503 because the ingest queue was full',
+    registers,
+  });
+  const purged = new Counter({
+    name: 'weft_retention_deleted_calls_total',
+    help: 'Expired calls hard-deleted by the retention job',
+    registers,
+  });
+  const commits = new Histogram({
+    name: 'weft_writer_commit_seconds',
+    help: 'Time of one commit (SQLite: a group transaction of the writer; ClickHouse: an insert)',
+    buckets: COMMIT_BUCKETS,
+    registers,
+  });
   // Gauges read the store when scraped.
   new Gauge({
-    name: 'weft_ingest_queue_bytes', help: 'Bytes of call parts accepted but not yet committed', registers,
+    name: 'weft_ingest_queue_bytes',
+    help: 'Bytes of call parts accepted but not yet committed',
+    registers,
     collect() {
       this.set(opts.store.calls.queuedBytes());
     },
   });
-  new Gauge({ name: 'weft_ingest_queue_limit_bytes', help: 'Bytes of waiting call parts past which call writes answer 503', registers }).set(opts.ingestQueueBytes);
   new Gauge({
-    name: 'weft_database_size_bytes', help: 'Bytes the database takes on disk', registers,
+    name: 'weft_ingest_queue_limit_bytes',
+    help: 'Bytes of waiting call parts past which call writes answer 503',
+    registers,
+  }).set(opts.ingestQueueBytes);
+  new Gauge({
+    name: 'weft_database_size_bytes',
+    help: 'Bytes the database takes on disk',
+    registers,
     async collect() {
       // A failed read (ClickHouse unreachable) keeps the last value rather than failing the scrape.
       const bytes = await opts.store.stats.sizeBytes().catch(() => null);

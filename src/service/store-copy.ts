@@ -37,27 +37,58 @@ export interface CopyOptions {
 const BATCH = 2000;
 
 const allCalls = (projectId: string): CallsQuery => ({
-  projectId, where: null, limit: null, offset: null, columns: null, includeStorageSize: false, includeTotalStorageSize: false,
-  sort: [{ field: { kind: 'column', name: 'started_at', type: 'datetime' }, direction: 'asc' }, { field: { kind: 'column', name: 'id', type: 'string' }, direction: 'asc' }],
+  projectId,
+  where: null,
+  limit: null,
+  offset: null,
+  columns: null,
+  includeStorageSize: false,
+  includeTotalStorageSize: false,
+  sort: [
+    { field: { kind: 'column', name: 'started_at', type: 'datetime' }, direction: 'asc' },
+    { field: { kind: 'column', name: 'id', type: 'string' }, direction: 'asc' },
+  ],
 });
 
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 
 /** The parts that recreate a stored call (its display name travels in the start). */
 function partsOf(c: StoredCall): CallPart[] {
-  const parts: CallPart[] = [{
-    mode: 'start', start: {
-      project_id: c.project_id, id: c.id, trace_id: c.trace_id, parent_id: c.parent_id, thread_id: c.thread_id,
-      turn_id: c.turn_id, op_name: c.op_name, display_name: c.display_name, started_at: c.started_at,
-      attributes: c.attributes, inputs: c.inputs, input_refs: extractRefs(parse(c.inputs)), wb_user_id: c.wb_user_id,
-      wb_run_id: c.wb_run_id, wb_run_step: c.wb_run_step, expire_at: c.expire_at,
+  const parts: CallPart[] = [
+    {
+      mode: 'start',
+      start: {
+        project_id: c.project_id,
+        id: c.id,
+        trace_id: c.trace_id,
+        parent_id: c.parent_id,
+        thread_id: c.thread_id,
+        turn_id: c.turn_id,
+        op_name: c.op_name,
+        display_name: c.display_name,
+        started_at: c.started_at,
+        attributes: c.attributes,
+        inputs: c.inputs,
+        input_refs: extractRefs(parse(c.inputs)),
+        wb_user_id: c.wb_user_id,
+        wb_run_id: c.wb_run_id,
+        wb_run_step: c.wb_run_step,
+        expire_at: c.expire_at,
+      },
     },
-  }];
+  ];
   if (c.ended_at !== null) {
     parts.push({
-      mode: 'end', end: {
-        project_id: c.project_id, id: c.id, ended_at: c.ended_at, exception: c.exception, output: c.output ?? 'null',
-        summary: c.summary ?? '{}', output_refs: extractRefs(parse(c.output)), wb_run_step_end: c.wb_run_step_end,
+      mode: 'end',
+      end: {
+        project_id: c.project_id,
+        id: c.id,
+        ended_at: c.ended_at,
+        exception: c.exception,
+        output: c.output ?? 'null',
+        summary: c.summary ?? '{}',
+        output_refs: extractRefs(parse(c.output)),
+        wb_run_step_end: c.wb_run_step_end,
       },
     });
   }
@@ -84,24 +115,59 @@ async function copyCalls(from: Store, to: Store, project: string, progress: Copy
 /** Live versions in creation order, then the source's latest re-asserted (it may not be the newest). */
 async function copyObjects(from: Store, to: Store, project: string, progress: CopyProgress) {
   const versions = await from.objects.query({
-    projectId: project, objectIds: null, latestOnly: false, isOp: null, baseObjectClasses: null, excludeBaseObjectClasses: null,
-    leafObjectClasses: null, tags: null, aliases: null, sort: [], limit: null, offset: null, metadataOnly: false, includeLabels: true,
+    projectId: project,
+    objectIds: null,
+    latestOnly: false,
+    isOp: null,
+    baseObjectClasses: null,
+    excludeBaseObjectClasses: null,
+    leafObjectClasses: null,
+    tags: null,
+    aliases: null,
+    sort: [],
+    limit: null,
+    offset: null,
+    metadataOnly: false,
+    includeLabels: true,
   });
   progress.begin(project, 'objects', versions.length);
   // One at a time: writing several objects at once measured slower on chdb (156 s against 135 s for 2,000 versions).
   for (const v of versions) {
-    await to.objects.create({ project_id: project, object_id: v.object_id, digest: v.digest, kind: v.kind, base_object_class: v.base_object_class,
-      leaf_object_class: v.leaf_object_class, val: v.val!, wb_user_id: v.wb_user_id, created_at: v.created_at });
+    await to.objects.create({
+      project_id: project,
+      object_id: v.object_id,
+      digest: v.digest,
+      kind: v.kind,
+      base_object_class: v.base_object_class,
+      leaf_object_class: v.leaf_object_class,
+      val: v.val!,
+      wb_user_id: v.wb_user_id,
+      created_at: v.created_at,
+    });
     const sel = { kind: 'digest', digest: v.digest } as const;
     if (v.tags && v.tags.length > 0) await to.objects.addTags(project, v.object_id, sel, v.tags);
     if (v.aliases && v.aliases.length > 0) await to.objects.setAliases(project, v.object_id, sel, v.aliases);
     progress.advance(1);
   }
   for (const v of versions.filter((x) => x.is_latest)) {
-    const latest = await to.objects.read(project, v.object_id, { kind: 'latest' }, { metadataOnly: true, includeLabels: false });
+    const latest = await to.objects.read(
+      project,
+      v.object_id,
+      { kind: 'latest' },
+      { metadataOnly: true, includeLabels: false },
+    );
     if (latest?.digest !== v.digest) {
-      await to.objects.create({ project_id: project, object_id: v.object_id, digest: v.digest, kind: v.kind, base_object_class: v.base_object_class,
-        leaf_object_class: v.leaf_object_class, val: v.val!, wb_user_id: v.wb_user_id, created_at: v.created_at });
+      await to.objects.create({
+        project_id: project,
+        object_id: v.object_id,
+        digest: v.digest,
+        kind: v.kind,
+        base_object_class: v.base_object_class,
+        leaf_object_class: v.leaf_object_class,
+        val: v.val!,
+        wb_user_id: v.wb_user_id,
+        created_at: v.created_at,
+      });
     }
   }
 }
@@ -114,7 +180,8 @@ async function copyTables(from: Store, to: Store, project: string, progress: Cop
     const unique = [...new Set(rowDigests)];
     const rows: { digest: string; val: string }[] = [];
     for (let i = 0; i < unique.length; i += 10_000) {
-      for (const [d, val] of await from.tables.getRows(project, unique.slice(i, i + 10_000))) rows.push({ digest: d, val });
+      for (const [d, val] of await from.tables.getRows(project, unique.slice(i, i + 10_000)))
+        rows.push({ digest: d, val });
     }
     await to.tables.putTable(project, digest, rowDigests, rows);
     progress.advance(1);
@@ -142,7 +209,10 @@ async function copyFiles(from: Store, to: Store, project: string, progress: Copy
 
 async function copyFeedback(from: Store, to: Store, project: string, progress: CopyProgress) {
   progress.begin(project, 'feedback', await from.feedback.count(project, null));
-  const select = FEEDBACK_COLUMNS.map((c) => ({ key: c, field: { kind: 'column', name: c, type: c === 'created_at' ? 'datetime' : 'string' } as const }));
+  const select = FEEDBACK_COLUMNS.map((c) => ({
+    key: c,
+    field: { kind: 'column', name: c, type: c === 'created_at' ? 'datetime' : 'string' } as const,
+  }));
   for (let offset = 0; ; offset += BATCH) {
     const rows = await from.feedback.query({ projectId: project, select, where: null, sort: [], limit: BATCH, offset });
     if (rows.length === 0) break;
@@ -153,9 +223,20 @@ async function copyFeedback(from: Store, to: Store, project: string, progress: C
 }
 
 const projectPrices = (project: string): Expr => ({
-  kind: 'and', items: [
-    { kind: 'compare', op: 'eq', left: { kind: 'field', field: { kind: 'column', name: 'pricing_level', type: 'string' } }, right: { kind: 'literal', value: 'project' } },
-    { kind: 'compare', op: 'eq', left: { kind: 'field', field: { kind: 'column', name: 'pricing_level_id', type: 'string' } }, right: { kind: 'literal', value: project } },
+  kind: 'and',
+  items: [
+    {
+      kind: 'compare',
+      op: 'eq',
+      left: { kind: 'field', field: { kind: 'column', name: 'pricing_level', type: 'string' } },
+      right: { kind: 'literal', value: 'project' },
+    },
+    {
+      kind: 'compare',
+      op: 'eq',
+      left: { kind: 'field', field: { kind: 'column', name: 'pricing_level_id', type: 'string' } },
+      right: { kind: 'literal', value: project },
+    },
   ],
 });
 
@@ -172,14 +253,22 @@ async function copyPrices(from: Store, to: Store, project: string, progress: Cop
 async function copySettings(from: Store, to: Store, project: string, progress: CopyProgress) {
   progress.begin(project, 'settings', 1);
   const days = await from.projects.getRetentionDays(project);
-  if (days !== (await to.projects.getRetentionDays(project))) await to.projects.setRetentionDays(project, days, Date.now() * 1000, null);
+  if (days !== (await to.projects.getRetentionDays(project)))
+    await to.projects.setRetentionDays(project, days, Date.now() * 1000, null);
   progress.advance(1);
 }
 
-const STEPS: Record<CopyResource, (from: Store, to: Store, project: string, progress: CopyProgress) => Promise<void>> = {
-  // Tables and files before the objects that refer to them, objects before the calls and feedback that refer to those.
-  tables: copyTables, files: copyFiles, objects: copyObjects, calls: copyCalls, feedback: copyFeedback, prices: copyPrices, settings: copySettings,
-};
+const STEPS: Record<CopyResource, (from: Store, to: Store, project: string, progress: CopyProgress) => Promise<void>> =
+  {
+    // Tables and files before the objects that refer to them, objects before the calls and feedback that refer to those.
+    tables: copyTables,
+    files: copyFiles,
+    objects: copyObjects,
+    calls: copyCalls,
+    feedback: copyFeedback,
+    prices: copyPrices,
+    settings: copySettings,
+  };
 const ORDER: readonly CopyResource[] = ['tables', 'files', 'objects', 'calls', 'feedback', 'prices', 'settings'];
 
 /** Copies every project of `from` into `to`; returns the projects copied. */
@@ -206,10 +295,24 @@ export interface CopyCount {
 export async function countBoth(from: Store, to: Store, projects: readonly string[]): Promise<CopyCount[]> {
   const counts = async (s: Store, project: string): Promise<Record<CopyResource, number>> => ({
     calls: (await s.calls.count(allCalls(project))).count,
-    objects: (await s.objects.query({
-      projectId: project, objectIds: null, latestOnly: false, isOp: null, baseObjectClasses: null, excludeBaseObjectClasses: null,
-      leafObjectClasses: null, tags: null, aliases: null, sort: [], limit: null, offset: null, metadataOnly: true, includeLabels: false,
-    })).length,
+    objects: (
+      await s.objects.query({
+        projectId: project,
+        objectIds: null,
+        latestOnly: false,
+        isOp: null,
+        baseObjectClasses: null,
+        excludeBaseObjectClasses: null,
+        leafObjectClasses: null,
+        tags: null,
+        aliases: null,
+        sort: [],
+        limit: null,
+        offset: null,
+        metadataOnly: true,
+        includeLabels: false,
+      })
+    ).length,
     tables: (await s.tables.digests(project)).length,
     files: (await s.files.digests(project)).length,
     feedback: await s.feedback.count(project, null),

@@ -21,8 +21,45 @@ function rng(seed: number) {
   };
 }
 
-const STRINGS = ['', 'a', 'hello world', 'é', '日本', '😀', '\u2028', 'q"uote', 'back\\slash', 'tab\tnl\nret\r', '\u0000\u0001\u001f', '\b\f', '/', 'weave:///e/p/object/x:1', '__proto__', '\ud800', 'a\udc00b', '-', '0', '12', 'x1'];
-const NUMBERS = [0, 1, -1, 42, 1.5, -0.25, 1e21, 1e-7, 123456789012345, 1234567890123456, 2 ** 53 + 2, 0.1 + 0.2, 5e-324, 1.7976931348623157e308];
+const STRINGS = [
+  '',
+  'a',
+  'hello world',
+  'é',
+  '日本',
+  '😀',
+  '\u2028',
+  'q"uote',
+  'back\\slash',
+  'tab\tnl\nret\r',
+  '\u0000\u0001\u001f',
+  '\b\f',
+  '/',
+  'weave:///e/p/object/x:1',
+  '__proto__',
+  '\ud800',
+  'a\udc00b',
+  '-',
+  '0',
+  '12',
+  'x1',
+];
+const NUMBERS = [
+  0,
+  1,
+  -1,
+  42,
+  1.5,
+  -0.25,
+  1e21,
+  1e-7,
+  123456789012345,
+  1234567890123456,
+  2 ** 53 + 2,
+  0.1 + 0.2,
+  5e-324,
+  1.7976931348623157e308,
+];
 
 function value(r: () => number, depth: number): unknown {
   const k = Math.floor(r() * (depth > 3 ? 4 : 7));
@@ -83,7 +120,11 @@ test('never says yes where JSON.stringify(JSON.parse(t)) !== t, on 20,000 genera
       if (u === t) continue;
       variants++;
       if (isStringifiedJson(u)) assert.ok(stored(u), `accepted a text not in stored form: ${JSON.stringify(u)}`);
-      else assert.ok(!stored(u) || /[{,]"\d+":/.test(u) || /\\ud[89a-f]/.test(u), `refused a stored-form text: ${JSON.stringify(u)}`);
+      else
+        assert.ok(
+          !stored(u) || /[{,]"\d+":/.test(u) || /\\ud[89a-f]/.test(u),
+          `refused a stored-form text: ${JSON.stringify(u)}`,
+        );
     }
   }
   assert.ok(accepted > 12_000 && variants > 100_000, `${accepted} accepted, ${variants} variants`);
@@ -102,8 +143,10 @@ test('escapes: exactly those JSON.stringify writes', () => {
 });
 
 test('numbers: the shortest round-trip form only', () => {
-  for (const n of ['0', '-1', '1.5', '1e+21', '1e-7', '123456789012345', '9007199254740994', '5e-324']) assert.equal(isStringifiedJson(`[${n}]`), true, n);
-  for (const n of ['-0', '1.0', '1e21', '1E-7', '0.10', '01', '9007199254740993', '1e999', '.5', '5.', '+1', '-']) assert.equal(isStringifiedJson(`[${n}]`), false, n);
+  for (const n of ['0', '-1', '1.5', '1e+21', '1e-7', '123456789012345', '9007199254740994', '5e-324'])
+    assert.equal(isStringifiedJson(`[${n}]`), true, n);
+  for (const n of ['-0', '1.0', '1e21', '1E-7', '0.10', '01', '9007199254740993', '1e999', '.5', '5.', '+1', '-'])
+    assert.equal(isStringifiedJson(`[${n}]`), false, n);
 });
 
 test('objects: repeated keys and array-index keys are refused; deep nesting is left to JSON.parse', () => {

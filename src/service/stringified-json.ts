@@ -66,7 +66,13 @@ class Scanner {
     if (m === null || m[0].length === 0 || m[0] === '-') return false;
     this.at += m[0].length;
     const token = m[0];
-    if (m[1] === undefined && m[2] === undefined && token !== '-0' && token.length - (token[0] === '-' ? 1 : 0) <= EXACT_DIGITS) return true;
+    if (
+      m[1] === undefined &&
+      m[2] === undefined &&
+      token !== '-0' &&
+      token.length - (token[0] === '-' ? 1 : 0) <= EXACT_DIGITS
+    )
+      return true;
     return String(Number(token)) === token;
   }
 

@@ -3,7 +3,12 @@
 // JSON (no parse / stringify per row).
 import { Readable } from 'node:stream';
 import type {
-  TableCreateFromDigestsReq, TableCreateReq, TableQueryReq, TableQueryStatsBatchReq, TableQueryStatsReq, TableUpdateReq,
+  TableCreateFromDigestsReq,
+  TableCreateReq,
+  TableQueryReq,
+  TableQueryStatsBatchReq,
+  TableQueryStatsReq,
+  TableUpdateReq,
 } from '../api/tables.js';
 import { DigestMismatchError, InvalidRequestError, NotFoundError } from '../api/errors.js';
 import { compileTableSort } from '../query/table-fields.js';
@@ -26,7 +31,13 @@ function checkExpectedDigest(expected: string | null | undefined, digest: string
  * not a 404: the Python client probes table/create_from_digests and reads a 404 as "this
  * server lacks the endpoint", and newer clients retry 404s as read-after-write misses.
  */
-async function put(store: TableStore, projectId: string, digest: string, rowDigests: readonly string[], newRows: readonly TableRowInput[]) {
+async function put(
+  store: TableStore,
+  projectId: string,
+  digest: string,
+  rowDigests: readonly string[],
+  newRows: readonly TableRowInput[],
+) {
   const { missing } = await store.putTable(projectId, digest, rowDigests, newRows);
   if (missing.length === 0) return;
   const shown = missing.slice(0, MISSING_IN_MESSAGE).join(', ') + (missing.length > MISSING_IN_MESSAGE ? ', ...' : '');
@@ -36,7 +47,10 @@ async function put(store: TableStore, projectId: string, digest: string, rowDige
 }
 
 /** table/create: rows in order -> their digests and the table digest; idempotent and atomic. */
-export async function createTable(store: TableStore, req: TableCreateReq): Promise<{ digest: string; row_digests: string[] }> {
+export async function createTable(
+  store: TableStore,
+  req: TableCreateReq,
+): Promise<{ digest: string; row_digests: string[] }> {
   const { project_id, rows, expected_digest } = req.table;
   const newRows = new NewRows();
   const rowDigests = rows.map((row) => newRows.add(row));
@@ -47,7 +61,10 @@ export async function createTable(store: TableStore, req: TableCreateReq): Promi
 }
 
 /** table/update: a new table derived from the base one (which stays as it is). */
-export async function updateTable(store: TableStore, req: TableUpdateReq): Promise<{ digest: string; updated_row_digests: string[] }> {
+export async function updateTable(
+  store: TableStore,
+  req: TableUpdateReq,
+): Promise<{ digest: string; updated_row_digests: string[] }> {
   const base = await store.getTableRowDigests(req.project_id, req.base_digest);
   if (base === null) throw new NotFoundError(`Table ${req.project_id}:${req.base_digest} not found`);
   const applied = applyTableUpdates(base, req.updates);
@@ -57,7 +74,10 @@ export async function updateTable(store: TableStore, req: TableUpdateReq): Promi
 }
 
 /** table/create_from_digests: a table of rows the project already has. */
-export async function createTableFromDigests(store: TableStore, req: TableCreateFromDigestsReq): Promise<{ digest: string }> {
+export async function createTableFromDigests(
+  store: TableStore,
+  req: TableCreateFromDigestsReq,
+): Promise<{ digest: string }> {
   const digest = tableDigest(req.row_digests);
   checkExpectedDigest(req.expected_digest, digest, req.row_digests.length);
   await put(store, req.project_id, digest, req.row_digests, []);
@@ -65,7 +85,8 @@ export async function createTableFromDigests(store: TableStore, req: TableCreate
 }
 
 /** Paging counts past 2^53 mean "everything" / "nothing left"; clamping keeps them integers for every engine. */
-const clampCount = (n: number | null | undefined): number | null => (n == null ? null : Math.min(n, Number.MAX_SAFE_INTEGER));
+const clampCount = (n: number | null | undefined): number | null =>
+  n == null ? null : Math.min(n, Number.MAX_SAFE_INTEGER);
 
 /** The store query of a table/query request; malformed sort fields are 400s. An empty filter list filters nothing (as Weave). */
 export function compileTableQuery(req: TableQueryReq): TableRowsQuery {
@@ -80,9 +101,9 @@ export function compileTableQuery(req: TableQueryReq): TableRowsQuery {
   };
 }
 
-
 /** One row as JSON text; digests are [A-Za-z0-9] but are escaped anyway. */
-const rowJson = (r: StoredTableRow) => `{"digest":${JSON.stringify(r.digest)},"val":${r.val},"original_index":${r.original_index}}`;
+const rowJson = (r: StoredTableRow) =>
+  `{"digest":${JSON.stringify(r.digest)},"val":${r.val},"original_index":${r.original_index}}`;
 
 /** table/query: `{"rows": [...]}` as text, every selected row, in table order unless sorted. */
 export async function queryTableJson(store: TableStore, req: TableQueryReq): Promise<string> {
@@ -101,7 +122,7 @@ export async function queryTableJson(store: TableStore, req: TableQueryReq): Pro
 export async function streamTable(store: TableStore, req: TableQueryReq): Promise<Readable> {
   const chunks = store.queryRows(compileTableQuery(req))[Symbol.asyncIterator]();
   const first = await chunks.next();
-  const text = (chunk: readonly StoredTableRow[]) => chunk.map((r) => rowJson(r) + '\n').join('');
+  const text = (chunk: readonly StoredTableRow[]) => chunk.map((r) => `${rowJson(r)}\n`).join('');
   async function* lines() {
     try {
       if (first.done) return;
@@ -121,6 +142,9 @@ export async function tableStats(store: TableStore, req: TableQueryStatsReq): Pr
 }
 
 /** table/query_stats_batch: stats of the known tables among the digests, in request order. */
-export async function tableStatsBatch(store: TableStore, req: TableQueryStatsBatchReq): Promise<{ tables: TableStats[] }> {
+export async function tableStatsBatch(
+  store: TableStore,
+  req: TableQueryStatsBatchReq,
+): Promise<{ tables: TableStats[] }> {
   return { tables: await store.stats(req.project_id, req.digests ?? [], req.include_storage_size === true) };
 }

@@ -17,7 +17,10 @@ export interface AppliedUpdates {
   readonly newRows: TableRowInput[];
 }
 
-type Op = { kind: 'append'; row: unknown } | { kind: 'pop'; index: number } | { kind: 'insert'; index: number; row: unknown };
+type Op =
+  | { kind: 'append'; row: unknown }
+  | { kind: 'pop'; index: number }
+  | { kind: 'insert'; index: number; row: unknown };
 
 function opOf(u: TableUpdateSpec): Op {
   if ('append' in u) return { kind: 'append', row: u.append.row };

@@ -11,7 +11,14 @@ import type { ThreadTurns } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
 import { formatTimestamp, parseTimestamp } from '../time.js';
 
-const SORT_FIELDS = ['thread_id', 'turn_count', 'start_time', 'last_updated', 'p50_turn_duration_ms', 'p99_turn_duration_ms'] as const;
+const SORT_FIELDS = [
+  'thread_id',
+  'turn_count',
+  'start_time',
+  'last_updated',
+  'p50_turn_duration_ms',
+  'p99_turn_duration_ms',
+] as const;
 type SortField = (typeof SORT_FIELDS)[number];
 
 interface ThreadRow {
@@ -46,8 +53,14 @@ function aggregate(t: ThreadTurns): ThreadRow | null {
   if (last === null) return null;
   durations.sort((a, b) => a - b);
   return {
-    thread_id: t.thread_id, turn_count: t.turns.length, start: first[1], end: last[2]!,
-    first_turn_id: first[0], last_turn_id: last[0], p50: quantile(durations, 0.5), p99: quantile(durations, 0.99),
+    thread_id: t.thread_id,
+    turn_count: t.turns.length,
+    start: first[1],
+    end: last[2]!,
+    first_turn_id: first[0],
+    last_turn_id: last[0],
+    p50: quantile(durations, 0.5),
+    p99: quantile(durations, 0.99),
   };
 }
 
@@ -79,8 +92,14 @@ function comparator(sortBy: ThreadsQueryReq['sort_by']): (a: ThreadRow, b: Threa
 }
 
 const render = (r: ThreadRow): ThreadSchema => ({
-  thread_id: r.thread_id, turn_count: r.turn_count, start_time: formatTimestamp(r.start), last_updated: formatTimestamp(r.end),
-  first_turn_id: r.first_turn_id, last_turn_id: r.last_turn_id, p50_turn_duration_ms: r.p50, p99_turn_duration_ms: r.p99,
+  thread_id: r.thread_id,
+  turn_count: r.turn_count,
+  start_time: formatTimestamp(r.start),
+  last_updated: formatTimestamp(r.end),
+  first_turn_id: r.first_turn_id,
+  last_turn_id: r.last_turn_id,
+  p50_turn_duration_ms: r.p50,
+  p99_turn_duration_ms: r.p99,
 });
 
 /** The threads as JSON Lines. */
@@ -92,8 +111,11 @@ export async function queryThreads(store: Store, req: ThreadsQueryReq): Promise<
     startedBefore: f.before_datetime != null ? parseTimestamp(f.before_datetime, 'before_datetime') : null,
     threadIds: f.thread_ids && f.thread_ids.length > 0 ? f.thread_ids : null,
   });
-  const rows = groups.map(aggregate).filter((r): r is ThreadRow => r !== null).sort(compare);
+  const rows = groups
+    .map(aggregate)
+    .filter((r): r is ThreadRow => r !== null)
+    .sort(compare);
   const offset = req.offset ?? 0;
   const page = rows.slice(offset, req.limit == null ? undefined : offset + req.limit);
-  return Readable.from(page.length === 0 ? [] : [page.map((r) => JSON.stringify(render(r)) + '\n').join('')]);
+  return Readable.from(page.length === 0 ? [] : [page.map((r) => `${JSON.stringify(render(r))}\n`).join('')]);
 }

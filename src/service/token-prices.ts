@@ -74,7 +74,10 @@ export function rowTokenPrices(r: PriceRow): TokenPrices {
 }
 
 /** The four parts of the bill, in the prompt's unit (the first three) and the completion's. */
-export function costParts(u: LlmUsage, p: TokenPrices): { prompt: number; cacheRead: number; cacheWrite: number; completion: number } {
+export function costParts(
+  u: LlmUsage,
+  p: TokenPrices,
+): { prompt: number; cacheRead: number; cacheWrite: number; completion: number } {
   const uncached = Math.max(0, u.prompt_tokens - u.cache_read_input_tokens - u.cache_creation_input_tokens);
   return {
     prompt: uncached * p.prompt,
@@ -93,12 +96,14 @@ const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
  */
 export function costEntryJson(u: LlmUsage, p: TokenPrices): string {
   const parts = costParts(u, p);
-  return `{"prompt_tokens":${num(u.prompt_tokens)},"completion_tokens":${num(u.completion_tokens)},`
-    + `"cache_read_input_tokens":${num(u.cache_read_input_tokens)},"cache_creation_input_tokens":${num(u.cache_creation_input_tokens)},`
-    + `"requests":${num(u.requests)},"total_tokens":${num(u.total_tokens)},`
-    + `"prompt_tokens_total_cost":${num(parts.prompt)},"completion_tokens_total_cost":${num(parts.completion)},`
-    + `"cache_read_input_tokens_total_cost":${num(parts.cacheRead)},"cache_creation_input_tokens_total_cost":${num(parts.cacheWrite)},`
-    + `${metaJson(p)}}`;
+  return (
+    `{"prompt_tokens":${num(u.prompt_tokens)},"completion_tokens":${num(u.completion_tokens)},` +
+    `"cache_read_input_tokens":${num(u.cache_read_input_tokens)},"cache_creation_input_tokens":${num(u.cache_creation_input_tokens)},` +
+    `"requests":${num(u.requests)},"total_tokens":${num(u.total_tokens)},` +
+    `"prompt_tokens_total_cost":${num(parts.prompt)},"completion_tokens_total_cost":${num(parts.completion)},` +
+    `"cache_read_input_tokens_total_cost":${num(parts.cacheRead)},"cache_creation_input_tokens_total_cost":${num(parts.cacheWrite)},` +
+    `${metaJson(p)}}`
+  );
 }
 
 const metas = new WeakMap<TokenPrices, string>();
@@ -108,9 +113,18 @@ function metaJson(p: TokenPrices): string {
   let m = metas.get(p);
   if (m === undefined) {
     const meta = {
-      prompt_token_cost: p.prompt, completion_token_cost: p.completion, cache_read_input_token_cost: p.cacheRead, cache_creation_input_token_cost: p.cacheWrite,
-      prompt_token_cost_unit: p.promptUnit, completion_token_cost_unit: p.completionUnit, effective_date: p.effective_date,
-      provider_id: p.provider_id, pricing_level: p.pricing_level, pricing_level_id: p.pricing_level_id, created_at: p.created_at, created_by: p.created_by,
+      prompt_token_cost: p.prompt,
+      completion_token_cost: p.completion,
+      cache_read_input_token_cost: p.cacheRead,
+      cache_creation_input_token_cost: p.cacheWrite,
+      prompt_token_cost_unit: p.promptUnit,
+      completion_token_cost_unit: p.completionUnit,
+      effective_date: p.effective_date,
+      provider_id: p.provider_id,
+      pricing_level: p.pricing_level,
+      pricing_level_id: p.pricing_level_id,
+      created_at: p.created_at,
+      created_by: p.created_by,
     };
     m = JSON.stringify(meta).slice(1, -1);
     metas.set(p, m);

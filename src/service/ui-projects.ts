@@ -18,16 +18,21 @@ function newestFirst(a: { id: string; last: Micros | null }, b: { id: string; la
 }
 
 export async function listUiProjects(store: Pick<Store, 'calls' | 'objects'>, access: Access): Promise<UiProjectsRes> {
-  const [summaries, withObjects] = await Promise.all([store.calls.projectSummaries(), store.objects.projectsWithObjects()]);
+  const [summaries, withObjects] = await Promise.all([
+    store.calls.projectSummaries(),
+    store.objects.projectsWithObjects(),
+  ]);
   const byId = new Map<string, { id: string; count: number; last: Micros | null }>();
   for (const s of summaries) byId.set(s.project_id, { id: s.project_id, count: s.call_count, last: s.last_started_at });
   for (const id of withObjects) if (!byId.has(id)) byId.set(id, { id, count: 0, last: null });
   const readable = [...byId.values()].filter((p) => mayAccessProject(access, p.id, 'read'));
-  const projects = readable.sort(newestFirst).map((p): UiProject => ({
-    project_id: p.id,
-    ...splitProjectId(p.id),
-    call_count: p.count,
-    last_call_at: p.last === null ? null : formatTimestamp(p.last),
-  }));
+  const projects = readable.sort(newestFirst).map(
+    (p): UiProject => ({
+      project_id: p.id,
+      ...splitProjectId(p.id),
+      call_count: p.count,
+      last_call_at: p.last === null ? null : formatTimestamp(p.last),
+    }),
+  );
   return { projects };
 }

@@ -11,7 +11,13 @@
 // errors and tokens alone takes about a third of that, but can give neither percentiles nor
 // cost. Memory: 16 bytes per ended call (its latency, per bucket and for the totals).
 import { InvalidRequestError } from '../api/errors.js';
-import { MAX_TIMESERIES_BUCKETS, type UiTimeseriesBucket, type UiTimeseriesReq, type UiTimeseriesRes, type UiTimeseriesTotals } from '../api/ui.js';
+import {
+  MAX_TIMESERIES_BUCKETS,
+  type UiTimeseriesBucket,
+  type UiTimeseriesReq,
+  type UiTimeseriesRes,
+  type UiTimeseriesTotals,
+} from '../api/ui.js';
 import { compileCallsQuery } from '../query/compile-calls-query.js';
 import type { CallMetricRow, CallsQuery } from '../storage/call-store.js';
 import type { Store } from '../storage/store.js';
@@ -21,7 +27,8 @@ import { usageTokens } from './llm-usage.js';
 
 /** Round bucket widths, in seconds, from which the default is picked. */
 export const BUCKET_STEPS: readonly number[] = [
-  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800, 2_592_000,
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800,
+  2_592_000,
 ];
 /** The default bucket is the smallest round step giving at most this many buckets (so 48 to 120 up to spans of months). */
 export const TARGET_BUCKETS = 120;
@@ -103,7 +110,14 @@ async function windowOf(store: Store, req: UiTimeseriesReq, q: CallsQuery): Prom
   return bucketsOf(snappedFrom, snappedTo, bucketSeconds);
 }
 
-const emptyTotals = (): UiTimeseriesTotals => ({ calls: 0, errors: 0, latency_p50_ms: null, latency_p95_ms: null, tokens: 0, cost_usd: 0 });
+const emptyTotals = (): UiTimeseriesTotals => ({
+  calls: 0,
+  errors: 0,
+  latency_p50_ms: null,
+  latency_p95_ms: null,
+  tokens: 0,
+  cost_usd: 0,
+});
 
 /** Sums per bucket, fed chunk by chunk, in any order of calls. */
 function createBuckets(w: Window, meter: UsageCostMeter) {
@@ -139,8 +153,13 @@ function createBuckets(w: Window, meter: UsageCostMeter) {
       for (let i = 0; i < w.count; i++) {
         const sorted = latencies[i]!.sorted();
         buckets.push({
-          start: formatTimestamp(w.first + i * w.bucketUs), calls: calls[i]!, errors: errors[i]!,
-          latency_p50_ms: percentile(sorted, 50), latency_p95_ms: percentile(sorted, 95), tokens: tokens[i]!, cost_usd: cost[i]!,
+          start: formatTimestamp(w.first + i * w.bucketUs),
+          calls: calls[i]!,
+          errors: errors[i]!,
+          latency_p50_ms: percentile(sorted, 50),
+          latency_p95_ms: percentile(sorted, 95),
+          tokens: tokens[i]!,
+          cost_usd: cost[i]!,
         });
         totals.calls += calls[i]!;
         totals.errors += errors[i]!;
@@ -156,8 +175,17 @@ function createBuckets(w: Window, meter: UsageCostMeter) {
 }
 
 /** `signal`: the caller is gone; the read stops at the next chunk (what was counted is answered, to nobody). */
-export async function callsTimeseries(store: Store, req: UiTimeseriesReq, signal?: AbortSignal): Promise<UiTimeseriesRes> {
-  const q = compileCallsQuery({ project_id: req.project_id, filter: req.filter ?? null, query: req.query ?? null, sort_by: [] });
+export async function callsTimeseries(
+  store: Store,
+  req: UiTimeseriesReq,
+  signal?: AbortSignal,
+): Promise<UiTimeseriesRes> {
+  const q = compileCallsQuery({
+    project_id: req.project_id,
+    filter: req.filter ?? null,
+    query: req.query ?? null,
+    sort_by: [],
+  });
   const w = await windowOf(store, req, q);
   if (w === null) {
     const from = req.from != null ? formatTimestamp(parseTimestamp(req.from, 'from')) : null;
@@ -169,5 +197,10 @@ export async function callsTimeseries(store: Store, req: UiTimeseriesReq, signal
     if (signal?.aborted) break;
     await sums.add(rows);
   }
-  return { bucket_seconds: w.bucketUs / US, from: formatTimestamp(w.from), to: formatTimestamp(w.to), ...sums.result() };
+  return {
+    bucket_seconds: w.bucketUs / US,
+    from: formatTimestamp(w.from),
+    to: formatTimestamp(w.to),
+    ...sums.result(),
+  };
 }

@@ -12,9 +12,21 @@ import { formatTimestamp } from '../time.js';
 import { callStatus } from './call-summary.js';
 import { usageTokens } from './llm-usage.js';
 
-function node([id, parentId, opName, displayName, startedAt, endedAt, exception, summaryText]: TraceSkeletonRow): string {
+function node([
+  id,
+  parentId,
+  opName,
+  displayName,
+  startedAt,
+  endedAt,
+  exception,
+  summaryText,
+]: TraceSkeletonRow): string {
   // Only summaries that may hold usage or error counts are decoded.
-  const summary = summaryText && (summaryText.includes('"usage"') || summaryText.includes('"status_counts"')) ? (JSON.parse(summaryText) as Record<string, unknown>) : {};
+  const summary =
+    summaryText && (summaryText.includes('"usage"') || summaryText.includes('"status_counts"'))
+      ? (JSON.parse(summaryText) as Record<string, unknown>)
+      : {};
   return JSON.stringify({
     id,
     parent_id: parentId,
@@ -38,7 +50,7 @@ export async function traceTree(store: Store, req: UiTraceTreeReq): Promise<Read
   // Resolved before the stream starts, so an unknown call is a 404 rather than an empty 200.
   const traceId = await traceIdOf(store, req);
   async function* lines() {
-    for await (const rows of store.calls.traceSkeleton(req.project_id, traceId)) yield rows.map(node).join('\n') + '\n';
+    for await (const rows of store.calls.traceSkeleton(req.project_id, traceId)) yield `${rows.map(node).join('\n')}\n`;
   }
   return Readable.from(lines(), { objectMode: false });
 }

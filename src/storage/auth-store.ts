@@ -47,7 +47,9 @@ export interface AuthStore {
   /** True once any key was ever created (revoked ones count: revoking never reopens a server). */
   hasKeys(): Promise<boolean>;
   /** The live (not revoked) key with this hash, with its user and the user's roles. */
-  findKey(hash: string): Promise<{ readonly keyId: string; readonly user: StoredUser; readonly grants: readonly Grant[] } | null>;
+  findKey(
+    hash: string,
+  ): Promise<{ readonly keyId: string; readonly user: StoredUser; readonly grants: readonly Grant[] } | null>;
   /**
    * In one transaction: the user named `userName` (created with `newUserId` if absent),
    * its role `grant` (replacing the role it had on the same entity / project), the key.
@@ -55,7 +57,13 @@ export interface AuthStore {
    * holding any role on an entity outside `scope` is refused and nothing is written
    * (checked inside the transaction, so no concurrent grant slips between check and write).
    */
-  createKey(userName: string, newUserId: string, grant: Grant, key: NewKey, scope: readonly string[] | null): Promise<CreateKeyOutcome>;
+  createKey(
+    userName: string,
+    newUserId: string,
+    grant: Grant,
+    key: NewKey,
+    scope: readonly string[] | null,
+  ): Promise<CreateKeyOutcome>;
   listKeys(): Promise<KeyRecord[]>;
   /** The roles of the users, by user id. */
   grantsOf(userIds: readonly string[]): Promise<Map<string, Grant[]>>;

@@ -74,9 +74,27 @@ export interface StoredCall {
 
 /** Top-level call columns a query may select (allow-list for `columns`). */
 export const CALL_COLUMNS = [
-  'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
-  'started_at', 'attributes', 'inputs', 'ended_at', 'exception', 'output', 'summary', 'wb_user_id',
-  'wb_run_id', 'wb_run_step', 'wb_run_step_end', 'deleted_at', 'expire_at',
+  'id',
+  'project_id',
+  'op_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'started_at',
+  'attributes',
+  'inputs',
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'wb_run_step_end',
+  'deleted_at',
+  'expire_at',
 ] as const;
 export type CallColumn = (typeof CALL_COLUMNS)[number];
 
@@ -119,7 +137,10 @@ export interface CallProjectSummary {
 
 /** Thrown by writeParts when the parts waiting to be written already exceed the write-queue bound. */
 export class WriteQueueFullError extends Error {
-  constructor(readonly queuedBytes: number, readonly limitBytes: number) {
+  constructor(
+    readonly queuedBytes: number,
+    readonly limitBytes: number,
+  ) {
     super(`the call write queue is full (${queuedBytes} bytes waiting, limit ${limitBytes})`);
     this.name = 'WriteQueueFullError';
   }
@@ -143,7 +164,11 @@ export interface CallStore {
   /** Sets the display name; an unknown call is not an error. */
   updateDisplayName(projectId: string, callId: string, displayName: string): Promise<void>;
   /** One live call (started, not deleted, not expired) by id, or null. */
-  get(projectId: string, callId: string, opts: { storageSize: boolean; totalStorageSize: boolean }): Promise<StoredCall | null>;
+  get(
+    projectId: string,
+    callId: string,
+    opts: { storageSize: boolean; totalStorageSize: boolean },
+  ): Promise<StoredCall | null>;
   /** Streams the matching live calls (started, not deleted, not expired) in constant memory. */
   query(q: CallsQuery): AsyncIterable<StoredCall>;
   /** Counts what query() would return (limit applies); optionally sums storage of those calls' traces. */
@@ -169,7 +194,11 @@ export interface CallStore {
    * columns are ignored) with started_at in [from, to) (null: unbounded), and the started_at
    * of the first and the last of them (null when none).
    */
-  startedRange(q: CallsQuery, from: Micros | null, to: Micros | null): Promise<{ count: number; first: Micros | null; last: Micros | null }>;
+  startedRange(
+    q: CallsQuery,
+    from: Micros | null,
+    to: Micros | null,
+  ): Promise<{ count: number; first: Micros | null; last: Micros | null }>;
   /**
    * The live calls matching as for startedRange with started_at in [from, to), in no
    * particular order, as compact rows in chunks: what time series over calls aggregate.
@@ -185,6 +214,12 @@ export type CallMetricRow = readonly [startedAt: Micros, endedAt: Micros | null,
 
 /** id, parent_id, op_name, display_name, started_at, ended_at, exception, summary (stored JSON). */
 export type TraceSkeletonRow = readonly [
-  id: string, parentId: string | null, opName: string, displayName: string | null,
-  startedAt: Micros, endedAt: Micros | null, exception: string | null, summary: string | null,
+  id: string,
+  parentId: string | null,
+  opName: string,
+  displayName: string | null,
+  startedAt: Micros,
+  endedAt: Micros | null,
+  exception: string | null,
+  summary: string | null,
 ];

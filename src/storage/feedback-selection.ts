@@ -3,7 +3,11 @@
 // paths stay JSON_VALUE text).
 import type { FeedbackSelection } from './feedback-store.js';
 
-export function selectedValues(select: readonly FeedbackSelection[], row: Record<string, unknown>, decode: (column: string, value: unknown) => unknown): Record<string, unknown> {
+export function selectedValues(
+  select: readonly FeedbackSelection[],
+  row: Record<string, unknown>,
+  decode: (column: string, value: unknown) => unknown,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   select.forEach((s, i) => {
     const v = row[`s${i}`];

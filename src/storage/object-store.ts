@@ -120,7 +120,12 @@ export interface ObjectStore {
    */
   create(v: ObjectVersionInput): Promise<CreateOutcome>;
   /** The version the selector names, deleted or not (latest only ever names a live one); null if none. */
-  read(projectId: string, objectId: string, sel: VersionSelector, opts: ReadOptions): Promise<StoredObjectVersion | null>;
+  read(
+    projectId: string,
+    objectId: string,
+    sel: VersionSelector,
+    opts: ReadOptions,
+  ): Promise<StoredObjectVersion | null>;
   /** Live versions matching the query, sorted and paged. */
   query(q: ObjectsQuery): Promise<StoredObjectVersion[]>;
   /**
@@ -130,7 +135,12 @@ export interface ObjectStore {
    * when the latest version is deleted the newest survivor (created_at, then version_index)
    * becomes the latest.
    */
-  delete(projectId: string, objectId: string, selectors: readonly VersionSelector[] | null, at: Micros): Promise<DeleteOutcome>;
+  delete(
+    projectId: string,
+    objectId: string,
+    selectors: readonly VersionSelector[] | null,
+    at: Micros,
+  ): Promise<DeleteOutcome>;
   /** Adds tags to the live version named; false when there is no such live version. */
   addTags(projectId: string, objectId: string, sel: VersionSelector, tags: readonly string[]): Promise<boolean>;
   /** Removes tags from the live version named; a missing version or tag is not an error. */

@@ -29,7 +29,9 @@ export interface StoreStats {
 }
 
 /** Whether the store can take writes: degraded while they fail for want of space, and why. */
-export type StoreHealth = { readonly status: 'ok' } | { readonly status: 'degraded'; readonly reason: string; readonly since: string };
+export type StoreHealth =
+  | { readonly status: 'ok' }
+  | { readonly status: 'degraded'; readonly reason: string; readonly since: string };
 
 export interface Store {
   readonly capabilities: StoreCapabilities;

@@ -60,7 +60,12 @@ export interface TableStore {
    * written. Every digest of `rowDigests` must name a row of the project, stored before or
    * among `newRows`; otherwise nothing at all is written and the outcome lists the missing.
    */
-  putTable(projectId: string, digest: string, rowDigests: readonly string[], newRows: readonly TableRowInput[]): Promise<PutTableOutcome>;
+  putTable(
+    projectId: string,
+    digest: string,
+    rowDigests: readonly string[],
+    newRows: readonly TableRowInput[],
+  ): Promise<PutTableOutcome>;
   /** The table's row digests in order, or null when the table does not exist. */
   getTableRowDigests(projectId: string, tableDigest: string): Promise<string[] | null>;
   /** Row digest -> the row value as JSON text, for those of `rowDigests` that exist in the project. */

@@ -28,14 +28,22 @@ const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 /** `n` roots one second apart from `from`, each with a child; every third root still running. */
 async function store(project: string, from: number, n: number): Promise<string[]> {
-  const roots = Array.from({ length: n }, (_, i) => start({
-    project_id: project, started_at: at(from + i), inputs: { q: `question ${i}`, nested: { k: i } },
-    ...(i % 4 === 0 ? { display_name: `root ${i}` } : {}), ...(i % 5 === 0 ? { thread_id: 'th' } : {}),
-  }));
+  const roots = Array.from({ length: n }, (_, i) =>
+    start({
+      project_id: project,
+      started_at: at(from + i),
+      inputs: { q: `question ${i}`, nested: { k: i } },
+      ...(i % 4 === 0 ? { display_name: `root ${i}` } : {}),
+      ...(i % 5 === 0 ? { thread_id: 'th' } : {}),
+    }),
+  );
   const batch = roots.flatMap((r, i) => {
     const child = start({ project_id: project, trace_id: r.trace_id, parent_id: r.id, started_at: at(from + i) });
     const items = [startItem(r), startItem(child), endItem(end(child.id, { project_id: project, output: 'leaf' }))];
-    if (i % 3 !== 0) items.push(endItem(end(r.id, { project_id: project, output: { answer: i }, summary: { usage: { m: { requests: 1 } } } })));
+    if (i % 3 !== 0)
+      items.push(
+        endItem(end(r.id, { project_id: project, output: { answer: i }, summary: { usage: { m: { requests: 1 } } } })),
+      );
     return items;
   });
   const r = await a.post('/call/upsert_batch', { batch });
@@ -68,17 +76,31 @@ test('a page read again is the page a read without the cache gives, whatever col
   const pages: [string, Record<string, unknown>][] = [
     ['newest 10, every column', { sort_by: [desc], limit: 10 }],
     ['the same page, two columns', { sort_by: [desc], limit: 10, columns: ['id', 'display_name'] }],
-    ['with storage sizes', { sort_by: [desc], limit: 10, include_storage_size: true, include_total_storage_size: true }],
+    [
+      'with storage sizes',
+      { sort_by: [desc], limit: 10, include_storage_size: true, include_total_storage_size: true },
+    ],
     ['oldest first, an offset', { sort_by: [{ field: 'started_at', direction: 'asc' }], limit: 7, offset: 5 }],
     ['roots only', { sort_by: [desc], limit: 12, filter: { trace_roots_only: true } }],
-    ['a thread, then by id', { sort_by: [desc, { field: 'id', direction: 'asc' }], limit: 4, filter: { thread_ids: ['th'] } }],
-    ['an output field', { sort_by: [desc], limit: 5, query: { $expr: { $gt: [{ $getField: 'output.answer' }, { $literal: 20 }] } } }],
+    [
+      'a thread, then by id',
+      { sort_by: [desc, { field: 'id', direction: 'asc' }], limit: 4, filter: { thread_ids: ['th'] } },
+    ],
+    [
+      'an output field',
+      { sort_by: [desc], limit: 5, query: { $expr: { $gt: [{ $getField: 'output.answer' }, { $literal: 20 }] } } },
+    ],
   ];
   for (const [what, body] of pages) {
     const page = await samePage({ project_id: P, ...body }, what);
     assert.ok(page.length > 0, `${what}: not empty`);
   }
-  const narrow = await calls(a, { project_id: P, sort_by: [desc], limit: 10, columns: ['id', 'display_name'] }) as Record<string, unknown>[];
+  const narrow = (await calls(a, {
+    project_id: P,
+    sort_by: [desc],
+    limit: 10,
+    columns: ['id', 'display_name'],
+  })) as Record<string, unknown>[];
   assert.deepEqual(narrow[0]!.inputs, {}, 'a column not asked for is not rendered, though the cache holds it');
   assert.equal(narrow[0]!.output, null);
 });
@@ -86,15 +108,33 @@ test('a page read again is the page a read without the cache gives, whatever col
 test('calls changed since their page was read are read anew: ended, renamed, deleted, and written through another replica', async () => {
   const P = 'cache/changes';
   const ids = (await store(P, 1000, ROOTS)).slice(-12);
-  const body = { project_id: P, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 5, filter: { trace_roots_only: true } };
+  const body = {
+    project_id: P,
+    sort_by: [{ field: 'started_at', direction: 'desc' }],
+    limit: 5,
+    filter: { trace_roots_only: true },
+  };
   await samePage(body, 'before');
   // The newest root (index 11) is ended; 10 renamed; 9 (running) deleted; 8 ended through the other replica.
-  assert.equal((await a.post('/call/end', { end: end(ids[11]!, { project_id: P, output: 'late answer' }) })).status, 200);
-  assert.equal((await a.post('/call/update', { project_id: P, call_id: ids[10]!, display_name: 'renamed' })).status, 200);
+  assert.equal(
+    (await a.post('/call/end', { end: end(ids[11]!, { project_id: P, output: 'late answer' }) })).status,
+    200,
+  );
+  assert.equal(
+    (await a.post('/call/update', { project_id: P, call_id: ids[10]!, display_name: 'renamed' })).status,
+    200,
+  );
   assert.equal((await a.post('/calls/delete', { project_id: P, call_ids: [ids[9]!] })).status, 200);
-  assert.equal((await plain.post('/call/update', { project_id: P, call_id: ids[8]!, display_name: 'from the other replica' })).status, 200);
-  const page = await samePage(body, 'after') as Record<string, unknown>[];
-  assert.deepEqual(page.map((c) => c.id), [ids[11], ids[10], ids[8], ids[7], ids[6]]);
+  assert.equal(
+    (await plain.post('/call/update', { project_id: P, call_id: ids[8]!, display_name: 'from the other replica' }))
+      .status,
+    200,
+  );
+  const page = (await samePage(body, 'after')) as Record<string, unknown>[];
+  assert.deepEqual(
+    page.map((c) => c.id),
+    [ids[11], ids[10], ids[8], ids[7], ids[6]],
+  );
   assert.equal(page[0]!.output, 'late answer');
   assert.equal(page[1]!.display_name, 'renamed');
   assert.equal(page[2]!.display_name, 'from the other replica');
@@ -105,7 +145,8 @@ function recording(asked: string[]): ClickHouseClient {
   return new Proxy(chdbClient(), {
     get(target, key, receiver) {
       const v = Reflect.get(target, key, receiver) as unknown;
-      if ((key !== 'query' && key !== 'exec') || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+      if ((key !== 'query' && key !== 'exec') || typeof v !== 'function')
+        return typeof v === 'function' ? v.bind(target) : v;
       return (o: { query: string }) => {
         asked.push(o.query);
         return (v as (x: unknown) => unknown).call(target, o);
@@ -114,11 +155,15 @@ function recording(asked: string[]): ClickHouseClient {
   }) as ClickHouseClient;
 }
 
-test('a page read again asks only for its calls\' ids and versions, within the last bound; a bound selecting too many rows, or a cache too small, changes only the statements', async () => {
+test("a page read again asks only for its calls' ids and versions, within the last bound; a bound selecting too many rows, or a cache too small, changes only the statements", async () => {
   const P = 'cache/statements';
   await store(P, 2000, ROOTS);
   const q = compileCallsQuery({ project_id: P, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 10 });
-  const want = (await calls(plain, { project_id: P, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 10 }) as { id: string }[]).map((c) => c.id);
+  const want = (
+    (await calls(plain, { project_id: P, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 10 })) as {
+      id: string;
+    }[]
+  ).map((c) => c.id);
   const ids = async (pages: ReturnType<typeof callPages>) => (await pages(q, NO_LEAVES))?.map((c) => c.id);
 
   const asked: string[] = [];

@@ -20,14 +20,44 @@ const TEXT = 'leaves-entity/text';
 const MISSING = Symbol('missing');
 const LONG = 'long '.repeat(80);
 const VALUES: unknown[] = [
-  'gpt-4o-mini', 'GPT', '', 'null', 'true', '1', '1.5', '1e-7', 'a"b', 'back\\slash', 'tab\there', 'line\nbreak', 'café', 'émoji 😀',
-  'e\u2028s', 0, -0, 1, -3, 1.5, 0.1, 1e-7, 1e21, 123456789012, 2 ** 53 + 2, 1.7976931348623157e308, true, false, null, MISSING,
+  'gpt-4o-mini',
+  'GPT',
+  '',
+  'null',
+  'true',
+  '1',
+  '1.5',
+  '1e-7',
+  'a"b',
+  'back\\slash',
+  'tab\there',
+  'line\nbreak',
+  'café',
+  'émoji 😀',
+  'e\u2028s',
+  0,
+  -0,
+  1,
+  -3,
+  1.5,
+  0.1,
+  1e-7,
+  1e21,
+  123456789012,
+  2 ** 53 + 2,
+  1.7976931348623157e308,
+  true,
+  false,
+  null,
+  MISSING,
 ];
 const value = (i: number) => VALUES[i % VALUES.length];
 /** Call i's inputs: the same scalars at several depths and under a key holding a dot. */
 function inputs(i: number): Record<string, unknown> {
   const doc: Record<string, unknown> = { tag: `c${i}`, o: { y: {} }, d1: { d2: { d3: { d4: value(i + 5) } } } };
-  const set = (o: Record<string, unknown>, k: string, v: unknown) => { if (v !== MISSING) o[k] = v; };
+  const set = (o: Record<string, unknown>, k: string, v: unknown) => {
+    if (v !== MISSING) o[k] = v;
+  };
   set(doc, 'v', value(i));
   set(doc.o as Record<string, unknown>, 'x', value(i + 3));
   set((doc.o as { y: Record<string, unknown> }).y, 'z', value(i + 7));
@@ -49,7 +79,11 @@ before(async () => {
     const n = VALUES.length * 2 + (project === TEXT ? 1 : 0);
     for (let i = 0; i < n; i++) {
       const doc = i === VALUES.length * 2 ? { tag: 'spoiler', v: 'lone \ud800', o: { x: 1 } } : inputs(i);
-      const s = start({ project_id: project, inputs: doc, started_at: new Date(Date.UTC(2026, 10, 24, 9, 0, 0, i)).toISOString() });
+      const s = start({
+        project_id: project,
+        inputs: doc,
+        started_at: new Date(Date.UTC(2026, 10, 24, 9, 0, 0, i)).toISOString(),
+      });
       items.push(startItem(s), endItem(end(s.id, { project_id: project, ended_at: '2026-11-24T10:00:00.000Z' })));
     }
     const r = await t.post('/call/upsert_batch', { batch: items });
@@ -58,14 +92,27 @@ before(async () => {
 });
 after(() => t.close());
 
-const PATHS = ['inputs.v', 'inputs.o.x', 'inputs.o.y.z', 'inputs.k\\.dot', 'inputs.d1.d2.d3.d4.d5', 'inputs.long', 'inputs.arr', 'inputs.o', 'inputs.arr.0', 'inputs.nope'];
+const PATHS = [
+  'inputs.v',
+  'inputs.o.x',
+  'inputs.o.y.z',
+  'inputs.k\\.dot',
+  'inputs.d1.d2.d3.d4.d5',
+  'inputs.long',
+  'inputs.arr',
+  'inputs.o',
+  'inputs.arr.0',
+  'inputs.nope',
+];
 /** The paths whose every value the leaves hold in the first project (the others read the text there too). */
 const LEAF_PATHS = ['inputs.v', 'inputs.o.x', 'inputs.o.y.z', 'inputs.k\\.dot'];
 
 async function tags(project: string, req: Omit<CallsQueryInput, 'project_id'>): Promise<string[]> {
   const r = await t.post('/calls/stream_query', { project_id: project, ...req });
   assert.equal(r.status, 200, r.text);
-  return jsonl(r.text).map((c) => c.inputs.tag as string).filter((tag) => tag !== 'spoiler');
+  return jsonl(r.text)
+    .map((c) => c.inputs.tag as string)
+    .filter((tag) => tag !== 'spoiler');
 }
 
 async function same(req: Omit<CallsQueryInput, 'project_id'>, what: string): Promise<string[]> {
@@ -76,43 +123,109 @@ async function same(req: Omit<CallsQueryInput, 'project_id'>, what: string): Pro
 
 test('the leaves answer the scalar paths of the first project, and none of the second', async () => {
   const q = (path: string) => compileCallsQuery({ project_id: LEAVES, sort_by: [{ field: path, direction: 'asc' }] });
-  const leafKeys = async (project: string, path: string) => [...(await usableLeaves(chdbClient(), database, { ...q(path), projectId: project })).keys];
+  const leafKeys = async (project: string, path: string) => [
+    ...(await usableLeaves(chdbClient(), database, { ...q(path), projectId: project })).keys,
+  ];
   for (const path of LEAF_PATHS) {
     assert.equal((await leafKeys(LEAVES, path)).length, 1, path);
     assert.deepEqual(await leafKeys(TEXT, path), [], path);
   }
-  for (const path of ['inputs.long', 'inputs.arr', 'inputs.o', 'inputs.d1.d2.d3.d4.d5', 'inputs.arr.0']) assert.deepEqual(await leafKeys(LEAVES, path), [], path);
+  for (const path of ['inputs.long', 'inputs.arr', 'inputs.o', 'inputs.d1.d2.d3.d4.d5', 'inputs.arr.0'])
+    assert.deepEqual(await leafKeys(LEAVES, path), [], path);
 });
 
 test('sorts on input paths order alike from the leaves and from the text', async () => {
   for (const path of PATHS) {
     for (const direction of ['asc', 'desc'] as const) {
-      const order = await same({ sort_by: [{ field: path, direction }, { field: 'started_at', direction: 'asc' }] }, `${path} ${direction}`);
+      const order = await same(
+        {
+          sort_by: [
+            { field: path, direction },
+            { field: 'started_at', direction: 'asc' },
+          ],
+        },
+        `${path} ${direction}`,
+      );
       assert.equal(order.length, VALUES.length * 2);
     }
   }
 });
 
 test('filters on input paths match alike from the leaves and from the text', async () => {
-  const literals: unknown[] = ['gpt-4o-mini', '', 'null', 'true', 'false', '1', '1.5', '1e-07', '1e-7', '0', '-0', '1e+21', '1e21', '0.1', 'a"b',
-    'back\\slash', 'café', 'short', LONG, 1, 1.5, 0, true];
+  const literals: unknown[] = [
+    'gpt-4o-mini',
+    '',
+    'null',
+    'true',
+    'false',
+    '1',
+    '1.5',
+    '1e-07',
+    '1e-7',
+    '0',
+    '-0',
+    '1e+21',
+    '1e21',
+    '0.1',
+    'a"b',
+    'back\\slash',
+    'café',
+    'short',
+    LONG,
+    1,
+    1.5,
+    0,
+    true,
+  ];
   const sort = [{ field: 'started_at', direction: 'asc' as const }];
   let matched = 0;
   for (const path of PATHS) {
     const f = { $getField: path };
-    for (const lit of literals) matched += (await same({ query: { $expr: { $eq: [f, { $literal: lit }] } }, sort_by: sort }, `${path} = ${JSON.stringify(lit)}`)).length;
-    await same({ query: { $expr: { $in: [f, [{ $literal: 'GPT' }, { $literal: 'café' }, { $literal: '1' }]] } }, sort_by: sort }, `${path} in`);
-    for (const part of ['a', 'é', '"', 'ort', '😀']) await same({ query: { $expr: { $contains: { input: f, substr: { $literal: part }, case_insensitive: part === 'a' } } }, sort_by: sort }, `${path} contains ${part}`);
-    await same({ query: { $expr: { $gt: [{ $convert: { input: f, to: 'double' } }, { $literal: 1 }] } }, sort_by: sort }, `${path} > 1`);
+    for (const lit of literals)
+      matched += (
+        await same(
+          { query: { $expr: { $eq: [f, { $literal: lit }] } }, sort_by: sort },
+          `${path} = ${JSON.stringify(lit)}`,
+        )
+      ).length;
+    await same(
+      { query: { $expr: { $in: [f, [{ $literal: 'GPT' }, { $literal: 'café' }, { $literal: '1' }]] } }, sort_by: sort },
+      `${path} in`,
+    );
+    for (const part of ['a', 'é', '"', 'ort', '😀'])
+      await same(
+        {
+          query: { $expr: { $contains: { input: f, substr: { $literal: part }, case_insensitive: part === 'a' } } },
+          sort_by: sort,
+        },
+        `${path} contains ${part}`,
+      );
+    await same(
+      { query: { $expr: { $gt: [{ $convert: { input: f, to: 'double' } }, { $literal: 1 }] } }, sort_by: sort },
+      `${path} > 1`,
+    );
     await same({ query: { $expr: { $not: [{ $eq: [f, { $literal: 'GPT' }] }] } }, sort_by: sort }, `not ${path} = GPT`);
-    const missing = await same({ query: { $expr: { $eq: [f, { $literal: null }] } }, sort_by: sort }, `${path} is null`);
-    const present = await same({ query: { $expr: { $not: [{ $eq: [f, { $literal: null }] }] } }, sort_by: sort }, `${path} is not null`);
+    const missing = await same(
+      { query: { $expr: { $eq: [f, { $literal: null }] } }, sort_by: sort },
+      `${path} is null`,
+    );
+    const present = await same(
+      { query: { $expr: { $not: [{ $eq: [f, { $literal: null }] }] } }, sort_by: sort },
+      `${path} is not null`,
+    );
     assert.equal(missing.length + present.length, VALUES.length * 2, path);
   }
   assert.ok(matched > 20, `the literals match some calls (${matched})`);
   // A value the leaves do not hold is still found, from the text.
-  assert.deepEqual(await tags(LEAVES, { query: { $expr: { $eq: [{ $getField: 'inputs.long' }, { $literal: LONG }] } }, sort_by: sort }),
-    Array.from({ length: VALUES.length * 2 }, (_, i) => i).filter((i) => i % 3 === 0).map((i) => `c${i}`));
+  assert.deepEqual(
+    await tags(LEAVES, {
+      query: { $expr: { $eq: [{ $getField: 'inputs.long' }, { $literal: LONG }] } },
+      sort_by: sort,
+    }),
+    Array.from({ length: VALUES.length * 2 }, (_, i) => i)
+      .filter((i) => i % 3 === 0)
+      .map((i) => `c${i}`),
+  );
 });
 
 test('keys holding quotes, backslashes and regular expression syntax are stored and read back from the leaves', async () => {
@@ -120,13 +233,24 @@ test('keys holding quotes, backslashes and regular expression syntax are stored 
   const odd = "it's \\ (odd) [x]*";
   const s = start({ project_id: project, inputs: { [odd]: [1], fine: 'x', o: { [odd]: 'deep', 'a.b': 'dotted' } } });
   assert.equal((await t.post('/call/upsert_batch', { batch: [startItem(s)] })).status, 200);
-  const usable = async (path: string) => (await usableLeaves(chdbClient(), database, { ...compileCallsQuery({ project_id: project, sort_by: [{ field: path, direction: 'asc' }] }), projectId: project })).keys.size === 1;
+  const usable = async (path: string) =>
+    (
+      await usableLeaves(chdbClient(), database, {
+        ...compileCallsQuery({ project_id: project, sort_by: [{ field: path, direction: 'asc' }] }),
+        projectId: project,
+      })
+    ).keys.size === 1;
   const escaped = odd.replaceAll('.', '\\.');
-  assert.equal(await usable(`inputs.${escaped}`), false, 'an array at a key with a quote: opaque, found by the question');
+  assert.equal(
+    await usable(`inputs.${escaped}`),
+    false,
+    'an array at a key with a quote: opaque, found by the question',
+  );
   assert.equal(await usable('inputs.fine'), true);
   assert.equal(await usable(`inputs.o.${escaped}`), true);
   assert.equal(await usable('inputs.o.a\\.b'), true);
-  const eq = async (path: string, value: string) => (await tags(project, { query: { $expr: { $eq: [{ $getField: path }, { $literal: value }] } } })).length;
+  const eq = async (path: string, value: string) =>
+    (await tags(project, { query: { $expr: { $eq: [{ $getField: path }, { $literal: value }] } } })).length;
   assert.equal(await eq(`inputs.o.${escaped}`, 'deep'), 1);
   assert.equal(await eq('inputs.o.a\\.b', 'dotted'), 1);
   assert.equal(await eq('inputs.fine', 'x'), 1);
@@ -146,7 +270,13 @@ test('a call written between the question and the read sends the read back to th
   async function race(project: string) {
     const s = start({ project_id: project, inputs: { v: 'a' } });
     assert.equal((await t.post('/call/upsert_batch', { batch: [startItem(s)] })).status, 200);
-    const q = { ...compileCallsQuery({ project_id: project, query: { $expr: { $eq: [{ $getField: 'inputs.v' }, { $literal: LONG }] } } }), projectId: project };
+    const q = {
+      ...compileCallsQuery({
+        project_id: project,
+        query: { $expr: { $eq: [{ $getField: 'inputs.v' }, { $literal: LONG }] } },
+      }),
+      projectId: project,
+    };
     const read = async (leaves: LeafReads) => {
       const { sql, params } = buildCallsSelect(database, q, Date.now() * 1000, null, leaves);
       return (await selectRows<{ id: string }>(chdbClient(), sql, params)).map((r) => r.id);
@@ -185,13 +315,17 @@ test('a call written between the question and the read sends the read back to th
     runs.push(leaves.keys.size);
     if (runs.length === 1) written = await stream.write();
     yield* await stream.read(leaves);
-  })) streamed.push(id);
+  }))
+    streamed.push(id);
   assert.deepEqual(runs, [1, 0]);
   assert.deepEqual(streamed, [written]);
 });
 
 test('a stream read from leaves is closed when its reader stops early', async () => {
-  const q = { ...compileCallsQuery({ project_id: LEAVES, sort_by: [{ field: 'inputs.v', direction: 'asc' }] }), projectId: LEAVES };
+  const q = {
+    ...compileCallsQuery({ project_id: LEAVES, sort_by: [{ field: 'inputs.v', direction: 'asc' }] }),
+    projectId: LEAVES,
+  };
   let closed = false;
   let usedLeaves = 0;
   for await (const item of streamWithLeaves(chdbClient(), database, q, async function* (leaves) {

@@ -21,8 +21,13 @@ const database = clickhouseDatabase(t.store)!;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 /** Calls started `second` seconds after T0 (one each), ended, as roots of their own traces. */
 async function store(project: string, seconds: readonly number[]): Promise<Map<string, number>> {
-  const calls = seconds.map((s) => ({ s, call: start({ project_id: project, started_at: new Date(T0 + s * 1000).toISOString() }) }));
-  const r = await t.post('/call/upsert_batch', { batch: calls.flatMap(({ call }) => [startItem(call), endItem(end(call.id, { project_id: project }))]) });
+  const calls = seconds.map((s) => ({
+    s,
+    call: start({ project_id: project, started_at: new Date(T0 + s * 1000).toISOString() }),
+  }));
+  const r = await t.post('/call/upsert_batch', {
+    batch: calls.flatMap(({ call }) => [startItem(call), endItem(end(call.id, { project_id: project }))]),
+  });
   assert.equal(r.status, 200, r.text);
   return new Map(calls.map(({ s, call }) => [call.id, s]));
 }
@@ -34,16 +39,35 @@ test('pages sorted by start time are the right calls after newer, older, deleted
   const second = await store(P, range(1000, 1800));
   /** The page as it should be, from what is live. */
   const want = (dir: 'asc' | 'desc', limit: number, offset: number, live: ReadonlySet<string>) =>
-    [...second].filter(([id]) => live.has(id)).sort((a, b) => (dir === 'desc' ? b[1] - a[1] : a[1] - b[1])).slice(offset, offset + limit).map(([id]) => id);
+    [...second]
+      .filter(([id]) => live.has(id))
+      .sort((a, b) => (dir === 'desc' ? b[1] - a[1] : a[1] - b[1]))
+      .slice(offset, offset + limit)
+      .map(([id]) => id);
   const page = async (dir: 'asc' | 'desc', limit: number, offset: number) => {
-    const r = await t.post('/calls/query', { project_id: P, columns: ['id'], sort_by: [{ field: 'started_at', direction: dir }], limit, offset });
+    const r = await t.post('/calls/query', {
+      project_id: P,
+      columns: ['id'],
+      sort_by: [{ field: 'started_at', direction: dir }],
+      limit,
+      offset,
+    });
     assert.equal(r.status, 200, r.text);
     return r.body.calls.map((c: { id: string }) => c.id);
   };
   const live = new Set(second.keys());
   const check = async (when: string) => {
-    for (const [dir, limit, offset] of [['desc', 10, 0], ['desc', 30, 0], ['desc', 20, 30], ['asc', 10, 5]] as const) {
-      assert.deepEqual(await page(dir, limit, offset), want(dir, limit, offset, live), `${when}: ${dir} ${limit}+${offset}`);
+    for (const [dir, limit, offset] of [
+      ['desc', 10, 0],
+      ['desc', 30, 0],
+      ['desc', 20, 30],
+      ['asc', 10, 5],
+    ] as const) {
+      assert.deepEqual(
+        await page(dir, limit, offset),
+        want(dir, limit, offset, live),
+        `${when}: ${dir} ${limit}+${offset}`,
+      );
     }
   };
   await check('first answer');
@@ -71,7 +95,10 @@ test('pages sorted by start time are the right calls after newer, older, deleted
   assert.ok(byStart.length - purged.length >= 300);
   // (A delete is a mutation, which the merges run.)
   await chdbClient().command({ query: `SYSTEM START MERGES ${database}.calls` });
-  await chdbClient().command({ query: `DELETE FROM ${database}.calls WHERE project_id = {p:String} AND id IN {ids:Array(String)}`, query_params: { p: P, ids: purged } });
+  await chdbClient().command({
+    query: `DELETE FROM ${database}.calls WHERE project_id = {p:String} AND id IN {ids:Array(String)}`,
+    query_params: { p: P, ids: purged },
+  });
   for (const id of purged) live.delete(id);
   await check('after a purge');
 });
@@ -108,7 +135,10 @@ test('the window is asked with the last answer as a guess first, and again witho
 
   // Purged beyond the guess: fewer than 300 rows there, so it is asked again without it.
   const ids = [...second].filter(([, s]) => s >= 450 && s < 700).map(([id]) => id);
-  await chdbClient().command({ query: `DELETE FROM ${database}.calls WHERE project_id = {p:String} AND id IN {ids:Array(String)}`, query_params: { p: P, ids } });
+  await chdbClient().command({
+    query: `DELETE FROM ${database}.calls WHERE project_id = {p:String} AND id IN {ids:Array(String)}`,
+    query_params: { p: P, ids },
+  });
   asked.length = 0;
   assert.deepEqual(await bound(q, NO_LEAVES), { op: '>=', at: micros(200) });
   assert.equal(asked.length, 2);

@@ -25,17 +25,23 @@ function weft(args: string[]): Promise<{ code: number | null; out: string; err: 
 
 type Post = (path: string, body: unknown) => Promise<{ status: number; body: any; raw: Buffer }>;
 
-const viaFetch = (url: string): Post => async (path, body) => {
-  const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const raw = Buffer.from(await r.arrayBuffer());
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  return { status: r.status, body: parsed, raw };
-};
+const viaFetch =
+  (url: string): Post =>
+  async (path, body) => {
+    const r = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const raw = Buffer.from(await r.arrayBuffer());
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      parsed = null;
+    }
+    return { status: r.status, body: parsed, raw };
+  };
 
 async function onServer<T>(args: string[], body: (post: Post) => Promise<T>): Promise<T> {
   const s = await serve(args);
@@ -57,23 +63,70 @@ async function seed(t: TestApp): Promise<{ fileDigest: string; tableDigest: stri
   const child = start({ project_id: P1, trace_id: root.trace_id, parent_id: root.id, inputs: { step: 1 } });
   const running = start({ project_id: P1 });
   const doomed = start({ project_id: P1 });
-  const batch = [startItem(root), startItem(child), startItem(running), startItem(doomed), endItem(end(root.id, { project_id: P1, output: { a: 'world' } })),
-    endItem(end(child.id, { project_id: P1, exception: 'boom' })), endItem(end(doomed.id, { project_id: P1 }))];
+  const batch = [
+    startItem(root),
+    startItem(child),
+    startItem(running),
+    startItem(doomed),
+    endItem(end(root.id, { project_id: P1, output: { a: 'world' } })),
+    endItem(end(child.id, { project_id: P1, exception: 'boom' })),
+    endItem(end(doomed.id, { project_id: P1 })),
+  ];
   assert.equal((await t.post('/call/upsert_batch', { batch })).status, 200);
-  assert.equal((await t.post('/call/update', { project_id: P1, call_id: root.id, display_name: 'renamed root' })).status, 200);
+  assert.equal(
+    (await t.post('/call/update', { project_id: P1, call_id: root.id, display_name: 'renamed root' })).status,
+    200,
+  );
   assert.equal((await t.post('/calls/delete', { project_id: P1, call_ids: [doomed.id] })).status, 200);
   const other = start({ project_id: P2, inputs: { x: 2 } });
-  assert.equal((await t.post('/call/upsert_batch', { batch: [startItem(other), endItem(end(other.id, { project_id: P2 }))] })).status, 200);
+  assert.equal(
+    (await t.post('/call/upsert_batch', { batch: [startItem(other), endItem(end(other.id, { project_id: P2 }))] }))
+      .status,
+    200,
+  );
 
   const table = await t.post('/table/create', { table: { project_id: P1, rows: [{ a: 1 }, { a: 2 }, { a: 1 }] } });
   assert.equal(table.status, 200, table.text);
   const tableDigest = table.body.digest as string;
   for (const temperature of [0.1, 0.2]) {
-    assert.equal((await t.post('/obj/create', { obj: { project_id: P1, object_id: 'model', val: { temperature, rows: `weave:///${P1}/table/${tableDigest}` } } })).status, 200);
+    assert.equal(
+      (
+        await t.post('/obj/create', {
+          obj: {
+            project_id: P1,
+            object_id: 'model',
+            val: { temperature, rows: `weave:///${P1}/table/${tableDigest}` },
+          },
+        })
+      ).status,
+      200,
+    );
   }
-  const v0 = (await t.post('/obj/read', { project_id: P1, object_id: 'model', digest: 'v0' })).body.obj.digest as string;
-  assert.equal((await t.post('/obj/create', { obj: { project_id: P1, object_id: 'model', val: { temperature: 0.1, rows: `weave:///${P1}/table/${tableDigest}` } } })).status, 200, 're-asserting v0 makes it latest');
-  assert.equal((await t.app.inject({ method: 'PUT', url: `/objs/model/versions/${v0}/tags`, payload: { project_id: P1, tags: ['prod'] } })).statusCode, 200);
+  const v0 = (await t.post('/obj/read', { project_id: P1, object_id: 'model', digest: 'v0' })).body.obj
+    .digest as string;
+  assert.equal(
+    (
+      await t.post('/obj/create', {
+        obj: {
+          project_id: P1,
+          object_id: 'model',
+          val: { temperature: 0.1, rows: `weave:///${P1}/table/${tableDigest}` },
+        },
+      })
+    ).status,
+    200,
+    're-asserting v0 makes it latest',
+  );
+  assert.equal(
+    (
+      await t.app.inject({
+        method: 'PUT',
+        url: `/objs/model/versions/${v0}/tags`,
+        payload: { project_id: P1, tags: ['prod'] },
+      })
+    ).statusCode,
+    200,
+  );
   const file = new FormData();
   file.append('project_id', P1);
   file.append('file', new Blob([Buffer.from('file bytes '.repeat(1000))]), 'notes.txt');
@@ -81,30 +134,72 @@ async function seed(t: TestApp): Promise<{ fileDigest: string; tableDigest: stri
   const up = await fetch(`${url}/file/create`, { method: 'POST', body: file });
   assert.equal(up.status, 200);
   const fileDigest = ((await up.json()) as { digest: string }).digest;
-  assert.equal((await t.post('/feedback/create', { project_id: P1, weave_ref: `weave:///${P1}/call/${root.id}`, feedback_type: 'wandb.reaction.1', payload: { emoji: '👍' } })).status, 200);
-  assert.equal((await t.post('/cost/create', { project_id: P1, costs: { 'my-model': { prompt_token_cost: 1, completion_token_cost: 2 } } })).status, 200);
+  assert.equal(
+    (
+      await t.post('/feedback/create', {
+        project_id: P1,
+        weave_ref: `weave:///${P1}/call/${root.id}`,
+        feedback_type: 'wandb.reaction.1',
+        payload: { emoji: '👍' },
+      })
+    ).status,
+    200,
+  );
+  assert.equal(
+    (
+      await t.post('/cost/create', {
+        project_id: P1,
+        costs: { 'my-model': { prompt_token_cost: 1, completion_token_cost: 2 } },
+      })
+    ).status,
+    200,
+  );
   assert.equal((await t.post('/project/ttl_settings/update', { project_id: P2, retention_days: 30 })).status, 200);
   return { fileDigest, tableDigest };
 }
 
 /** What the APIs answer about everything seeded, in a form two engines can agree on. */
 async function snapshot(post: Post, refs: { fileDigest: string; tableDigest: string }) {
-  const calls = async (project: string) => (await post('/calls/query', { project_id: project, sort_by: [{ field: 'id', direction: 'asc' }] })).body.calls;
-  const objs = (await post('/objs/query', { project_id: P1, filter: { latest_only: false }, include_tags_and_aliases: true, sort_by: [{ field: 'created_at', direction: 'asc' }] })).body.objs
-    .map((o: any) => ({ object_id: o.object_id, digest: o.digest, is_latest: o.is_latest, val: o.val, tags: o.tags }));
+  const calls = async (project: string) =>
+    (await post('/calls/query', { project_id: project, sort_by: [{ field: 'id', direction: 'asc' }] })).body.calls;
+  const objs = (
+    await post('/objs/query', {
+      project_id: P1,
+      filter: { latest_only: false },
+      include_tags_and_aliases: true,
+      sort_by: [{ field: 'created_at', direction: 'asc' }],
+    })
+  ).body.objs.map((o: any) => ({
+    object_id: o.object_id,
+    digest: o.digest,
+    is_latest: o.is_latest,
+    val: o.val,
+    tags: o.tags,
+  }));
   return {
     calls: [await calls(P1), await calls(P2)],
     objs,
     table: (await post('/table/query', { project_id: P1, digest: refs.tableDigest })).body.rows,
     file: (await post('/file/content', { project_id: P1, digest: refs.fileDigest })).raw.toString('base64'),
-    feedback: (await post('/feedback/query', { project_id: P1, fields: ['id', 'weave_ref', 'feedback_type', 'payload', 'created_at', 'wb_user_id'] })).body.result,
-    costs: (await post('/cost/query', { project_id: P1, fields: ['id', 'llm_id', 'prompt_token_cost', 'completion_token_cost', 'pricing_level'] })).body.results
-      .filter((c: any) => c.pricing_level === 'project'),
+    feedback: (
+      await post('/feedback/query', {
+        project_id: P1,
+        fields: ['id', 'weave_ref', 'feedback_type', 'payload', 'created_at', 'wb_user_id'],
+      })
+    ).body.result,
+    costs: (
+      await post('/cost/query', {
+        project_id: P1,
+        fields: ['id', 'llm_id', 'prompt_token_cost', 'completion_token_cost', 'pricing_level'],
+      })
+    ).body.results.filter((c: any) => c.pricing_level === 'project'),
     ttl: (await post('/project/ttl_settings', { project_id: P2 })).body,
   };
 }
 
-test('weft copy moves everything from SQLite to ClickHouse and back; reruns add nothing; a checkpoint resumes', { timeout: 240_000 }, async () => {
+test('weft copy moves everything from SQLite to ClickHouse and back; reruns add nothing; a checkpoint resumes', {
+  timeout: 240_000,
+}, async () => {
   const t = await startTestApp();
   const ch = join(dirs.make(), 'ch');
   const back = dirs.make();
@@ -123,7 +218,10 @@ test('weft copy moves everything from SQLite to ClickHouse and back; reruns add 
     assert.match(first.out, /team\/alpha\tcalls\t3\t3\n/);
     const chArgs = ['--engine', 'clickhouse', '--clickhouse-url', `chdb:${ch}`];
     const onClickHouse = await onServer(chArgs, (post) => snapshot(post, refs));
-    assert.deepEqual({ ...onClickHouse, file: onClickHouse.file.length }, { ...source, file: onClickHouse.file.length });
+    assert.deepEqual(
+      { ...onClickHouse, file: onClickHouse.file.length },
+      { ...source, file: onClickHouse.file.length },
+    );
     assert.equal(onClickHouse.file, Buffer.from('file bytes '.repeat(1000)).toString('base64'));
 
     const again = await weft(['copy', '--from', `sqlite:${t.dataDir}`, '--to', `clickhouse:chdb:${ch}`]);
@@ -142,16 +240,40 @@ test('weft copy moves everything from SQLite to ClickHouse and back; reruns add 
     const fresh = join(dirs.make(), 'ch2');
     const checkpoint = join(dirs.make(), 'checkpoint.json');
     writeFileSync(checkpoint, JSON.stringify({ done: [`${P2}\u0000calls`] }));
-    const resumed = await weft(['copy', '--from', `sqlite:${t.dataDir}`, '--to', `clickhouse:chdb:${fresh}`, '--checkpoint', checkpoint]);
+    const resumed = await weft([
+      'copy',
+      '--from',
+      `sqlite:${t.dataDir}`,
+      '--to',
+      `clickhouse:chdb:${fresh}`,
+      '--checkpoint',
+      checkpoint,
+    ]);
     assert.equal(resumed.code, 1);
     assert.match(resumed.err, /resuming \(1 steps done/);
     assert.match(resumed.out, /team\/beta\tcalls\t1\t0\tMISSING/);
     writeFileSync(checkpoint, JSON.stringify({ done: [] }));
-    const completed = await weft(['copy', '--from', `sqlite:${t.dataDir}`, '--to', `clickhouse:chdb:${fresh}`, '--checkpoint', checkpoint]);
+    const completed = await weft([
+      'copy',
+      '--from',
+      `sqlite:${t.dataDir}`,
+      '--to',
+      `clickhouse:chdb:${fresh}`,
+      '--checkpoint',
+      checkpoint,
+    ]);
     assert.equal(completed.code, 0, completed.err);
 
     // --only: some resources, counted alone.
-    const some = await weft(['copy', '--from', `sqlite:${t.dataDir}`, '--to', `clickhouse:chdb:${join(dirs.make(), 'ch3')}`, '--only', 'calls,feedback']);
+    const some = await weft([
+      'copy',
+      '--from',
+      `sqlite:${t.dataDir}`,
+      '--to',
+      `clickhouse:chdb:${join(dirs.make(), 'ch3')}`,
+      '--only',
+      'calls,feedback',
+    ]);
     assert.equal(some.code, 0, some.err);
     assert.match(some.out, /team\/alpha\tcalls\t3\t3\n/);
     assert.doesNotMatch(some.out, /\tobjects\t/);
@@ -164,7 +286,13 @@ test('weft copy: usage mistakes exit 2, a store that cannot be opened exits 1', 
   const help = await weft(['copy', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /usage: weft copy --from STORE --to STORE/);
-  for (const args of [['copy'], ['copy', '--from', 'sqlite:/tmp/x', '--to', 'postgres:db'], ['copy', '--from', 'sqlite:a', '--to', 'sqlite:a'], ['copy', '--bogus'], ['copy', '--from', 'sqlite:a', '--to', 'sqlite:b', '--only', 'calls,keys']]) {
+  for (const args of [
+    ['copy'],
+    ['copy', '--from', 'sqlite:/tmp/x', '--to', 'postgres:db'],
+    ['copy', '--from', 'sqlite:a', '--to', 'sqlite:a'],
+    ['copy', '--bogus'],
+    ['copy', '--from', 'sqlite:a', '--to', 'sqlite:b', '--only', 'calls,keys'],
+  ]) {
     const r = await weft(args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     assert.match(r.err, /usage: weft copy/);
@@ -175,7 +303,13 @@ test('weft copy: usage mistakes exit 2, a store that cannot be opened exits 1', 
   assert.match(missing.err, /there is no Weft database in .* \(no weft\.sqlite\): check --from/);
   assert.ok(!existsSync(join(empty, 'weft.sqlite')), 'the source is not created');
   const src = await startTestApp();
-  const down = await weft(['copy', '--from', `sqlite:${src.dataDir}`, '--to', 'clickhouse:http://127.0.0.1:1/weft']).finally(() => src.close());
+  const down = await weft([
+    'copy',
+    '--from',
+    `sqlite:${src.dataDir}`,
+    '--to',
+    'clickhouse:http://127.0.0.1:1/weft',
+  ]).finally(() => src.close());
   assert.equal(down.code, 1);
   assert.match(down.err, /cannot reach ClickHouse at http:\/\/127\.0\.0\.1:1/);
 });

@@ -26,12 +26,19 @@ async function withServer(args: string[], body: (url: string) => Promise<void>):
 }
 
 async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const r = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, body: (await r.json()) as any };
 }
 
 function keysCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', ...args], { cwd: ROOT, env: CHILD_ENV });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', ...args], {
+    cwd: ROOT,
+    env: CHILD_ENV,
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -41,13 +48,26 @@ function keysCli(args: string[]): Promise<{ code: number | null; out: string; er
 
 test('a server on ClickHouse keeps what it acknowledged across a restart', async () => {
   const dir = dirs.make();
-  const start = { project_id: 'e/p', op_name: 'hello', started_at: '2026-11-23T05:00:00Z', attributes: {}, inputs: { q: 'hi' } };
+  const start = {
+    project_id: 'e/p',
+    op_name: 'hello',
+    started_at: '2026-11-23T05:00:00Z',
+    attributes: {},
+    inputs: { q: 'hi' },
+  };
   let id = '';
   await withServer(engineArgs(dir), async (url) => {
     const r = await post(url, '/call/start', { start });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     id = r.body.id;
-    assert.equal((await post(url, '/call/end', { end: { project_id: 'e/p', id, ended_at: '2026-11-23T05:00:01Z', output: 'hello!', summary: {} } })).status, 200);
+    assert.equal(
+      (
+        await post(url, '/call/end', {
+          end: { project_id: 'e/p', id, ended_at: '2026-11-23T05:00:01Z', output: 'hello!', summary: {} },
+        })
+      ).status,
+      200,
+    );
   });
   await withServer(engineArgs(dir), async (url) => {
     const r = await post(url, '/call/read', { project_id: 'e/p', id });
@@ -60,7 +80,16 @@ test('a server on ClickHouse keeps what it acknowledged across a restart', async
 
 test('weft keys writes to the ClickHouse database the server reads', async () => {
   const dir = dirs.make();
-  const created = await keysCli(['create', '--user', 'ann', '--entity', 'team', '--role', 'writer', ...engineArgs(dir)]);
+  const created = await keysCli([
+    'create',
+    '--user',
+    'ann',
+    '--entity',
+    'team',
+    '--role',
+    'writer',
+    ...engineArgs(dir),
+  ]);
   assert.equal(created.code, 0, created.err);
   const key = createdKey(created.out);
   await withServer(engineArgs(dir), async (url) => {
@@ -76,7 +105,10 @@ test('an unreachable ClickHouse, or a wrong engine name, stops startup with one 
   const down = await serve(['--engine', 'clickhouse', '--clickhouse-url', 'http://127.0.0.1:1']);
   assert.equal(down.port, undefined);
   assert.equal(down.code, 1);
-  assert.match(down.stderr.trim(), /^weft: cannot reach ClickHouse at http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\): start it, or set WEFT_CLICKHOUSE_URL/);
+  assert.match(
+    down.stderr.trim(),
+    /^weft: cannot reach ClickHouse at http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\): start it, or set WEFT_CLICKHOUSE_URL/,
+  );
   assert.equal(down.stderr.trim().split('\n').length, 1, down.stderr);
 
   const wrong = await serve(['--engine', 'postgres']);

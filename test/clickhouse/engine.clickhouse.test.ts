@@ -17,13 +17,26 @@ after(() => t.close());
 
 test('a price created through HTTP is a row in ClickHouse, and /cost/query reads it back from there', async () => {
   const hostile = "x'); DROP TABLE llm_token_prices; --";
-  const r = await t.post('/cost/create', { project_id: PROJECT, costs: { [hostile]: { prompt_token_cost: 1, completion_token_cost: 2 } } });
+  const r = await t.post('/cost/create', {
+    project_id: PROJECT,
+    costs: { [hostile]: { prompt_token_cost: 1, completion_token_cost: 2 } },
+  });
   assert.equal(r.status, 200, r.text);
-  const rows = await selectRows<{ db: string; llm_id: string }>(chdbClient(), "SELECT _database AS db, llm_id FROM merge(REGEXP('^weft_test_'), '^llm_token_prices$') WHERE llm_id = {l:String}", { l: hostile });
+  const rows = await selectRows<{ db: string; llm_id: string }>(
+    chdbClient(),
+    "SELECT _database AS db, llm_id FROM merge(REGEXP('^weft_test_'), '^llm_token_prices$') WHERE llm_id = {l:String}",
+    { l: hostile },
+  );
   assert.equal(rows.length, 1);
   assert.match(rows[0]!.db, new RegExp(`^weft_test_${process.pid}_`));
-  const q = await t.post('/cost/query', { project_id: PROJECT, query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: hostile }] } } });
-  assert.deepEqual(q.body.results.map((x: { llm_id: string }) => x.llm_id), [hostile]);
+  const q = await t.post('/cost/query', {
+    project_id: PROJECT,
+    query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: hostile }] } },
+  });
+  assert.deepEqual(
+    q.body.results.map((x: { llm_id: string }) => x.llm_id),
+    [hostile],
+  );
 });
 
 test('migrations are recorded once; a database of a newer schema is refused', async () => {
@@ -31,7 +44,10 @@ test('migrations are recorded once; a database of a newer schema is refused', as
   const db = `weft_test_${process.pid}_mig`;
   await migrateClickHouse(c, db);
   await migrateClickHouse(c, db);
-  assert.deepEqual(await selectRows(c, `SELECT toUInt32(version) AS v FROM ${db}.weft_migrations ORDER BY v`), CLICKHOUSE_MIGRATIONS.map((m) => ({ v: m.version })));
+  assert.deepEqual(
+    await selectRows(c, `SELECT toUInt32(version) AS v FROM ${db}.weft_migrations ORDER BY v`),
+    CLICKHOUSE_MIGRATIONS.map((m) => ({ v: m.version })),
+  );
   await c.insert({ table: `${db}.weft_migrations`, values: [{ version: 99 }], format: 'JSONEachRow' });
   await assert.rejects(migrateClickHouse(c, db), /newer Weft \(schema 99/);
   await c.command({ query: `DROP DATABASE ${db}` });
@@ -40,16 +56,33 @@ test('migrations are recorded once; a database of a newer schema is refused', as
 test('the dialect binds every value as a typed parameter and sorts NULLs last both ways', async () => {
   const params = new ChParams();
   const field = { kind: 'field', field: { kind: 'column', name: 'v', type: 'string' } } as const;
-  const where = printChExpr({ kind: 'or', items: [
-    { kind: 'compare', op: 'eq', left: field, right: { kind: 'literal', value: "it's" } },
-    { kind: 'contains', input: field, substr: { kind: 'literal', value: 'B' }, caseInsensitive: true },
-    { kind: 'in', left: { kind: 'convert', input: field, to: 'int' }, items: [{ kind: 'literal', value: 2 }] },
-  ] }, (f) => ({ sql: (f as { name: string }).name, type: 'String' }), params);
+  const where = printChExpr(
+    {
+      kind: 'or',
+      items: [
+        { kind: 'compare', op: 'eq', left: field, right: { kind: 'literal', value: "it's" } },
+        { kind: 'contains', input: field, substr: { kind: 'literal', value: 'B' }, caseInsensitive: true },
+        { kind: 'in', left: { kind: 'convert', input: field, to: 'int' }, items: [{ kind: 'literal', value: 2 }] },
+      ],
+    },
+    (f) => ({ sql: (f as { name: string }).name, type: 'String' }),
+    params,
+  );
   assert.doesNotMatch(where, /it's|'B'/);
-  const order = printChOrderBy([{ field: { kind: 'column', name: 'v', type: 'string' }, direction: 'desc' }], (f) => ({ sql: (f as { name: string }).name, type: 'String' }), params);
-  const rows = await selectRows<{ v: string | null }>(chdbClient(),
-    `SELECT v FROM values('v Nullable(String)', ('it''s'), ('abc'), (NULL), ('2'), ('zzz')) WHERE ${where} OR v IS NULL ${order}`, params.values);
-  assert.deepEqual(rows.map((r) => r.v), ["it's", 'abc', '2', null]);
+  const order = printChOrderBy(
+    [{ field: { kind: 'column', name: 'v', type: 'string' }, direction: 'desc' }],
+    (f) => ({ sql: (f as { name: string }).name, type: 'String' }),
+    params,
+  );
+  const rows = await selectRows<{ v: string | null }>(
+    chdbClient(),
+    `SELECT v FROM values('v Nullable(String)', ('it''s'), ('abc'), (NULL), ('2'), ('zzz')) WHERE ${where} OR v IS NULL ${order}`,
+    params.values,
+  );
+  assert.deepEqual(
+    rows.map((r) => r.v),
+    ["it's", 'abc', '2', null],
+  );
 });
 
 test('an object version and its re-assertion are rows in ClickHouse: the value once, a state row, latest pointers', async () => {
@@ -58,9 +91,19 @@ test('an object version and its re-assertion are rows in ClickHouse: the value o
   assert.equal(first.status, 200, first.text);
   await t.post('/obj/create', { obj: { ...body.obj, val: { x: 2 } } });
   assert.equal((await t.post('/obj/create', body)).body.digest, first.body.digest);
-  const count = async (table: string) => Number((await selectRows<{ n: string }>(chdbClient(),
-    `SELECT count() AS n FROM merge(REGEXP('^weft_test_${process.pid}_'), '^${table}$') WHERE object_id = 'ch-probe'`))[0]!.n);
-  assert.deepEqual([await count('object_values'), await count('object_versions'), await count('object_latest')], [2, 2, 3]);
+  const count = async (table: string) =>
+    Number(
+      (
+        await selectRows<{ n: string }>(
+          chdbClient(),
+          `SELECT count() AS n FROM merge(REGEXP('^weft_test_${process.pid}_'), '^${table}$') WHERE object_id = 'ch-probe'`,
+        )
+      )[0]!.n,
+    );
+  assert.deepEqual(
+    [await count('object_values'), await count('object_versions'), await count('object_latest')],
+    [2, 2, 3],
+  );
   const read = await t.post('/obj/read', { project_id: PROJECT, object_id: 'ch-probe', digest: 'latest' });
   assert.deepEqual(read.body.obj.val, { x: 1 });
 });
@@ -82,15 +125,26 @@ test('text against a number, and numbers beyond 2^53, compare as on SQLite inste
     for (const app of [t, sqlite]) assert.equal((await app.post('/call/upsert_batch', batch)).status, 200);
     const ids = calls.map((c) => c.id);
     const matching = async (app: typeof t, expr: unknown) => {
-      const r = await app.post('/calls/query', { project_id: PROJECT, filter: { call_ids: ids }, query: { $expr: expr }, columns: ['id'] });
+      const r = await app.post('/calls/query', {
+        project_id: PROJECT,
+        filter: { call_ids: ids },
+        query: { $expr: expr },
+        columns: ['id'],
+      });
       assert.equal(r.status, 200, r.text);
       return (r.body.calls as { id: string }[]).map((c) => values[ids.indexOf(c.id)]).sort();
     };
     const v = { $getField: 'inputs.v' };
     for (const expr of [
-      { $gt: [v, { $literal: 6 }] }, { $lt: [v, { $literal: 6 }] }, { $eq: [v, { $literal: 5 }] }, { $gte: [{ $literal: 10 }, v] },
-      { $eq: [v, { $literal: 9223372036854775807 }] }, { $lt: [v, { $literal: 1e300 }] }, { $gt: [{ $getField: 'started_at' }, { $literal: -1e20 }] },
-      { $eq: [{ $getField: 'op_name' }, { $literal: 5 }] }, { $in: [v, [{ $literal: 'abc' }, { $literal: 7 }]] },
+      { $gt: [v, { $literal: 6 }] },
+      { $lt: [v, { $literal: 6 }] },
+      { $eq: [v, { $literal: 5 }] },
+      { $gte: [{ $literal: 10 }, v] },
+      { $eq: [v, { $literal: 9223372036854775807 }] },
+      { $lt: [v, { $literal: 1e300 }] },
+      { $gt: [{ $getField: 'started_at' }, { $literal: -1e20 }] },
+      { $eq: [{ $getField: 'op_name' }, { $literal: 5 }] },
+      { $in: [v, [{ $literal: 'abc' }, { $literal: 7 }]] },
     ]) {
       assert.deepEqual(await matching(t, expr), await matching(sqlite, expr), JSON.stringify(expr));
     }
@@ -107,29 +161,50 @@ test('pages sorted by start time read a window of the newest (or oldest) rows, a
   try {
     const t0 = Date.parse('2026-11-01T00:00:00Z');
     // 900 calls, some sharing a start time; a trace root every third; a third of them ended later.
-    const calls = Array.from({ length: 900 }, (_, i) => start({ project_id: P, started_at: new Date(t0 + Math.floor(i / 2) * 1000).toISOString(), inputs: { i } }));
+    const calls = Array.from({ length: 900 }, (_, i) =>
+      start({ project_id: P, started_at: new Date(t0 + Math.floor(i / 2) * 1000).toISOString(), inputs: { i } }),
+    );
     const roots = new Set(calls.filter((_, i) => i % 3 === 0).map((c) => c.id));
-    for (const c of calls) if (!roots.has(c.id)) Object.assign(c, { parent_id: calls[Math.floor(calls.indexOf(c) / 3) * 3]!.id, trace_id: calls[Math.floor(calls.indexOf(c) / 3) * 3]!.trace_id });
-    const first = calls.flatMap((c, i) => (i % 3 === 1 ? [startItem(c)] : [startItem(c), endItem(end(c.id, { project_id: P }))]));
+    for (const c of calls)
+      if (!roots.has(c.id))
+        Object.assign(c, {
+          parent_id: calls[Math.floor(calls.indexOf(c) / 3) * 3]!.id,
+          trace_id: calls[Math.floor(calls.indexOf(c) / 3) * 3]!.trace_id,
+        });
+    const first = calls.flatMap((c, i) =>
+      i % 3 === 1 ? [startItem(c)] : [startItem(c), endItem(end(c.id, { project_id: P }))],
+    );
     const later = calls.filter((_, i) => i % 3 === 1).map((c) => endItem(end(c.id, { project_id: P, output: 'late' })));
     const doomed = calls.filter((_, i) => i % 7 === 0 && i > 700).map((c) => c.id);
     for (const app of [t, sqlite]) {
       assert.equal((await app.post('/call/upsert_batch', { batch: first })).status, 200);
       assert.equal((await app.post('/call/upsert_batch', { batch: later })).status, 200);
-      for (const id of calls.filter((_, i) => i % 11 === 0).map((c) => c.id)) assert.equal((await app.post('/call/update', { project_id: P, call_id: id, display_name: 'renamed' })).status, 200);
+      for (const id of calls.filter((_, i) => i % 11 === 0).map((c) => c.id))
+        assert.equal(
+          (await app.post('/call/update', { project_id: P, call_id: id, display_name: 'renamed' })).status,
+          200,
+        );
       assert.equal((await app.post('/calls/delete', { project_id: P, call_ids: doomed })).status, 200);
     }
     const page = async (app: typeof t, body: object) => {
       const r = await app.post('/calls/query', { project_id: P, columns: ['id', 'display_name', 'output'], ...body });
       assert.equal(r.status, 200, r.text);
-      return r.body.calls.map((c: { id: string; display_name: string | null; output: unknown }) => [c.id, c.display_name, c.output]);
+      return r.body.calls.map((c: { id: string; display_name: string | null; output: unknown }) => [
+        c.id,
+        c.display_name,
+        c.output,
+      ]);
     };
     for (const body of [
       { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100 },
       { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, offset: 150 },
       { sort_by: [{ field: 'started_at', direction: 'asc' }], limit: 50, offset: 10 },
       { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, filter: { trace_roots_only: true } },
-      { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 40, query: { $expr: { $eq: [{ $getField: 'output' }, { $literal: 'late' }] } } },
+      {
+        sort_by: [{ field: 'started_at', direction: 'desc' }],
+        limit: 40,
+        query: { $expr: { $eq: [{ $getField: 'output' }, { $literal: 'late' }] } },
+      },
       { sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 1000 },
     ]) {
       const want = await page(sqlite, body);
@@ -142,8 +217,10 @@ test('pages sorted by start time read a window of the newest (or oldest) rows, a
 });
 
 test("every statement runs with Weft's settings (on chdb set once in the session, not before each statement)", async () => {
-  const [row] = await selectRows<Record<string, unknown>>(chdbClient(),
+  const [row] = await selectRows<Record<string, unknown>>(
+    chdbClient(),
     `SELECT toInt64(1) AS n, getSetting('async_insert') AS async_insert, getSetting('mutations_sync') AS mutations_sync,
-      getSetting('function_json_value_return_type_allow_complex') AS complex, getSetting('input_format_json_throw_on_bad_escape_sequence') AS bad_escape`);
+      getSetting('function_json_value_return_type_allow_complex') AS complex, getSetting('input_format_json_throw_on_bad_escape_sequence') AS bad_escape`,
+  );
   assert.deepEqual(row, { n: '1', async_insert: false, mutations_sync: 2, complex: true, bad_escape: false });
 });

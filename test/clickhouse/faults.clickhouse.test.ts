@@ -21,7 +21,11 @@ const url = `http://127.0.0.1:${closedPort}`;
 const unreachable = connectClickHouse({ url, database: 'weft' });
 // The app's prices on a ClickHouse nobody listens for, with the engine's fault mapping.
 const t = await startTestApp({
-  wrapStore: (store) => ({ ...store, costs: createClickHouseCostStore(unreachable, 'weft'), storageFault: (err: unknown) => clickHouseFault(err, url) ?? store.storageFault(err) }),
+  wrapStore: (store) => ({
+    ...store,
+    costs: createClickHouseCostStore(unreachable, 'weft'),
+    storageFault: (err: unknown) => clickHouseFault(err, url) ?? store.storageFault(err),
+  }),
 });
 after(async () => {
   await unreachable.close();

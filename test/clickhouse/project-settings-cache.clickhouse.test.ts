@@ -19,7 +19,11 @@ function counting(client: ClickHouseClient): { client: ClickHouseClient; selects
   const wrapped = new Proxy(client, {
     get(target, name) {
       const v = Reflect.get(target, name, target) as unknown;
-      if (name === 'query') return (p: Parameters<ClickHouseClient['query']>[0]) => (n++, target.query(p));
+      if (name === 'query')
+        return (p: Parameters<ClickHouseClient['query']>[0]) => {
+          n++;
+          return target.query(p);
+        };
       return typeof v === 'function' ? v.bind(target) : v;
     },
   });

@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { ClickHouseError, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import { rowBinaryRows, type RowBinaryOptions, type RowValue } from '../../src/storage/clickhouse/clickhouse-row-binary.js';
+import {
+  rowBinaryRows,
+  type RowBinaryOptions,
+  type RowValue,
+} from '../../src/storage/clickhouse/clickhouse-row-binary.js';
 
 const QUERY = `SELECT
     toString(number) AS id,
@@ -30,7 +34,11 @@ async function bytesOf(sql: string): Promise<Buffer> {
 
 /** The same rows read as JSON (64-bit integers as numbers, as the reader gives them). */
 async function jsonRows(sql: string): Promise<RowValue[][]> {
-  const r = await chdbClient().query({ query: sql, format: 'JSONCompactEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
+  const r = await chdbClient().query({
+    query: sql,
+    format: 'JSONCompactEachRow',
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+  });
   return r.json<RowValue[]>();
 }
 
@@ -66,23 +74,39 @@ test('a stream cut inside a row or its header, an unknown type and other columns
   await assert.rejects(all(chunks(bytes.subarray(0, bytes.length - 3), 100)), /ended inside a row/);
   await assert.rejects(all(chunks(bytes.subarray(0, 5), 100)), /ended inside a row/);
   await assert.rejects(all(chunks(await bytesOf('SELECT 1.5 AS x'), 100)), /column type Float64 is not decoded/);
-  await assert.rejects(all(chunks(await bytesOf('SELECT toLowCardinality(\'a\') AS x'), 100)), /column type LowCardinality\(String\) is not decoded/);
-  await assert.rejects(all(chunks(bytes, 100), { expect: ['id', 'other'] }), /columns id, maybe, .* expected id, other/);
+  await assert.rejects(
+    all(chunks(await bytesOf("SELECT toLowCardinality('a') AS x"), 100)),
+    /column type LowCardinality\(String\) is not decoded/,
+  );
+  await assert.rejects(
+    all(chunks(bytes, 100), { expect: ['id', 'other'] }),
+    /columns id, maybe, .* expected id, other/,
+  );
 });
 
 test("a server's error after some rows (its exception marker and tag) is thrown, not read as rows", async () => {
   const bytes = await bytesOf(QUERY);
   const tag = 'k3j2h4g5f6d7s8a9';
   const message = 'Code: 241. DB::Exception: Memory limit (total) exceeded. (MEMORY_LIMIT_EXCEEDED) (version 26.7.1.1)';
-  const failedAfterRows = Buffer.concat([bytes, Buffer.from(`\r\n__exception__\r\n${tag}\n${message}\n${message.length + 1} ${tag}\r\n__exception__\r\n`)]);
+  const failedAfterRows = Buffer.concat([
+    bytes,
+    Buffer.from(`\r\n__exception__\r\n${tag}\n${message}\n${message.length + 1} ${tag}\r\n__exception__\r\n`),
+  ]);
   const opts = { exceptionTag: tag, errorAtEnd: extractErrorAtTheEndOfChunk };
   for (const size of [1, 13, 100, failedAfterRows.length]) {
-    await assert.rejects(all(chunks(failedAfterRows, size), opts), (err: unknown) => err instanceof ClickHouseError && /Memory limit \(total\) exceeded/.test(err.message), `chunks of ${size}`);
+    await assert.rejects(
+      all(chunks(failedAfterRows, size), opts),
+      (err: unknown) => err instanceof ClickHouseError && /Memory limit \(total\) exceeded/.test(err.message),
+      `chunks of ${size}`,
+    );
   }
   // Without the tag (a server before 25.11, or chdb) the same bytes are a broken stream, never rows.
   await assert.rejects(all(chunks(failedAfterRows, 100)), /ended inside a row/);
   // The marker with another tag is data: the rows read as without it, then the stream is broken.
-  await assert.rejects(all(chunks(failedAfterRows, 100), { ...opts, exceptionTag: 'another-tag-0000' }), /ended inside a row/);
+  await assert.rejects(
+    all(chunks(failedAfterRows, 100), { ...opts, exceptionTag: 'another-tag-0000' }),
+    /ended inside a row/,
+  );
   // A stream without an error reads whole with the tag given.
   assert.equal((await all(chunks(bytes, 7), opts)).length, 12);
 });

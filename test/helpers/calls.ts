@@ -6,11 +6,14 @@ let seq = 0;
 export function newId(): string {
   seq += 1;
   const hex = Date.now().toString(16).padStart(12, '0') + seq.toString(16).padStart(6, '0');
-  const rnd = Math.floor(Math.random() * 0xffffffffffff).toString(16).padStart(12, '0');
+  const rnd = Math.floor(Math.random() * 0xffffffffffff)
+    .toString(16)
+    .padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(12, 15)}-8${hex.slice(15, 18)}-${rnd}`;
 }
 
-export const opRef = (name: string, digest = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG') => `weave:///${PROJECT}/op/${name}:${digest}`;
+export const opRef = (name: string, digest = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG') =>
+  `weave:///${PROJECT}/op/${name}:${digest}`;
 
 export interface StartOpts {
   id?: string;
@@ -71,4 +74,8 @@ export const startItem = (s: ReturnType<typeof start>) => ({ mode: 'start', req:
 export const endItem = (e: ReturnType<typeof end>) => ({ mode: 'end', req: { end: e } });
 
 /** Parses a JSON Lines body. */
-export const jsonl = (text: string): any[] => text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+export const jsonl = (text: string): any[] =>
+  text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));

@@ -16,7 +16,8 @@ import type { Store } from '../../src/storage/store.js';
 const CHDB = join(import.meta.dirname, '..', '..', '.cache', 'chdb', 'node_modules', 'chdb');
 
 /** The engine the contract tests of this process run on (WEFT_TEST_ENGINE, default sqlite). */
-export const testEngine = (): 'sqlite' | 'clickhouse' => (process.env.WEFT_TEST_ENGINE === 'clickhouse' ? 'clickhouse' : 'sqlite');
+export const testEngine = (): 'sqlite' | 'clickhouse' =>
+  process.env.WEFT_TEST_ENGINE === 'clickhouse' ? 'clickhouse' : 'sqlite';
 
 let client: ClickHouseClient | null = null;
 let shared: ClickHouseConnection | null = null;
@@ -39,11 +40,15 @@ export interface ClickHouseGate {
 function gatedConnection(base: ClickHouseConnection): { connection: ClickHouseConnection; gate: ClickHouseGate } {
   let held: Promise<void> | null = null;
   let isDown = false;
-  const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123 (test: ClickHouse is down)'), { code: 'ECONNREFUSED' });
+  const refused = () =>
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123 (test: ClickHouse is down)'), {
+      code: 'ECONNREFUSED',
+    });
   const connection = new Proxy(base, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function' || !['query', 'insert', 'command', 'exec', 'ping'].includes(String(name))) return value;
+      if (typeof value !== 'function' || !['query', 'insert', 'command', 'exec', 'ping'].includes(String(name)))
+        return value;
       return async (...args: unknown[]) => {
         if (isDown) throw refused();
         if (held !== null && (name === 'insert' || name === 'command')) await held;
@@ -79,7 +84,9 @@ export function chdbClient(): ClickHouseClient {
     const require = createRequire(join(CHDB, 'package.json'));
     let connection: ClickHouseConnection;
     try {
-      const { createChdbConnection } = require('chdb/connection') as { createChdbConnection: (o: { path: string }) => ClickHouseConnection };
+      const { createChdbConnection } = require('chdb/connection') as {
+        createChdbConnection: (o: { path: string }) => ClickHouseConnection;
+      };
       connection = createChdbConnection({ path: mkdtempSync(join(tmpdir(), 'weft-chdb-')) });
       shared = connection;
     } catch (err) {

@@ -29,18 +29,20 @@ export class Entries {
 
 export function toJson(v: unknown): string {
   if (v instanceof Raw) return v.text;
-  if (v instanceof Entries) return '{' + v.entries.map(([k, x]) => JSON.stringify(k) + ':' + toJson(x)).join(',') + '}';
-  if (Array.isArray(v)) return '[' + v.map(toJson).join(',') + ']';
+  if (v instanceof Entries) return `{${v.entries.map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`).join(',')}}`;
+  if (Array.isArray(v)) return `[${v.map(toJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
-    return '{' + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ':' + toJson(x)).join(',') + '}';
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
 
 export const DEPTH = 10_000;
 export const deepArray = (depth = DEPTH) => new Raw('['.repeat(depth) + ']'.repeat(depth));
-export const deepObject = (depth = DEPTH) => new Raw('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
-export const deepMixed = (depth = DEPTH) => new Raw('[{"a":'.repeat(depth / 2) + 'null' + '}]'.repeat(depth / 2));
+export const deepObject = (depth = DEPTH) => new Raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+export const deepMixed = (depth = DEPTH) => new Raw(`${'[{"a":'.repeat(depth / 2)}null${'}]'.repeat(depth / 2)}`);
 
 /** Strings that have broken parsers, encoders, collations and SQL layers before. */
 export const UNICODE_STRINGS: readonly string[] = [
@@ -65,22 +67,53 @@ export const UNICODE_STRINGS: readonly string[] = [
 
 /** Number tokens: the text forms JSON.stringify cannot produce, plus awkward doubles. */
 export const NUMBER_TOKENS: readonly Raw[] = [
-  '1e309', '-1e309', '-0', '-0.0', '18446744073709551616', '-9223372036854775809', '9223372036854775807',
-  '9007199254740993', '1e-400', '0.1e1', '1E+2', '123456789012345678901234567890', '4.9e-324', '-1', '1.5',
+  '1e309',
+  '-1e309',
+  '-0',
+  '-0.0',
+  '18446744073709551616',
+  '-9223372036854775809',
+  '9223372036854775807',
+  '9007199254740993',
+  '1e-400',
+  '0.1e1',
+  '1E+2',
+  '123456789012345678901234567890',
+  '4.9e-324',
+  '-1',
+  '1.5',
 ].map((t) => new Raw(t));
 
 export const PROTO_VALUES: readonly unknown[] = [
   new Entries([['__proto__', { polluted: 'yes' }]]),
   new Entries([['constructor', { prototype: { polluted: 'yes' } }]]),
-  new Entries([['__proto__', { polluted: 'yes' }], ['constructor', { prototype: { polluted: 'yes' } }]]),
+  new Entries([
+    ['__proto__', { polluted: 'yes' }],
+    ['constructor', { prototype: { polluted: 'yes' } }],
+  ]),
   { prototype: { polluted: 'yes' } },
 ];
 
 /** Values of every JSON type and then some, for "wrong type at this field". */
 export function wrongValues(r: Rand): unknown[] {
   return [
-    null, true, false, 0, -1, 1.5, pick(r, NUMBER_TOKENS), '', 'x', pick(r, UNICODE_STRINGS),
-    [], {}, [null], [1, 'a', {}], { a: 1 }, { $expr: 1 }, pick(r, PROTO_VALUES),
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    pick(r, NUMBER_TOKENS),
+    '',
+    'x',
+    pick(r, UNICODE_STRINGS),
+    [],
+    {},
+    [null],
+    [1, 'a', {}],
+    { a: 1 },
+    { $expr: 1 },
+    pick(r, PROTO_VALUES),
     'x'.repeat(int(r, 1000, 20_000)),
     Array.from({ length: int(r, 1000, 5000) }, (_, i) => i),
     pick(r, [deepArray(), deepObject(), deepMixed()]),
@@ -93,7 +126,9 @@ export type Path = (string | number)[];
 export function pathsOf(v: unknown, prefix: Path = []): Path[] {
   const out: Path[] = [];
   if (Array.isArray(v)) {
-    v.forEach((x, i) => { out.push([...prefix, i], ...pathsOf(x, [...prefix, i])); });
+    v.forEach((x, i) => {
+      out.push([...prefix, i], ...pathsOf(x, [...prefix, i]));
+    });
   } else if (v !== null && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) out.push([...prefix, k], ...pathsOf(x, [...prefix, k]));
   }
@@ -148,7 +183,7 @@ export function mutateKeys(r: Rand, body: unknown): unknown {
       if (op === 'drop') return new Entries(entries.filter((_, j) => j !== i));
       if (op === 'dup') return new Entries([...entries, [k, pick(r, wrongValues(r).slice(0, 17))]]);
       if (op === 'dup-first') return new Entries([[k, pick(r, wrongValues(r).slice(0, 17))], ...entries]);
-      if (op === 'rename') return new Entries(entries.map((e, j) => (j === i ? [k + '_x', v] : e)));
+      if (op === 'rename') return new Entries(entries.map((e, j) => (j === i ? [`${k}_x`, v] : e)));
       if (op === 'case') return new Entries(entries.map((e, j) => (j === i ? [k.toUpperCase(), v] : e)));
       return new Entries([...entries, ['__proto__', { [k]: v }]]);
     }
@@ -164,14 +199,40 @@ export function damageText(r: Rand, text: string): string {
   const op = int(r, 0, 7);
   const at = int(r, 0, Math.max(0, text.length - 1));
   switch (op) {
-    case 0: return text.slice(0, at);
-    case 1: return text.slice(0, at) + pick(r, ['"', '{', '}', '[', ']', ',', ':', '\\', '\u0000', 'x']) + text.slice(at);
-    case 2: return text.slice(0, at) + text.slice(at + 1);
-    case 3: return text.replace(/}$/, ',}');
-    case 4: return text + pick(r, ['}', ']', ' garbage', '{}', '\u0000']);
-    case 5: return text.replace(/"/g, "'");
-    case 6: return text.slice(0, at) + pick(r, ['NaN', 'Infinity', 'undefined', '0x10', '01', '.5', '+1', '"\\x41"', '"\\uZZZZ"', '/*c*/']) + text.slice(at);
-    default: return pick(r, ['', ' ', '\ufeff' + text, '{', '[', 'nul', 'true', '"', '{"a":}', '{"a" 1}', '{,}', '[,]', '{"a":1,,"b":2}']);
+    case 0:
+      return text.slice(0, at);
+    case 1:
+      return text.slice(0, at) + pick(r, ['"', '{', '}', '[', ']', ',', ':', '\\', '\u0000', 'x']) + text.slice(at);
+    case 2:
+      return text.slice(0, at) + text.slice(at + 1);
+    case 3:
+      return text.replace(/}$/, ',}');
+    case 4:
+      return text + pick(r, ['}', ']', ' garbage', '{}', '\u0000']);
+    case 5:
+      return text.replace(/"/g, "'");
+    case 6:
+      return (
+        text.slice(0, at) +
+        pick(r, ['NaN', 'Infinity', 'undefined', '0x10', '01', '.5', '+1', '"\\x41"', '"\\uZZZZ"', '/*c*/']) +
+        text.slice(at)
+      );
+    default:
+      return pick(r, [
+        '',
+        ' ',
+        `\ufeff${text}`,
+        '{',
+        '[',
+        'nul',
+        'true',
+        '"',
+        '{"a":}',
+        '{"a" 1}',
+        '{,}',
+        '[,]',
+        '{"a":1,,"b":2}',
+      ]);
   }
 }
 
@@ -191,7 +252,9 @@ export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): P
   try {
     return await Promise.race([
       p,
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms: ${what}`)), ms); }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms: ${what}`)), ms);
+      }),
     ]);
   } finally {
     clearTimeout(timer);

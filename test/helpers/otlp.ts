@@ -17,12 +17,18 @@ export interface Recorded {
   readonly ids: Map<string, { traceId: string; spanId: string; parentId: string | null }>;
 }
 
-export type SpanScript = (tracer: Tracer, helpers: { child: (name: string, attrs: Attributes, fn?: (s: Span) => void) => void }) => void;
+export type SpanScript = (
+  tracer: Tracer,
+  helpers: { child: (name: string, attrs: Attributes, fn?: (s: Span) => void) => void },
+) => void;
 
 /** Runs `script` under a tracer whose resource has `resource`; every span ends before serializing. */
 export function record(resource: Attributes, script: SpanScript): Recorded {
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ resource: resourceFromAttributes(resource), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes(resource),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
   const tracer = provider.getTracer('weft-test', '1.0.0');
   const child = (name: string, attrs: Attributes, fn?: (s: Span) => void) => {
     const s = tracer.startSpan(name, { attributes: attrs });
@@ -31,7 +37,16 @@ export function record(resource: Attributes, script: SpanScript): Recorded {
   };
   script(tracer, { child });
   const spans = exporter.getFinishedSpans();
-  const ids = new Map(spans.map((s) => [s.name, { traceId: s.spanContext().traceId, spanId: s.spanContext().spanId, parentId: s.parentSpanContext?.spanId ?? null }]));
+  const ids = new Map(
+    spans.map((s) => [
+      s.name,
+      {
+        traceId: s.spanContext().traceId,
+        spanId: s.spanContext().spanId,
+        parentId: s.parentSpanContext?.spanId ?? null,
+      },
+    ]),
+  );
   return {
     protobuf: Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!),
     json: Buffer.from(JsonTraceSerializer.serializeRequest(spans)!),
@@ -40,7 +55,13 @@ export function record(resource: Attributes, script: SpanScript): Recorded {
 }
 
 /** A root span with children made inside it, in the root's context. */
-export function tree(tracer: Tracer, root: string, attrs: Attributes, children: (open: (name: string, a: Attributes, fn?: (s: Span) => void) => void) => void, rootFn?: (s: Span) => void): void {
+export function tree(
+  tracer: Tracer,
+  root: string,
+  attrs: Attributes,
+  children: (open: (name: string, a: Attributes, fn?: (s: Span) => void) => void) => void,
+  rootFn?: (s: Span) => void,
+): void {
   const r = tracer.startSpan(root, { attributes: attrs });
   const ctx = trace.setSpan(context.active(), r);
   children((name, a, fn) => {
@@ -57,7 +78,11 @@ export { SpanStatusCode };
 export const PROTOBUF = 'application/x-protobuf';
 
 /** Posts an OTLP body (optionally gzipped) to Weft's export route. */
-export function postOtlp(t: TestApp, body: Buffer, opts: { type?: string; gzip?: boolean; headers?: Record<string, string>; path?: string } = {}): Promise<Reply> {
+export function postOtlp(
+  t: TestApp,
+  body: Buffer,
+  opts: { type?: string; gzip?: boolean; headers?: Record<string, string>; path?: string } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.gzip) headers['content-encoding'] = 'gzip';
   return t.postRaw(opts.path ?? '/otel/v1/traces', opts.gzip ? gzipSync(body) : body, opts.type ?? PROTOBUF, headers);
@@ -65,7 +90,14 @@ export function postOtlp(t: TestApp, body: Buffer, opts: { type?: string; gzip?:
 
 /** Every call of a project, whole, oldest first. */
 export async function callsOf(t: TestApp, projectId: string, extra: Record<string, unknown> = {}): Promise<any[]> {
-  const res = await t.post('/calls/stream_query', { project_id: projectId, sort_by: [{ field: 'started_at', direction: 'asc' }], ...extra });
+  const res = await t.post('/calls/stream_query', {
+    project_id: projectId,
+    sort_by: [{ field: 'started_at', direction: 'asc' }],
+    ...extra,
+  });
   if (res.status !== 200) throw new Error(`stream_query ${res.status}: ${res.text}`);
-  return res.text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  return res.text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));
 }

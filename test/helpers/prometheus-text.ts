@@ -75,7 +75,11 @@ function familyOf(name: string, families: Map<string, Family>): string {
 }
 
 const seriesKey = (name: string, labels: Record<string, string>, skip?: string) =>
-  `${name}{${Object.keys(labels).filter((k) => k !== skip).sort().map((k) => `${k}=${JSON.stringify(labels[k])}`).join(',')}}`;
+  `${name}{${Object.keys(labels)
+    .filter((k) => k !== skip)
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(labels[k])}`)
+    .join(',')}}`;
 
 function checkHistogram(f: Family): void {
   const series = new Map<string, { buckets: [number, number][]; count?: number; sum?: number }>();
@@ -99,7 +103,8 @@ function checkHistogram(f: Family): void {
     if (!last || last[0] !== Infinity) throw new Error(`${key}: histogram without a +Inf bucket last`);
     if (last[1] !== s.count) throw new Error(`${key}: +Inf bucket ${last[1]} differs from _count ${s.count}`);
     s.buckets.forEach(([le, n], i) => {
-      if (i > 0 && (le <= s.buckets[i - 1]![0] || n < s.buckets[i - 1]![1])) throw new Error(`${key}: buckets not ascending and cumulative at le=${le}`);
+      if (i > 0 && (le <= s.buckets[i - 1]![0] || n < s.buckets[i - 1]![1]))
+        throw new Error(`${key}: buckets not ascending and cumulative at le=${le}`);
     });
   }
 }
@@ -115,41 +120,47 @@ export function parsePrometheusText(text: string): Map<string, Family> {
     if (!f) families.set(name, (f = { name, type: 'untyped', help: null, samples: [] }));
     return f;
   };
-  text.split('\n').slice(0, -1).forEach((line, n) => {
-    const where = `line ${n + 1}`;
-    if (line === '') return;
-    const meta = /^#\s+(HELP|TYPE)\s+(\S+)(?:\s(.*))?$/.exec(line);
-    if (meta) {
-      const [, kind, name, rest = ''] = meta;
-      if (!METRIC_NAME.test(name!)) throw new Error(`${where}: bad metric name ${JSON.stringify(name)}`);
-      const f = family(name!);
-      if (kind === 'HELP') {
-        if (f.help !== null) throw new Error(`${where}: second HELP for ${name}`);
-        f.help = rest.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-      } else {
-        if (f.samples.length > 0 || typed.has(name!)) throw new Error(`${where}: TYPE for ${name} after its samples or twice`);
-        if (!TYPES.has(rest.trim() as MetricType)) throw new Error(`${where}: unknown type ${JSON.stringify(rest)}`);
-        typed.add(name!);
-        f.type = rest.trim() as MetricType;
+  text
+    .split('\n')
+    .slice(0, -1)
+    .forEach((line, n) => {
+      const where = `line ${n + 1}`;
+      if (line === '') return;
+      const meta = /^#\s+(HELP|TYPE)\s+(\S+)(?:\s(.*))?$/.exec(line);
+      if (meta) {
+        const [, kind, name, rest = ''] = meta;
+        if (!METRIC_NAME.test(name!)) throw new Error(`${where}: bad metric name ${JSON.stringify(name)}`);
+        const f = family(name!);
+        if (kind === 'HELP') {
+          if (f.help !== null) throw new Error(`${where}: second HELP for ${name}`);
+          f.help = rest.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+        } else {
+          if (f.samples.length > 0 || typed.has(name!))
+            throw new Error(`${where}: TYPE for ${name} after its samples or twice`);
+          if (!TYPES.has(rest.trim() as MetricType)) throw new Error(`${where}: unknown type ${JSON.stringify(rest)}`);
+          typed.add(name!);
+          f.type = rest.trim() as MetricType;
+        }
+        return;
       }
-      return;
-    }
-    if (line.startsWith('#')) return; // a comment
-    const m = /^([^\s{]+)(.*)$/.exec(line)!;
-    const name = m[1]!;
-    if (!METRIC_NAME.test(name)) throw new Error(`${where}: bad metric name ${JSON.stringify(name)}`);
-    const { labels, rest } = m[2]!.startsWith('{') ? parseLabels(m[2]!, where) : { labels: {}, rest: m[2]! };
-    const fields = rest.trim().split(/\s+/);
-    if (!/^\s/.test(rest) || fields.length < 1 || fields.length > 2) throw new Error(`${where}: expected a value (and a timestamp) after the series`);
-    if (fields.length === 2 && !/^-?\d+$/.test(fields[1]!)) throw new Error(`${where}: bad timestamp ${fields[1]}`);
-    const owner = familyOf(name, families);
-    if (owner !== current && families.get(owner)?.samples.length) throw new Error(`${where}: samples of ${owner} are not one group`);
-    current = owner;
-    const key = seriesKey(name, labels);
-    if (series.has(key)) throw new Error(`${where}: duplicate series ${key}`);
-    series.add(key);
-    family(owner).samples.push({ name, labels, value: parseValue(fields[0]!, where) });
-  });
+      if (line.startsWith('#')) return; // a comment
+      const m = /^([^\s{]+)(.*)$/.exec(line)!;
+      const name = m[1]!;
+      if (!METRIC_NAME.test(name)) throw new Error(`${where}: bad metric name ${JSON.stringify(name)}`);
+      const { labels, rest } = m[2]!.startsWith('{') ? parseLabels(m[2]!, where) : { labels: {}, rest: m[2]! };
+      const fields = rest.trim().split(/\s+/);
+      if (!/^\s/.test(rest) || fields.length < 1 || fields.length > 2)
+        throw new Error(`${where}: expected a value (and a timestamp) after the series`);
+      if (fields.length === 2 && !/^-?\d+$/.test(fields[1]!)) throw new Error(`${where}: bad timestamp ${fields[1]}`);
+      const owner = familyOf(name, families);
+      if (owner !== current && families.get(owner)?.samples.length)
+        throw new Error(`${where}: samples of ${owner} are not one group`);
+      current = owner;
+      const key = seriesKey(name, labels);
+      if (series.has(key)) throw new Error(`${where}: duplicate series ${key}`);
+      series.add(key);
+      family(owner).samples.push({ name, labels, value: parseValue(fields[0]!, where) });
+    });
   for (const f of families.values()) if (f.type === 'histogram') checkHistogram(f);
   return families;
 }

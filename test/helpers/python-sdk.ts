@@ -66,10 +66,18 @@ export const GQL = {
 } as const;
 
 /** A Python datetime as pydantic's JSON mode writes it: microseconds and Z. */
-export const pyTime = (ms: number, micros = 123): string => new Date(ms).toISOString().replace('Z', `${String(micros).padStart(3, '0')}Z`);
+export const pyTime = (ms: number, micros = 123): string =>
+  new Date(ms).toISOString().replace('Z', `${String(micros).padStart(3, '0')}Z`);
 
 export const PY_ATTRIBUTES = {
-  weave: { client_version: '0.52.22', source: 'python-sdk', os_name: 'Linux', os_version: '#1 SMP', os_release: '6.1.0', sys_version: '3.12.3 (main)' },
+  weave: {
+    client_version: '0.52.22',
+    source: 'python-sdk',
+    os_name: 'Linux',
+    os_version: '#1 SMP',
+    os_release: '6.1.0',
+    sys_version: '3.12.3 (main)',
+  },
 };
 
 export const pyOpRef = (projectId: string, name: string) => `weave:///${projectId}/op/${name}:${'Ab12'.repeat(11)}`;
@@ -93,19 +101,41 @@ export interface PyCallOpts {
 /** StartedCallSchemaForInsert with every field, as dumped. */
 export function pyStart(projectId: string, o: PyCallOpts = {}) {
   return {
-    project_id: projectId, id: o.id ?? randomUUID(), op_name: o.op ?? pyOpRef(projectId, 'predict'), display_name: o.display_name ?? null,
-    trace_id: o.trace_id ?? randomUUID(), parent_id: o.parent_id ?? null, thread_id: o.thread_id ?? null, turn_id: o.turn_id ?? null,
-    started_at: pyTime(o.started_ms ?? Date.now()), attributes: PY_ATTRIBUTES, inputs: o.inputs ?? { x: 1 }, otel_dump: null,
-    wb_user_id: null, wb_run_id: null, wb_run_step: null,
+    project_id: projectId,
+    id: o.id ?? randomUUID(),
+    op_name: o.op ?? pyOpRef(projectId, 'predict'),
+    display_name: o.display_name ?? null,
+    trace_id: o.trace_id ?? randomUUID(),
+    parent_id: o.parent_id ?? null,
+    thread_id: o.thread_id ?? null,
+    turn_id: o.turn_id ?? null,
+    started_at: pyTime(o.started_ms ?? Date.now()),
+    attributes: PY_ATTRIBUTES,
+    inputs: o.inputs ?? { x: 1 },
+    otel_dump: null,
+    wb_user_id: null,
+    wb_run_id: null,
+    wb_run_step: null,
   };
 }
 
 /** EndedCallSchemaForInsertWithStartedAt (v2 eager end): the end plus started_at and trace_id. */
-export function pyEnd(projectId: string, start: { id: string; trace_id: string; started_at: string }, o: PyCallOpts = {}) {
+export function pyEnd(
+  projectId: string,
+  start: { id: string; trace_id: string; started_at: string },
+  o: PyCallOpts = {},
+) {
   return {
-    project_id: projectId, id: start.id, ended_at: pyTime(o.ended_ms ?? Date.now() + 5), exception: o.exception ?? null,
-    output: o.output === undefined ? null : o.output, summary: o.summary ?? { usage: {}, status_counts: { success: 1, error: 0 } },
-    wb_run_step_end: null, is_eval: null, started_at: start.started_at, trace_id: start.trace_id,
+    project_id: projectId,
+    id: start.id,
+    ended_at: pyTime(o.ended_ms ?? Date.now() + 5),
+    exception: o.exception ?? null,
+    output: o.output === undefined ? null : o.output,
+    summary: o.summary ?? { usage: {}, status_counts: { success: 1, error: 0 } },
+    wb_run_step_end: null,
+    is_eval: null,
+    started_at: start.started_at,
+    trace_id: start.trace_id,
   };
 }
 
@@ -125,16 +155,37 @@ export function pyCompleted(projectId: string, o: PyCallOpts = {}) {
 /** CallsFilter with all eleven fields (null when unset). */
 export function pyFilter(f: Record<string, unknown> = {}) {
   return {
-    op_names: null, input_refs: null, output_refs: null, parent_ids: null, trace_ids: null, call_ids: null, thread_ids: null,
-    turn_ids: null, trace_roots_only: null, wb_user_ids: null, wb_run_ids: null, ...f,
+    op_names: null,
+    input_refs: null,
+    output_refs: null,
+    parent_ids: null,
+    trace_ids: null,
+    call_ids: null,
+    thread_ids: null,
+    turn_ids: null,
+    trace_roots_only: null,
+    wb_user_ids: null,
+    wb_run_ids: null,
+    ...f,
   };
 }
 
 /** CallsQueryReq of get_calls() as dumped. */
 export function pyCallsQuery(projectId: string, o: Record<string, unknown> = {}) {
   return {
-    project_id: projectId, filter: pyFilter(), limit: null, offset: null, sort_by: null, query: null, include_costs: false,
-    include_feedback: false, include_storage_size: false, include_total_storage_size: false, columns: null, expand_columns: null,
-    return_expanded_column_values: true, ...o,
+    project_id: projectId,
+    filter: pyFilter(),
+    limit: null,
+    offset: null,
+    sort_by: null,
+    query: null,
+    include_costs: false,
+    include_feedback: false,
+    include_storage_size: false,
+    include_total_storage_size: false,
+    columns: null,
+    expand_columns: null,
+    return_expanded_column_values: true,
+    ...o,
   };
 }

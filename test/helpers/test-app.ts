@@ -29,7 +29,12 @@ export interface TestApp {
   keys: CreatedKey[];
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Sends raw text as the body (for malformed JSON tests). */
-  postRaw(path: string, payload: string | Buffer, contentType?: string, headers?: Record<string, string>): Promise<Reply>;
+  postRaw(
+    path: string,
+    payload: string | Buffer,
+    contentType?: string,
+    headers?: Record<string, string>,
+  ): Promise<Reply>;
   get(path: string, headers?: Record<string, string>): Promise<Reply>;
   close(): Promise<void>;
 }
@@ -38,7 +43,7 @@ export const PROJECT = 'test-entity/test-project';
 export const LOCAL_USER = 'local-user';
 
 function toReply(res: { statusCode: number; headers: Record<string, unknown>; body: string }): Reply {
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = res.body.length ? JSON.parse(res.body) : undefined;
   } catch {
@@ -84,17 +89,24 @@ export const bearer = (key: string): Record<string, string> => ({ authorization:
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'weft-test-'));
   const sqlite = createSqliteStore(dataDir);
-  const shared = opts.replicaOf === undefined ? undefined : clickhouseDatabase(opts.replicaOf.store) ?? undefined;
+  const shared = opts.replicaOf === undefined ? undefined : (clickhouseDatabase(opts.replicaOf.store) ?? undefined);
   if (opts.replicaOf !== undefined && shared === undefined) throw new Error('replicaOf needs a ClickHouse test app');
-  const engineStore = testEngine() === 'clickhouse' ? await withClickHouse(sqlite, shared, opts.callCacheBytes) : sqlite;
+  const engineStore =
+    testEngine() === 'clickhouse' ? await withClickHouse(sqlite, shared, opts.callCacheBytes) : sqlite;
   const store = opts.wrapStore ? opts.wrapStore(engineStore) : engineStore;
   const app = await buildApp({
     store,
     config: {
-      bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit, localUserId: LOCAL_USER, localUsername: 'local',
-      logLevel: opts.log?.level ?? 'silent', logFormat: opts.log?.format ?? 'json', metricsToken: opts.metricsToken ?? null,
-      ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes, retentionIntervalMs: opts.retentionIntervalMs ?? 0,
-      rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, defaultEntity: opts.defaultEntity ?? null,
+      bodyLimit: opts.bodyLimit ?? DEFAULTS.bodyLimit,
+      localUserId: LOCAL_USER,
+      localUsername: 'local',
+      logLevel: opts.log?.level ?? 'silent',
+      logFormat: opts.log?.format ?? 'json',
+      metricsToken: opts.metricsToken ?? null,
+      ingestQueueBytes: opts.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes,
+      retentionIntervalMs: opts.retentionIntervalMs ?? 0,
+      rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
+      defaultEntity: opts.defaultEntity ?? null,
       allowedHosts: opts.allowedHosts ?? [],
     },
     ...(opts.uiDir !== undefined ? { uiDir: opts.uiDir } : {}),
@@ -102,8 +114,15 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   });
   const keys: CreatedKey[] = [];
   for (const k of opts.keys ?? []) keys.push(await createKey(store.auth, k, OPEN_ACCESS));
-  const postRaw = async (path: string, payload: string | Buffer, contentType = 'application/json', headers: Record<string, string> = {}) =>
-    toReply(await app.inject({ method: 'POST', url: path, payload, headers: { ...headers, 'content-type': contentType } }));
+  const postRaw = async (
+    path: string,
+    payload: string | Buffer,
+    contentType = 'application/json',
+    headers: Record<string, string> = {},
+  ) =>
+    toReply(
+      await app.inject({ method: 'POST', url: path, payload, headers: { ...headers, 'content-type': contentType } }),
+    );
   return {
     app,
     store,

@@ -25,7 +25,11 @@ export function tempDirs(prefix: string): { make(): string; removeAll(): void } 
 
 /** `weft keys <args> --data-dir dataDir`: exit code, stdout, stderr. */
 export function cli(dataDir: string, ...args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8', env: CHILD_ENV });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', ...args, '--data-dir', dataDir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: CHILD_ENV,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -49,19 +53,34 @@ export interface Served {
 
 /** Starts src/main.ts; resolves with the port once listening, or the exit code if it exits. */
 export function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--log-level', 'silent', ...args], { cwd: ROOT, env: CHILD_ENV });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/main.ts', '--port', '0', '--log-level', 'silent', ...args],
+    { cwd: ROOT, env: CHILD_ENV },
+  );
   let out = '';
   let stderr = '';
-  const stop = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   return new Promise((res) => {
-    const timer = setTimeout(() => { stop(); res({ stderr: stderr + '\n(timeout)', stop, exited }); }, 30_000);
+    const timer = setTimeout(() => {
+      stop();
+      res({ stderr: `${stderr}\n(timeout)`, stop, exited });
+    }, 30_000);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on \S+:(\d+)/.exec(out);
-      if (m) { clearTimeout(timer); res({ port: Number(m[1]), stdout: out, stderr, stop, exited }); }
+      if (m) {
+        clearTimeout(timer);
+        res({ port: Number(m[1]), stdout: out, stderr, stop, exited });
+      }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('exit', (code) => { clearTimeout(timer); res({ code, stderr, stop, exited }); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      res({ code, stderr, stop, exited });
+    });
   });
 }

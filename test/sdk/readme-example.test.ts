@@ -10,8 +10,12 @@ import { eventually, startWeftServer, type WeftServer } from './sdk-harness.js';
 import { jsonl } from '../helpers/calls.js';
 
 let w: WeftServer;
-before(async () => { w = await startWeftServer(); });
-after(async () => { await w.close(); });
+before(async () => {
+  w = await startWeftServer();
+});
+after(async () => {
+  await w.close();
+});
 
 function readmeExample(): string {
   const readme = readFileSync(resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8');

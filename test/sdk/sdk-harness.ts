@@ -35,7 +35,12 @@ export interface SdkRun {
  * `client` the result of `weave.init(project)` and `out` an object to report back.
  * After the body, the script waits for the SDK's call queue to drain.
  */
-export async function runSdk(url: string, project: string, body: string, opts: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<SdkRun> {
+export async function runSdk(
+  url: string,
+  project: string,
+  body: string,
+  opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<SdkRun> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-sdk-'));
   const script = join(dir, 'script.cjs');
   writeFileSync(
@@ -95,7 +100,11 @@ export function assertRanCleanly(run: SdkRun): void {
 }
 
 /** Polls `probe` until it returns a truthy value (the SDK flushes in the background). */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

@@ -4,7 +4,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { assertRanCleanly, eventually, runSdk, startWeftServer, type WeftServer } from './sdk-harness.js';
 import { jsonl } from '../helpers/calls.js';
@@ -26,11 +25,16 @@ before(async () => {
       requests += 1;
       const asked = JSON.parse(body || '{}');
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({
-        id: 'chatcmpl-weft', object: 'chat.completion', created: 1_700_000_000, model: asked.model ?? 'gpt-4o-mini',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'Paris.' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
-      }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-weft',
+          object: 'chat.completion',
+          created: 1_700_000_000,
+          model: asked.model ?? 'gpt-4o-mini',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Paris.' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
@@ -43,7 +47,10 @@ after(async () => {
 
 test('wrapOpenAI: the completion call carries usage, and include_costs prices it', async () => {
   const project = 'sdk-e2e/openai';
-  const run = await runSdk(w.url, project, `
+  const run = await runSdk(
+    w.url,
+    project,
+    `
   const OpenAI = require(${JSON.stringify(OPENAI_ENTRY)});
   const openai = weave.wrapOpenAI(new OpenAI({ apiKey: 'sk-fake', baseURL: ${JSON.stringify(fakeUrl)} }));
   const ask = weave.op(async function ask(q) {
@@ -51,7 +58,8 @@ test('wrapOpenAI: the completion call carries usage, and include_costs prices it
     return r.choices[0].message.content;
   });
   out.answer = await ask('Capital of France?');
-  `);
+  `,
+  );
   assertRanCleanly(run);
   assert.equal(run.result.answer, 'Paris.');
   assert.ok(requests >= 1);

@@ -5,15 +5,22 @@ import { assertRanCleanly, eventually, runSdk, startWeftServer, type WeftServer 
 import { jsonl } from '../helpers/calls.js';
 
 let w: WeftServer;
-before(async () => { w = await startWeftServer(); });
-after(async () => { await w.close(); });
+before(async () => {
+  w = await startWeftServer();
+});
+after(async () => {
+  await w.close();
+});
 
 const callsOf = async (project: string, body: Record<string, unknown> = {}) =>
   jsonl((await w.t.post('/calls/stream_query', { project_id: project, ...body })).text);
 
 test('nested ops with an exception caught by the parent: tree, statuses, exception, latency', async () => {
   const project = 'sdk-e2e/nested';
-  const run = await runSdk(w.url, project, `
+  const run = await runSdk(
+    w.url,
+    project,
+    `
   const childA = weave.op(async function childA(x) { await sleep(20); return x * 2; });
   const childB = weave.op(async function childB(x) { throw new Error('childB failed on ' + x); });
   const parent = weave.op(async function parent(x, label) {
@@ -23,7 +30,8 @@ test('nested ops with an exception caught by the parent: tree, statuses, excepti
     return { a, caught, label };
   }, { parameterNames: ['x', 'label'] });
   out.result = await parent(21, 'first');
-  `);
+  `,
+  );
   assertRanCleanly(run);
   assert.deepEqual(run.result.result, { a: 42, caught: 'childB failed on 21', label: 'first' });
   const calls = await eventually(async () => {
@@ -55,7 +63,10 @@ test('nested ops with an exception caught by the parent: tree, statuses, excepti
 
 test('object inputs and WeaveObjects: inputs hold refs that resolve through /refs/read_batch', async () => {
   const project = 'sdk-e2e/objects';
-  const run = await runSdk(w.url, project, `
+  const run = await runSdk(
+    w.url,
+    project,
+    `
   class MyModel extends weave.WeaveObject {
     constructor(params) { super(params); this.temperature = params.temperature; this.tags = params.tags; this.predict = weave.op(this, this.predict); }
     async predict(q) { return q.toUpperCase() + '!'; }
@@ -63,7 +74,8 @@ test('object inputs and WeaveObjects: inputs hold refs that resolve through /ref
   const model = new MyModel({ name: 'my-model', description: 'a test model', temperature: 0.7, tags: ['x'] });
   const useModel = weave.op(async function useModel(m, config) { return await m.predict(config.q); }, { parameterNames: ['m', 'config'] });
   out.answer = await useModel(model, { q: 'hello', nested: { list: [1, 2, 3] } });
-  `);
+  `,
+  );
   assertRanCleanly(run);
   assert.equal(run.result.answer, 'HELLO!');
   const calls = await eventually(async () => {
@@ -77,7 +89,9 @@ test('object inputs and WeaveObjects: inputs hold refs that resolve through /ref
   const predict = calls.find((c) => c.summary.weave.trace_name === 'MyModel.predict')!;
   assert.equal(predict.parent_id, use.id);
   assert.equal(predict.inputs.self, modelRef);
-  const r = await w.t.post('/refs/read_batch', { refs: [modelRef, `${modelRef}/attr/tags/index/0`, `${modelRef}/attr/temperature`] });
+  const r = await w.t.post('/refs/read_batch', {
+    refs: [modelRef, `${modelRef}/attr/tags/index/0`, `${modelRef}/attr/temperature`],
+  });
   assert.equal(r.status, 200, r.text);
   const [val, tag, temp] = r.body.vals;
   assert.equal(val._class_name, 'MyModel');
@@ -93,7 +107,10 @@ test('object inputs and WeaveObjects: inputs hold refs that resolve through /ref
 
 test('getCalls and getCall with filters read what Weft stores', async () => {
   const project = 'sdk-e2e/get-calls';
-  const run = await runSdk(w.url, project, `
+  const run = await runSdk(
+    w.url,
+    project,
+    `
   const leaf = weave.op(async function leaf(n) { return n + 1; });
   const root = weave.op(async function root(n) { return (await leaf(n)) + (await leaf(n + 10)); });
   out.value = await root(1);
@@ -107,11 +124,15 @@ test('getCalls and getCall with filters read what Weft stores', async () => {
   out.roots = roots.map((c) => c.id);
   out.leaves = leaves.map((c) => c.output);
   out.one = { id: one.id, output: one.output, status: one.summary.weave.status };
-  `);
+  `,
+  );
   assertRanCleanly(run);
   assert.equal(run.result.value, 14);
   assert.equal(run.result.all, 3);
   assert.equal(run.result.roots.length, 1);
-  assert.deepEqual(run.result.leaves.sort((x: number, y: number) => x - y), [2, 12]);
+  assert.deepEqual(
+    run.result.leaves.sort((x: number, y: number) => x - y),
+    [2, 12],
+  );
   assert.deepEqual(run.result.one, { id: run.result.roots[0], output: 14, status: 'success' });
 });

@@ -26,8 +26,14 @@ export async function launch(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
   });
 }
@@ -41,8 +47,17 @@ export interface UiPage {
   errors: string[];
 }
 
-export async function openPage(browser: Browser, origin: string, opts: { theme?: 'light' | 'dark' } = {}): Promise<UiPage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, reducedMotion: 'reduce', colorScheme: opts.theme ?? 'light' });
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  opts: { theme?: 'light' | 'dark' } = {},
+): Promise<UiPage> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+    colorScheme: opts.theme ?? 'light',
+  });
   // Long tasks after load, for the responsiveness budget.
   await context.addInitScript(() => {
     (window as unknown as { __longTasks: number[] }).__longTasks = [];
@@ -57,7 +72,9 @@ export async function openPage(browser: Browser, origin: string, opts: { theme?:
     const u = r.url();
     if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) external.push(u);
   });
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   return { page, context, external, errors };
 }

@@ -22,8 +22,14 @@ before(async () => {
   for (let i = 0; i < N; i++) {
     const id = newId();
     calls.push({
-      id, trace_id: newId(), op: op(PROJECT, i % 2 === 0 ? 'predict' : 'score'), started: T0 + i * 1000, ended: T0 + i * 1000 + latency(i),
-      inputs: { group: i % 3 === 0 ? 'a' : 'b', i }, output: `answer ${i}`, ...(i % 50 === 0 ? { exception: `failed ${i}` } : {}),
+      id,
+      trace_id: newId(),
+      op: op(PROJECT, i % 2 === 0 ? 'predict' : 'score'),
+      started: T0 + i * 1000,
+      ended: T0 + i * 1000 + latency(i),
+      inputs: { group: i % 3 === 0 ? 'a' : 'b', i },
+      output: `answer ${i}`,
+      ...(i % 50 === 0 ? { exception: `failed ${i}` } : {}),
     });
   }
   await upsert(w.url, PROJECT, calls);
@@ -35,29 +41,46 @@ after(async () => {
 
 const BASE = () => `${w.url}/ui/ui-team/table/calls`;
 async function firstIds(page: Page, n: number): Promise<string[]> {
-  await page.locator('[data-testid=call-row][data-index="0"][data-id]').waitFor().catch(async (e) => {
-    console.log('# no first row at', page.url(), (await page.locator('main').innerText()).slice(0, 600));
-    throw e;
-  });
+  await page
+    .locator('[data-testid=call-row][data-index="0"][data-id]')
+    .waitFor()
+    .catch(async (e) => {
+      console.log('# no first row at', page.url(), (await page.locator('main').innerText()).slice(0, 600));
+      throw e;
+    });
   return (await ids(page, '[data-testid=call-row][data-id]')).slice(0, n);
 }
 const expected = (pred: (i: number) => boolean, by: (i: number) => number) =>
-  calls.map((c, i) => [i, c] as const).filter(([i]) => pred(i)).sort((a, b) => by(b[0]) - by(a[0])).map(([, c]) => c.id);
+  calls
+    .map((c, i) => [i, c] as const)
+    .filter(([i]) => pred(i))
+    .sort((a, b) => by(b[0]) - by(a[0]))
+    .map(([, c]) => c.id);
 
 test('newest first, with the total; scrolling to the end fetches that window and keeps the DOM small', async () => {
   const { page, context, external, errors } = await openPage(browser, w.url);
   await page.goto(BASE());
-  assert.deepEqual(await firstIds(page, 5), expected(() => true, (i) => i).slice(0, 5));
+  assert.deepEqual(
+    await firstIds(page, 5),
+    expected(
+      () => true,
+      (i) => i,
+    ).slice(0, 5),
+  );
   // The total comes from its own request (/calls/query_stats), which may answer after the rows.
   await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent !== 'Counting…');
   assert.equal(await page.locator('[data-testid=calls-total]').innerText(), '3,000 traces');
   const scroller = page.locator('[data-testid=calls-table]');
-  await scroller.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await scroller.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   const last = page.locator(`[data-testid=call-row][data-index="${N - 1}"][data-id]`);
   await last.waitFor();
   assert.equal(await last.getAttribute('data-id'), calls[0]!.id);
   assert.ok((await page.locator('[data-testid=call-row]').count()) < 300);
-  await scroller.evaluate((el) => { el.scrollTop = el.scrollHeight / 2; });
+  await scroller.evaluate((el) => {
+    el.scrollTop = el.scrollHeight / 2;
+  });
   await page.locator('[data-testid=call-row][data-index="1500"][data-id]').waitFor();
   assert.ok((await page.locator('[data-testid=call-row]').count()) < 300);
   assert.deepEqual(external, []);
@@ -76,21 +99,44 @@ test('a filter built in the UI is in the URL; reload and a fresh browser show th
   await page.locator('[data-testid=filter-add]').click();
   await page.waitForURL(/f=/);
   await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '1,000 traces');
-  const want = expected((i) => i % 3 === 0, (i) => i).slice(0, 10);
+  const want = expected(
+    (i) => i % 3 === 0,
+    (i) => i,
+  ).slice(0, 10);
   assert.deepEqual(await firstIds(page, 10), want);
   await page.locator('[data-testid=errors-only]').check();
   await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '20 traces');
   const url = page.url();
-  assert.deepEqual(await firstIds(page, 20), expected((i) => i % 150 === 0, (i) => i));
+  assert.deepEqual(
+    await firstIds(page, 20),
+    expected(
+      (i) => i % 150 === 0,
+      (i) => i,
+    ),
+  );
   await shot(page, 'calls-filtered-light');
 
   await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '20 traces');
-  assert.deepEqual(await firstIds(page, 20), expected((i) => i % 150 === 0, (i) => i));
+  assert.deepEqual(
+    await firstIds(page, 20),
+    expected(
+      (i) => i % 150 === 0,
+      (i) => i,
+    ),
+  );
   const fresh = await openPage(browser, w.url);
   await fresh.page.goto(url);
-  await fresh.page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '20 traces');
-  assert.deepEqual(await firstIds(fresh.page, 20), expected((i) => i % 150 === 0, (i) => i));
+  await fresh.page.waitForFunction(
+    () => document.querySelector('[data-testid=calls-total]')?.textContent === '20 traces',
+  );
+  assert.deepEqual(
+    await firstIds(fresh.page, 20),
+    expected(
+      (i) => i % 150 === 0,
+      (i) => i,
+    ),
+  );
   assert.equal(await fresh.page.locator('[data-testid=filter-chip]').count(), 1);
   await fresh.context.close();
 
@@ -108,14 +154,21 @@ test('sorting by latency is done by the server, both ways, and kept in the URL',
   await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '1,500 traces');
   await page.locator('[data-testid=sort-latency]').click();
   await page.waitForURL(/sort=summary.weave.latency_ms%3Adesc|sort=summary\.weave\.latency_ms:desc/);
-  await page.waitForFunction(() => document.querySelector('[data-testid=call-row][data-index="0"]')?.textContent?.includes('998 ms'));
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=call-row][data-index="0"]')?.textContent?.includes('998 ms'),
+  );
   const desc = await firstIds(page, 30);
   const latencies = desc.map((id) => latency(calls.findIndex((c) => c.id === id)));
-  assert.deepEqual(latencies, [...latencies].sort((a, b) => b - a));
+  assert.deepEqual(
+    latencies,
+    [...latencies].sort((a, b) => b - a),
+  );
   assert.equal(latencies[0], 998);
   await page.locator('[data-testid=sort-latency]').click();
   await page.waitForURL(/latency_ms(%3A|:)asc/);
-  await page.waitForFunction(() => document.querySelector('[data-testid=call-row][data-index="0"]')?.textContent?.includes('<1 ms'));
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=call-row][data-index="0"]')?.textContent?.includes('<1 ms'),
+  );
   await context.close();
 });
 
@@ -143,12 +196,24 @@ test('a column picked from the sample shows truncated values, sorts on the serve
   await page.locator('[data-testid=columns-button]').click();
   await page.locator('[data-testid="sort-path:inputs.group"]').click();
   await page.waitForURL(/inputs\.group(%3A|:)desc/);
-  await page.waitForFunction(() => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="path:inputs.group"]')?.textContent === 'b');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=call-row][data-index="0"] [data-col="path:inputs.group"]')?.textContent ===
+      'b',
+  );
   await page.locator('[data-testid="sort-path:inputs.group"]').click();
   await page.waitForURL(/inputs\.group(%3A|:)asc/);
-  await page.waitForFunction(() => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="path:inputs.group"]')?.textContent === 'a');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=call-row][data-index="0"] [data-col="path:inputs.group"]')?.textContent ===
+      'a',
+  );
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="path:inputs.group"]')?.textContent === 'a');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=call-row][data-index="0"] [data-col="path:inputs.group"]')?.textContent ===
+      'a',
+  );
   await shot(page, 'calls-columns-light');
   await context.close();
 });
@@ -195,7 +260,10 @@ test('two ticked calls open side by side, their differences marked; changes only
   await page.locator('[data-testid=diff]').waitFor();
   const [a, b] = [calls.find((c) => c.id === first)!, calls.find((c) => c.id === second)!];
   const diff = await page.locator('[data-testid=diff]').innerText();
-  assert.ok(diff.includes(`answer ${calls.indexOf(a)}`) && diff.includes(`answer ${calls.indexOf(b)}`), diff.slice(0, 400));
+  assert.ok(
+    diff.includes(`answer ${calls.indexOf(a)}`) && diff.includes(`answer ${calls.indexOf(b)}`),
+    diff.slice(0, 400),
+  );
   // inputs.i, output and latency differ (and inputs.group when the two are in different groups).
   const changed = Number((await page.locator('[data-testid=compare-counts]').innerText()).split(' ')[0]);
   assert.ok(changed >= 3, `${changed} changed lines`);
@@ -225,11 +293,22 @@ test('ticked calls are deleted after a confirmation; the total and the rows foll
   assert.equal((await w.t.post('/calls/query_stats', { project_id: PROJECT })).body.count, N);
   await page.locator('[data-testid=delete-selected]').click();
   await page.locator('[data-testid=confirm-delete-button]').click();
-  await page.waitForFunction((n) => document.querySelector('[data-testid=calls-total]')?.textContent === `${n} traces`, (N - 2).toLocaleString('en-US'));
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid=calls-total]')?.textContent === `${n} traces`,
+    (N - 2).toLocaleString('en-US'),
+  );
   assert.equal((await w.t.post('/calls/query_stats', { project_id: PROJECT })).body.count, N - 2);
   // The total and the rows are two queries; the rows may re-render a moment after the total.
-  const third = expected(() => true, (i) => i)[2];
-  await page.waitForFunction((id) => document.querySelector('[data-testid=call-row][data-index="0"]')?.getAttribute('data-id') === id, third, { timeout: 10_000 })
+  const third = expected(
+    () => true,
+    (i) => i,
+  )[2];
+  await page
+    .waitForFunction(
+      (id) => document.querySelector('[data-testid=call-row][data-index="0"]')?.getAttribute('data-id') === id,
+      third,
+      { timeout: 10_000 },
+    )
     .catch(() => undefined);
   assert.deepEqual(await firstIds(page, 1), [third]);
   assert.equal(await page.locator(`[data-testid=call-row][data-id="${first}"]`).count(), 0);
@@ -239,16 +318,31 @@ test('ticked calls are deleted after a confirmation; the total and the rows foll
 test('export writes every filtered call, as CSV with the table columns or as whole calls in JSON Lines', async () => {
   const { page, context } = await openPage(browser, w.url);
   // The Blob path (the File System Access picker cannot be driven headless).
-  await context.addInitScript(() => { delete (window as unknown as { showSaveFilePicker?: unknown }).showSaveFilePicker; });
+  await context.addInitScript(() => {
+    delete (window as unknown as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
   await page.goto(`${BASE()}?op=score&cols=${encodeURIComponent('["inputs.group"]')}`);
   await firstIds(page, 1);
-  const want = (await w.t.post('/calls/query_stats', { project_id: PROJECT, filter: { trace_roots_only: true }, query: { $expr: { $contains: { input: { $getField: 'op_name' }, substr: { $literal: 'score' }, case_insensitive: true } } } })).body.count;
+  const want = (
+    await w.t.post('/calls/query_stats', {
+      project_id: PROJECT,
+      filter: { trace_roots_only: true },
+      query: {
+        $expr: {
+          $contains: { input: { $getField: 'op_name' }, substr: { $literal: 'score' }, case_insensitive: true },
+        },
+      },
+    })
+  ).body.count;
   assert.ok(want > 1000);
   const csvDownload = page.waitForEvent('download');
   await page.locator('[data-testid=export]').selectOption('csv');
   const csv = await (await csvDownload).path().then((p) => readFileSync(p, 'utf8'));
   const lines = csv.trimEnd().split('\n');
-  assert.equal(lines[0], 'id,trace_id,parent_id,op_name,display_name,status,started_at,ended_at,latency_ms,tokens,cost_usd,exception,inputs.group');
+  assert.equal(
+    lines[0],
+    'id,trace_id,parent_id,op_name,display_name,status,started_at,ended_at,latency_ms,tokens,cost_usd,exception,inputs.group',
+  );
   assert.equal(lines.length, want + 1);
   const byId = new Map(calls.map((c, i) => [c.id, i]));
   for (const line of lines.slice(1, 50)) {
@@ -260,7 +354,10 @@ test('export writes every filtered call, as CSV with the table columns or as who
   }
   const jsonlDownload = page.waitForEvent('download');
   await page.locator('[data-testid=export]').selectOption('jsonl');
-  const rows = (await (await jsonlDownload).path().then((p) => readFileSync(p, 'utf8'))).trimEnd().split('\n').map((l) => JSON.parse(l));
+  const rows = (await (await jsonlDownload).path().then((p) => readFileSync(p, 'utf8')))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(rows.length, want);
   assert.deepEqual(rows[0].inputs, calls[byId.get(rows[0].id)!]!.inputs);
   await context.close();
@@ -281,13 +378,30 @@ test('where the browser can write files (File System Access), the export streams
   page.on('download', () => downloads++);
   await page.goto(BASE());
   await firstIds(page, 1);
-  const want = (await w.t.post('/calls/query_stats', { project_id: PROJECT, filter: { trace_roots_only: true } })).body.count;
+  const want = (await w.t.post('/calls/query_stats', { project_id: PROJECT, filter: { trace_roots_only: true } })).body
+    .count;
   await page.locator('[data-testid=export]').selectOption('jsonl');
-  await page.waitForFunction(() => (window as unknown as { __export: { closed: boolean } }).__export.closed, undefined, { timeout: 20_000 }).catch(async (e) => {
-    console.log('# export state', await page.evaluate(() => JSON.stringify({ ...(window as any).__export, chunks: (window as any).__export.chunks.length, own: typeof (window as any).showSaveFilePicker })), await page.locator('[data-testid=export-progress], [data-testid=error-banner]').allInnerTexts());
-    throw e;
-  });
-  const rec = await page.evaluate(() => (window as unknown as { __export: { chunks: string[]; name: string } }).__export);
+  await page
+    .waitForFunction(() => (window as unknown as { __export: { closed: boolean } }).__export.closed, undefined, {
+      timeout: 20_000,
+    })
+    .catch(async (e) => {
+      console.log(
+        '# export state',
+        await page.evaluate(() =>
+          JSON.stringify({
+            ...(window as any).__export,
+            chunks: (window as any).__export.chunks.length,
+            own: typeof (window as any).showSaveFilePicker,
+          }),
+        ),
+        await page.locator('[data-testid=export-progress], [data-testid=error-banner]').allInnerTexts(),
+      );
+      throw e;
+    });
+  const rec = await page.evaluate(
+    () => (window as unknown as { __export: { chunks: string[]; name: string } }).__export,
+  );
   assert.equal(rec.name, 'ui-team-table-calls.jsonl');
   assert.ok(rec.chunks.length > 1, `${rec.chunks.length} writes`);
   assert.equal(rec.chunks.join('').trimEnd().split('\n').length, want);

@@ -18,7 +18,10 @@ before(async () => {
   [w, browser] = await Promise.all([startWeftServer(), launch()]);
   // modelA is right for i < 70 (70%), modelB for i < 40 or i >= 90 (50%): B regresses on
   // 40..69 (30 examples) and improves on 90..99 (10).
-  const run = await runSdk(w.url, PROJECT, `
+  const run = await runSdk(
+    w.url,
+    PROJECT,
+    `
   const rows = Array.from({ length: 100 }, (_, i) => ({ i, expected: i % 2 === 0 ? 'even' : 'odd' }));
   const dataset = new weave.Dataset({ name: 'parity', rows });
   const wrong = (r) => (r.expected === 'even' ? 'odd' : 'even');
@@ -28,14 +31,29 @@ before(async () => {
   const evaluation = new weave.Evaluation({ name: 'parity-eval', dataset, scorers: [correct] });
   out.a = await evaluation.evaluate({ model: modelA, maxConcurrency: 10 });
   out.b = await evaluation.evaluate({ model: modelB, maxConcurrency: 10 });
-  `, { timeoutMs: 180_000 });
+  `,
+    { timeoutMs: 180_000 },
+  );
   assertRanCleanly(run);
   assert.equal(run.result.a.correct.true_count, 70);
   assert.equal(run.result.b.correct.true_count, 50);
-  const evals = await eventually(async () => {
-    const calls = jsonl((await w.t.post('/calls/stream_query', { project_id: PROJECT, query: { $expr: { $contains: { input: { $getField: 'op_name' }, substr: { $literal: 'Evaluation.evaluate' } } } } })).text);
-    return calls.length === 2 && calls.every((c) => c.ended_at) ? calls : null;
-  }, 'two finished evaluate calls', 60_000);
+  const evals = await eventually(
+    async () => {
+      const calls = jsonl(
+        (
+          await w.t.post('/calls/stream_query', {
+            project_id: PROJECT,
+            query: {
+              $expr: { $contains: { input: { $getField: 'op_name' }, substr: { $literal: 'Evaluation.evaluate' } } },
+            },
+          })
+        ).text,
+      );
+      return calls.length === 2 && calls.every((c) => c.ended_at) ? calls : null;
+    },
+    'two finished evaluate calls',
+    60_000,
+  );
   for (const c of evals) runs.set(/modelA/.test(JSON.stringify(c.inputs.model)) ? 'modelA' : 'modelB', c.id);
   assert.equal(runs.size, 2);
 });
@@ -44,15 +62,19 @@ after(async () => {
   await w?.close();
 });
 
-const cell = (page: Page, metric: string, run: string, part: 'value' | 'delta') => page.locator(`[data-testid=scorecard] tr[data-metric="${metric}"] td[data-run="${run}"] [data-${part}]`);
+const cell = (page: Page, metric: string, run: string, part: 'value' | 'delta') =>
+  page.locator(`[data-testid=scorecard] tr[data-metric="${metric}"] td[data-run="${run}"] [data-${part}]`);
 
-test('the list shows both runs; comparing them shows each run\'s summary and the regressions the fixture predicts', async () => {
+test("the list shows both runs; comparing them shows each run's summary and the regressions the fixture predicts", async () => {
   const a = runs.get('modelA')!;
   const b = runs.get('modelB')!;
   const { page, context, external, errors } = await openPage(browser, w.url);
   await page.goto(`${w.url}/ui/ui-team/evals/evaluations`);
   await page.locator('[data-testid=evaluations] tr[data-id]').nth(1).waitFor();
-  assert.match(await page.locator(`[data-testid=evaluations] tr[data-id="${a}"]`).innerText(), /parity-eval[\s\S]*modelA[\s\S]*correct\.true_count 70/);
+  assert.match(
+    await page.locator(`[data-testid=evaluations] tr[data-id="${a}"]`).innerText(),
+    /parity-eval[\s\S]*modelA[\s\S]*correct\.true_count 70/,
+  );
   await page.locator(`[data-testid=evaluations] tr[data-id="${a}"] input[type=checkbox]`).check();
   await page.locator(`[data-testid=evaluations] tr[data-id="${b}"] input[type=checkbox]`).check();
   await shot(page, 'evaluations-light');
@@ -65,11 +87,17 @@ test('the list shows both runs; comparing them shows each run\'s summary and the
   assert.equal(await cell(page, 'correct.true_fraction', b, 'value').innerText(), '0.500');
   assert.equal((await cell(page, 'correct.true_count', b, 'delta').innerText()).trim(), '-20');
 
-  await page.waitForFunction(() => document.querySelector('[data-testid=examples-count]')?.textContent === '100 of 100 examples');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=examples-count]')?.textContent === '100 of 100 examples',
+  );
   await page.locator('[data-testid=example-filter]').selectOption('regressions');
-  await page.waitForFunction(() => document.querySelector('[data-testid=examples-count]')?.textContent === '30 of 100 examples');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=examples-count]')?.textContent === '30 of 100 examples',
+  );
   await page.locator('[data-testid=example-filter]').selectOption('improvements');
-  await page.waitForFunction(() => document.querySelector('[data-testid=examples-count]')?.textContent === '10 of 100 examples');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=examples-count]')?.textContent === '10 of 100 examples',
+  );
   // The examples show the dataset rows their refs name.
   assert.match(await page.locator('[data-testid=example-row]').first().innerText(), /"i":9\d/);
   await shot(page, 'evaluations-compare-light');
@@ -84,11 +112,15 @@ test('the list shows both runs; comparing them shows each run\'s summary and the
   await page.locator('[data-testid=baseline]').selectOption(b);
   await page.waitForURL((u) => u.searchParams.get('baseline') === b && u.searchParams.get('filter') === 'regressions');
   assert.equal((await cell(page, 'correct.true_count', a, 'delta').innerText()).trim(), '+20');
-  await page.waitForFunction(() => document.querySelector('[data-testid=examples-count]')?.textContent === '10 of 100 examples');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=examples-count]')?.textContent === '10 of 100 examples',
+  );
   const url = page.url();
   const fresh = await openPage(browser, w.url);
   await fresh.page.goto(url);
-  await fresh.page.waitForFunction(() => document.querySelector('[data-testid=examples-count]')?.textContent === '10 of 100 examples');
+  await fresh.page.waitForFunction(
+    () => document.querySelector('[data-testid=examples-count]')?.textContent === '10 of 100 examples',
+  );
   assert.equal((await cell(fresh.page, 'correct.true_count', a, 'delta').innerText()).trim(), '+20');
   await fresh.context.close();
   assert.deepEqual(external, []);

@@ -17,7 +17,16 @@ const calls: SeedCall[] = [];
 before(async () => {
   [w, browser] = await Promise.all([startWeftServer(), launch()]);
   const t0 = Date.UTC(2026, 10, 3);
-  for (let i = 0; i < 3; i++) calls.push({ id: newId(), trace_id: newId(), op: op(PROJECT, 'answer'), started: t0 + i * 1000, ended: t0 + i * 1000 + 50, inputs: { i }, output: `a${i}` });
+  for (let i = 0; i < 3; i++)
+    calls.push({
+      id: newId(),
+      trace_id: newId(),
+      op: op(PROJECT, 'answer'),
+      started: t0 + i * 1000,
+      ended: t0 + i * 1000 + 50,
+      inputs: { i },
+      output: `a${i}`,
+    });
   await upsert(w.url, PROJECT, calls);
 });
 after(async () => {
@@ -26,15 +35,22 @@ after(async () => {
 });
 
 const feedbackOf = async (callId: string) =>
-  (await w.t.post('/feedback/query', { project_id: PROJECT, query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${PROJECT}/call/${callId}` }] } } })).body.result as { id: string; feedback_type: string; payload: Record<string, unknown>; wb_user_id: string }[];
+  (
+    await w.t.post('/feedback/query', {
+      project_id: PROJECT,
+      query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${PROJECT}/call/${callId}` }] } },
+    })
+  ).body.result as { id: string; feedback_type: string; payload: Record<string, unknown>; wb_user_id: string }[];
 
-test('a reaction is added by a click, shown as the viewer\'s own, and taken back by another', async () => {
+test("a reaction is added by a click, shown as the viewer's own, and taken back by another", async () => {
   const target = calls[1]!;
   const { page, context, errors } = await openPage(browser, w.url);
   await page.goto(`${w.url}/ui/ui-team/feedback/calls/${target.id}`);
   const thumbs = page.locator('[data-testid=reactions] button[data-emoji="👍"]');
   await thumbs.waitFor();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=reactions] button[data-emoji="👍"]')?.hasAttribute('disabled'));
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid=reactions] button[data-emoji="👍"]')?.hasAttribute('disabled'),
+  );
   await thumbs.click();
   await page.locator('[data-testid=reactions] button[data-emoji="👍"][aria-pressed=true]').waitFor();
   assert.equal((await thumbs.innerText()).replace(/\s/g, ''), '👍1');
@@ -46,7 +62,10 @@ test('a reaction is added by a click, shown as the viewer\'s own, and taken back
 
   // The calls table shows it, with no reload.
   await page.getByText('← Calls').click();
-  await page.locator(`[data-testid=call-row][data-id="${target.id}"] [data-testid=feedback-cell]`).filter({ hasText: '👍' }).waitFor();
+  await page
+    .locator(`[data-testid=call-row][data-id="${target.id}"] [data-testid=feedback-cell]`)
+    .filter({ hasText: '👍' })
+    .waitFor();
   await page.locator(`[data-testid=call-row][data-id="${target.id}"]`).click();
   await page.locator('[data-testid=reactions] button[data-emoji="👍"][aria-pressed=true]').click();
   await page.locator('[data-testid=reactions] button[data-emoji="👍"][aria-pressed=false]').waitFor();
@@ -64,7 +83,10 @@ test('a note is added in the Feedback tab, listed with its author, and deleted b
   await page.locator('[data-testid=note-add]').click();
   await page.locator('[data-testid=note]').filter({ hasText: 'The answer cites the wrong year.' }).waitFor();
   const stored = await feedbackOf(target.id);
-  assert.deepEqual(stored.map((f) => [f.feedback_type, f.payload.note, f.wb_user_id]), [['wandb.note.1', 'The answer cites the wrong year.', LOCAL_USER]]);
+  assert.deepEqual(
+    stored.map((f) => [f.feedback_type, f.payload.note, f.wb_user_id]),
+    [['wandb.note.1', 'The answer cites the wrong year.', LOCAL_USER]],
+  );
   assert.equal(await page.locator('[data-testid=note-input]').inputValue(), '');
   await shot(page, 'feedback-light');
   const dark = await openPage(browser, w.url, { theme: 'dark' });
@@ -81,8 +103,11 @@ test('a note is added in the Feedback tab, listed with its author, and deleted b
 test('scorer feedback written by an SDK is listed with its source', async () => {
   const target = calls[2]!;
   const r = await w.t.post('/feedback/create', {
-    project_id: PROJECT, weave_ref: `weave:///${PROJECT}/call/${target.id}`, feedback_type: 'wandb.runnable.exact_match',
-    payload: { output: true }, runnable_ref: `weave:///${PROJECT}/op/exact_match:AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG`,
+    project_id: PROJECT,
+    weave_ref: `weave:///${PROJECT}/call/${target.id}`,
+    feedback_type: 'wandb.runnable.exact_match',
+    payload: { output: true },
+    runnable_ref: `weave:///${PROJECT}/op/exact_match:AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG`,
     call_ref: `weave:///${PROJECT}/call/${newId()}`,
   });
   assert.equal(r.status, 200, r.text);

@@ -25,8 +25,21 @@ before(async () => {
   browser = await launch();
   reader = t.keys[0]!.key;
   const seed = async (project: string, key: string) => {
-    const calls = [{ id: newId(), trace_id: newId(), op: op(project, 'work'), started: Date.UTC(2026, 10, 2), ended: Date.UTC(2026, 10, 2) + 5, inputs: { project } }];
-    const res = await fetch(`${url}/call/upsert_batch`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ batch: batchItems(project, calls) }) });
+    const calls = [
+      {
+        id: newId(),
+        trace_id: newId(),
+        op: op(project, 'work'),
+        started: Date.UTC(2026, 10, 2),
+        ended: Date.UTC(2026, 10, 2) + 5,
+        inputs: { project },
+      },
+    ];
+    const res = await fetch(`${url}/call/upsert_batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ batch: batchItems(project, calls) }),
+    });
     assert.equal(res.status, 200, await res.text());
   };
   await seed('team-a/app', t.keys[1]!.key);
@@ -46,7 +59,9 @@ test('the UI asks for a key, lists only what it may read, and keeps it for the s
   await shot(page, 'keys-prompt-light');
   await prompt.locator('input[type=password]').fill('weft_not_a_real_key_0000000000000000000000000');
   await prompt.locator('button[type=submit]').click();
-  await page.waitForFunction(() => /Invalid or revoked API key/.test(document.querySelector('[data-testid=key-prompt]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /Invalid or revoked API key/.test(document.querySelector('[data-testid=key-prompt]')?.textContent ?? ''),
+  );
 
   await prompt.locator('input[type=password]').fill(reader);
   await prompt.locator('button[type=submit]').click();

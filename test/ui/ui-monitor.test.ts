@@ -24,27 +24,51 @@ const seeded: SeedCall[] = [];
 for (let i = 0; i < N; i++) {
   const started = T0 + i * 60_000 + (i % 7) * 1000;
   const root: SeedCall = {
-    id: newId(), trace_id: newId(), op: op(PROJECT, i % 2 === 0 ? 'predict' : 'score'), started, ended: started + 50 + ((i * 37) % 900),
-    inputs: { i }, output: 'ok', ...(i % 9 === 0 ? { exception: `failed ${i}` } : {}),
-    summary: { usage: { 'gpt-4o-mini': { requests: 1, prompt_tokens: 100 + i, completion_tokens: 20, total_tokens: 120 + i } } },
+    id: newId(),
+    trace_id: newId(),
+    op: op(PROJECT, i % 2 === 0 ? 'predict' : 'score'),
+    started,
+    ended: started + 50 + ((i * 37) % 900),
+    inputs: { i },
+    output: 'ok',
+    ...(i % 9 === 0 ? { exception: `failed ${i}` } : {}),
+    summary: {
+      usage: { 'gpt-4o-mini': { requests: 1, prompt_tokens: 100 + i, completion_tokens: 20, total_tokens: 120 + i } },
+    },
   };
   roots.push(root);
-  seeded.push(root, { id: newId(), trace_id: root.trace_id, parent_id: root.id, op: op(PROJECT, 'tool'), started: started + 1, ended: started + 6 });
+  seeded.push(root, {
+    id: newId(),
+    trace_id: root.trace_id,
+    parent_id: root.id,
+    op: op(PROJECT, 'tool'),
+    started: started + 1,
+    ended: started + 6,
+  });
 }
 const fixture = (pick: (c: SeedCall, i: number) => boolean) => {
   const chosen = roots.filter(pick);
-  const usage = (c: SeedCall) => (c.summary as { usage: Record<string, { prompt_tokens: number; completion_tokens: number }> }).usage['gpt-4o-mini']!;
+  const usage = (c: SeedCall) =>
+    (c.summary as { usage: Record<string, { prompt_tokens: number; completion_tokens: number }> }).usage[
+      'gpt-4o-mini'
+    ]!;
   return {
     calls: chosen.length,
     errors: chosen.filter((c) => c.exception).length,
     tokens: chosen.reduce((n, c) => n + usage(c).prompt_tokens + usage(c).completion_tokens, 0),
-    cost: chosen.reduce((n, c) => n + usage(c).prompt_tokens * PRICE.prompt + usage(c).completion_tokens * PRICE.completion, 0),
+    cost: chosen.reduce(
+      (n, c) => n + usage(c).prompt_tokens * PRICE.prompt + usage(c).completion_tokens * PRICE.completion,
+      0,
+    ),
   };
 };
 
 before(async () => {
   [w, browser] = await Promise.all([startWeftServer(), launch()]);
-  const run = await runSdk(w.url, PROJECT, `
+  const run = await runSdk(
+    w.url,
+    PROJECT,
+    `
   const lookup = weave.op(async function lookup(city) { throw new Error('no weather for ' + city); });
   const answer = weave.op(async function answer(question) {
     try { await lookup('Atlantis'); } catch (e) {}
@@ -52,7 +76,8 @@ before(async () => {
   });
   out.first = await answer('Weather in Paris?');
   out.second = await answer('And tomorrow?');
-  `);
+  `,
+  );
   assertRanCleanly(run);
   await eventually(async () => {
     const calls = jsonl((await w.t.post('/calls/stream_query', { project_id: PROJECT })).text);
@@ -60,7 +85,14 @@ before(async () => {
   }, 'four ended SDK calls');
   await upsert(w.url, PROJECT, seeded);
   const price = await w.t.post('/cost/create', {
-    project_id: PROJECT, costs: { 'gpt-4o-mini': { prompt_token_cost: PRICE.prompt, completion_token_cost: PRICE.completion, effective_date: '2026-01-01T00:00:00Z' } },
+    project_id: PROJECT,
+    costs: {
+      'gpt-4o-mini': {
+        prompt_token_cost: PRICE.prompt,
+        completion_token_cost: PRICE.completion,
+        effective_date: '2026-01-01T00:00:00Z',
+      },
+    },
   });
   assert.equal(price.status, 200, price.text);
 });
@@ -72,21 +104,44 @@ after(async () => {
 const WINDOW = `from=${new Date(T0).toISOString()}&to=${new Date(T0 + HOURS * 3_600_000).toISOString()}`;
 const url = (query = '') => `${w.url}/ui/mon-team/agent/monitor${query ? `?${query}` : ''}`;
 
-interface Shown { calls: number; errors: number; tokens: number; cost: number; buckets: number; bucketCalls: number }
+interface Shown {
+  calls: number;
+  errors: number;
+  tokens: number;
+  cost: number;
+  buckets: number;
+  bucketCalls: number;
+}
 /** The totals as shown (data-value) once the charts are drawn, and the data table's buckets. */
 async function shown(page: Page): Promise<Shown> {
   const drawn = page.locator('[data-testid=monitor-content]:not([class*=stale]) [data-testid=chart-cost] canvas');
   await drawn.or(page.locator('[data-testid=error-banner]')).first().waitFor();
   if (!(await drawn.count())) throw new Error(`no charts: ${await page.locator('[data-testid=monitor]').innerText()}`);
-  await page.waitForFunction(() => document.querySelector('[data-testid=monitor]')?.getAttribute('aria-busy') === 'false');
-  const value = async (id: string) => Number(await page.locator(`[data-testid=total-${id}]`).getAttribute('data-value'));
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=monitor]')?.getAttribute('aria-busy') === 'false',
+  );
+  const value = async (id: string) =>
+    Number(await page.locator(`[data-testid=total-${id}]`).getAttribute('data-value'));
   const rows = page.locator('[data-testid=monitor-data] tbody tr');
-  const bucketCalls = (await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-calls'))))).reduce((a, b) => a + b, 0);
-  return { calls: await value('calls'), errors: await value('errors'), tokens: await value('tokens'), cost: await value('cost'), buckets: await rows.count(), bucketCalls };
+  const bucketCalls = (await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-calls'))))).reduce(
+    (a, b) => a + b,
+    0,
+  );
+  return {
+    calls: await value('calls'),
+    errors: await value('errors'),
+    tokens: await value('tokens'),
+    cost: await value('cost'),
+    buckets: await rows.count(),
+    bucketCalls,
+  };
 }
 
 function assertFixture(actual: Shown, expected: ReturnType<typeof fixture>) {
-  assert.deepEqual([actual.calls, actual.errors, actual.tokens, actual.bucketCalls], [expected.calls, expected.errors, expected.tokens, expected.calls]);
+  assert.deepEqual(
+    [actual.calls, actual.errors, actual.tokens, actual.bucketCalls],
+    [expected.calls, expected.errors, expected.tokens, expected.calls],
+  );
   assert.ok(Math.abs(actual.cost - expected.cost) < 1e-9, `cost ${actual.cost} != ${expected.cost}`);
 }
 
@@ -95,22 +150,32 @@ test('a known window shows the fixture totals, five charts and the table; light 
     const { page, context, external, errors } = await openPage(browser, w.url, { theme });
     await page.goto(url(WINDOW));
     const s = await shown(page);
-    assertFixture(s, fixture(() => true));
+    assertFixture(
+      s,
+      fixture(() => true),
+    );
     assert.equal(s.buckets, 72, 'six hours in 5-minute buckets');
     assert.equal(await page.locator('[data-testid=monitor-window]').getAttribute('data-bucket'), '300');
     assert.equal(await page.locator('[data-testid=total-calls]').innerText(), 'Traces\n360');
     assert.match(await page.locator('[data-testid=total-errors]').innerText(), /^Errors\n40\n11% of traces$/);
     assert.match(await page.locator('[data-testid=total-tokens]').innerText(), /107,820/);
     assert.match(await page.locator('[data-testid=total-cost]').innerText(), /\$0\.12/);
-    for (const chart of ['calls', 'error-rate', 'latency', 'tokens', 'cost']) assert.equal(await page.locator(`[data-testid=chart-${chart}] canvas`).count(), 1, chart);
+    for (const chart of ['calls', 'error-rate', 'latency', 'tokens', 'cost'])
+      assert.equal(await page.locator(`[data-testid=chart-${chart}] canvas`).count(), 1, chart);
     assert.ok((await mark(page, 'weft:view-ready')) !== null);
     await shot(page, `monitor-${theme}`);
     await page.locator('[data-testid=chart-cost]').scrollIntoViewIfNeeded();
     await shot(page, `monitor-${theme}-lower`);
     // The theme toggle redraws the charts in the other theme's colours.
-    await page.evaluate(() => document.querySelectorAll('[data-testid^=chart-] canvas').forEach((c) => c.setAttribute('data-old', '')));
+    await page.evaluate(() =>
+      document.querySelectorAll('[data-testid^=chart-] canvas').forEach((c) => {
+        c.setAttribute('data-old', '');
+      }),
+    );
     await page.locator('[data-testid=theme-toggle]').click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid^=chart-] canvas:not([data-old])').length === 5);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid^=chart-] canvas:not([data-old])').length === 5,
+    );
     assert.deepEqual(external, []);
     assert.deepEqual(errors, []);
     await context.close();
@@ -120,11 +185,20 @@ test('a known window shows the fixture totals, five charts and the table; light 
 test("the calls view's filter params change the numbers; a reload keeps the view; the link opens those calls", async () => {
   const { page, context, external, errors } = await openPage(browser, w.url);
   await page.goto(url(`${WINDOW}&errors=1`));
-  assertFixture(await shown(page), fixture((c) => Boolean(c.exception)));
+  assertFixture(
+    await shown(page),
+    fixture((c) => Boolean(c.exception)),
+  );
   await page.goto(url(`${WINDOW}&op=predict`));
-  assertFixture(await shown(page), fixture((_c, i) => i % 2 === 0));
+  assertFixture(
+    await shown(page),
+    fixture((_c, i) => i % 2 === 0),
+  );
   await page.reload();
-  assertFixture(await shown(page), fixture((_c, i) => i % 2 === 0));
+  assertFixture(
+    await shown(page),
+    fixture((_c, i) => i % 2 === 0),
+  );
   assert.equal(new URL(page.url()).searchParams.get('op'), 'predict');
   // Every call, not only trace roots: the tool calls double the count, none has an error.
   await page.goto(url(`${WINDOW}&roots=0`));
@@ -177,9 +251,15 @@ test('dragging across a chart zooms to that range (in the URL); Back and Reset z
   const params = new URL(page.url()).searchParams;
   const [from, to] = [Date.parse(params.get('from')!), Date.parse(params.get('to')!)];
   // A quarter of six hours, give or take a pixel.
-  assert.ok(Math.abs(from - (T0 + 1.5 * 3_600_000)) < 120_000 && Math.abs(to - from - 1.5 * 3_600_000) < 120_000, `${params}`);
+  assert.ok(
+    Math.abs(from - (T0 + 1.5 * 3_600_000)) < 120_000 && Math.abs(to - from - 1.5 * 3_600_000) < 120_000,
+    `${params}`,
+  );
   const zoomed = await shown(page);
-  assertFixture(zoomed, fixture((c) => c.started >= from && c.started < to));
+  assertFixture(
+    zoomed,
+    fixture((c) => c.started >= from && c.started < to),
+  );
   await page.reload();
   assert.equal((await shown(page)).calls, zoomed.calls);
   await page.goBack();

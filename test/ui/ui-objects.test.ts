@@ -17,7 +17,10 @@ let prompt: string[];
 
 before(async () => {
   [w, browser] = await Promise.all([startWeftServer(), launch()]);
-  const run = await runSdk(w.url, PROJECT, `
+  const run = await runSdk(
+    w.url,
+    PROJECT,
+    `
   const greet = weave.op(async function greet(name) {
     const words = ['hello', name];
     return words.join(' ');
@@ -47,7 +50,9 @@ before(async () => {
   class ExactMatch extends Scorer { constructor(p) { super(p); this.case_sensitive = false; } }
   await client.publish(new ExactMatch({ name: 'exact-match' }));
   await client.publish({ threshold: 0.8, retries: 2 }, 'run-config');
-  `, { timeoutMs: 120_000 });
+  `,
+    { timeoutMs: 120_000 },
+  );
   assertRanCleanly(run);
   prompt = run.result.prompt;
   assert.equal(prompt.length, 3);
@@ -64,7 +69,8 @@ const clean = (p: UiPage) => {
   assert.deepEqual(p.errors, [], 'console errors');
 };
 /** Top-level keys of the JSON lines in a list of diff lines (`  "key": value,`). */
-const keysOf = (lines: string[]) => [...new Set(lines.map((l) => /^ {2}"([^"]+)":/.exec(l)?.[1]).filter((k): k is string => k !== undefined))].sort();
+const keysOf = (lines: string[]) =>
+  [...new Set(lines.map((l) => /^ {2}"([^"]+)":/.exec(l)?.[1]).filter((k): k is string => k !== undefined))].sort();
 
 test('the objects page lists every object grouped by kind, with a name filter in the URL', async () => {
   for (const theme of ['light', 'dark'] as const) {
@@ -72,7 +78,10 @@ test('the objects page lists every object grouped by kind, with a name filter in
     await p.page.goto(`${BASE()}/objects`);
     await p.page.locator('[data-testid=object-row]').first().waitFor();
     const groups = await p.page.$$eval('[data-testid=object-group]', (els) =>
-      els.map((g) => [g.getAttribute('data-group'), [...g.querySelectorAll('[data-testid=object-row]')].map((r) => r.getAttribute('data-id')).sort()]),
+      els.map((g) => [
+        g.getAttribute('data-group'),
+        [...g.querySelectorAll('[data-testid=object-row]')].map((r) => r.getAttribute('data-id')).sort(),
+      ]),
     );
     assert.deepEqual(groups, [
       ['ops', ['greet', 'scoreAnswer']],
@@ -85,7 +94,11 @@ test('the objects page lists every object grouped by kind, with a name filter in
     assert.equal(await text(p.page, 'objects-total'), '7 objects');
     const promptRow = p.page.locator('[data-testid=object-row][data-id=answer-prompt]');
     assert.equal(await promptRow.locator('[data-testid=object-versions]').innerText(), '3');
-    assert.equal(await promptRow.locator('[data-testid=alias]').count(), 0, 'every row is the latest: "latest" goes without saying');
+    assert.equal(
+      await promptRow.locator('[data-testid=alias]').count(),
+      0,
+      'every row is the latest: "latest" goes without saying',
+    );
     await shot(p.page, `objects-${theme}`);
     clean(p);
     await p.context.close();
@@ -104,13 +117,23 @@ test('the objects page lists every object grouped by kind, with a name filter in
   // One kind at a time, also in the URL.
   await page.goto(`${BASE()}/objects?kind=ops`);
   await page.locator('[data-testid=object-row]').first().waitFor();
-  assert.deepEqual(await page.$$eval('[data-testid=object-row]', (els) => els.map((e) => e.getAttribute('data-group'))), ['ops', 'ops']);
+  assert.deepEqual(
+    await page.$$eval('[data-testid=object-row]', (els) => els.map((e) => e.getAttribute('data-group'))),
+    ['ops', 'ops'],
+  );
   // .../datasets and .../ops are the objects view on that kind.
   for (const kind of ['datasets', 'ops']) {
     await page.goto(`${BASE()}/${kind}`);
     await page.waitForURL(`${BASE()}/objects?kind=${kind}`);
     await page.locator('[data-testid=object-row]').first().waitFor();
-    assert.deepEqual([...new Set(await page.$$eval('[data-testid=object-row]', (els) => els.map((e) => e.getAttribute('data-group'))))], [kind]);
+    assert.deepEqual(
+      [
+        ...new Set(
+          await page.$$eval('[data-testid=object-row]', (els) => els.map((e) => e.getAttribute('data-group'))),
+        ),
+      ],
+      [kind],
+    );
   }
   await context.close();
 });
@@ -122,18 +145,32 @@ test('versions are listed newest first; ticking v0 and v2 opens their diff, whic
   await page.locator('[data-testid=object-row][data-id=answer-prompt] [data-testid=object-link]').click();
   await page.waitForURL(`${BASE()}/objects/answer-prompt`);
   await page.locator('[data-testid=version-row]').first().waitFor();
-  const rows = await page.$$eval('[data-testid=version-row]', (els) => els.map((e) => [e.getAttribute('data-version'), e.getAttribute('data-id')]));
-  assert.deepEqual(rows, [['2', prompt[2]], ['1', prompt[1]], ['0', prompt[0]]]);
+  const rows = await page.$$eval('[data-testid=version-row]', (els) =>
+    els.map((e) => [e.getAttribute('data-version'), e.getAttribute('data-id')]),
+  );
+  assert.deepEqual(rows, [
+    ['2', prompt[2]],
+    ['1', prompt[1]],
+    ['0', prompt[0]],
+  ]);
   assert.equal(await text(page, 'versions-total'), '3 versions');
   await page.locator(`[data-testid=version-row][data-id="${prompt[0]}"] [data-testid=version-pick]`).check();
   await page.locator(`[data-testid=version-row][data-id="${prompt[2]}"] [data-testid=version-pick]`).check();
   await shot(page, 'object-versions-light');
   await page.locator('[data-testid=compare]').click();
-  await page.waitForURL((u) => u.pathname.endsWith('/objects/answer-prompt/diff') && u.searchParams.get('a') === prompt[0] && u.searchParams.get('b') === prompt[2]);
+  await page.waitForURL(
+    (u) =>
+      u.pathname.endsWith('/objects/answer-prompt/diff') &&
+      u.searchParams.get('a') === prompt[0] &&
+      u.searchParams.get('b') === prompt[2],
+  );
   await page.locator('[data-testid=diff-row]').first().waitFor();
 
   const changedLines = async (side: 'left' | 'right') =>
-    page.$$eval(`[data-testid=diff-row]:not([data-change=same]) [data-testid=diff-${side}] [data-testid=diff-text]`, (els) => els.map((e) => e.textContent ?? ''));
+    page.$$eval(
+      `[data-testid=diff-row]:not([data-change=same]) [data-testid=diff-${side}] [data-testid=diff-text]`,
+      (els) => els.map((e) => e.textContent ?? ''),
+    );
   assert.deepEqual(keysOf(await changedLines('left')), ['content', 'temperature']);
   assert.deepEqual(keysOf(await changedLines('right')), ['content', 'temperature']);
   const same = await page.locator('[data-testid=diff-row][data-change=same]').count();
@@ -148,7 +185,9 @@ test('versions are listed newest first; ticking v0 and v2 opens their diff, whic
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=diff-row][data-change=same]').length === 0);
   assert.equal(await page.locator('[data-testid=diff-row]').count(), 2);
   assert.equal(await text(page, 'diff-hidden-total'), `${same} unchanged lines hidden`);
-  const folded = await page.$$eval('[data-testid=diff-hidden]', (els) => els.reduce((s, e) => s + Number(e.getAttribute('data-count')), 0));
+  const folded = await page.$$eval('[data-testid=diff-hidden]', (els) =>
+    els.reduce((s, e) => s + Number(e.getAttribute('data-count')), 0),
+  );
   assert.equal(folded, same);
   await shot(page, 'object-diff-only-light');
   const url = page.url();
@@ -161,7 +200,10 @@ test('versions are listed newest first; ticking v0 and v2 opens their diff, whic
   // Swap: the sides trade places in the URL and on screen.
   await page.locator('[data-testid=diff-swap]').click();
   await page.waitForURL((u) => u.searchParams.get('a') === prompt[2] && u.searchParams.get('b') === prompt[0]);
-  await page.waitForFunction((d) => document.querySelector('[data-testid=diff-side]')?.getAttribute('data-id') === d, prompt[2]);
+  await page.waitForFunction(
+    (d) => document.querySelector('[data-testid=diff-side]')?.getAttribute('data-id') === d,
+    prompt[2],
+  );
   assert.match((await changedLines('left')).join('\n'), /"temperature": 0\.7/);
   clean(p);
   await p.context.close();
@@ -193,7 +235,9 @@ test('a tag added in the UI is listed by GET /tags, and removed again', async ()
   await shot(page, 'object-version-tagged-light');
   // The versions list shows it on that version only.
   await page.locator('[data-testid=all-versions]').click();
-  await page.locator(`[data-testid=version-row][data-id="${prompt[1]}"] [data-testid=tag][data-tag=reviewed]`).waitFor();
+  await page
+    .locator(`[data-testid=version-row][data-id="${prompt[1]}"] [data-testid=tag][data-tag=reviewed]`)
+    .waitFor();
   assert.equal(await page.locator('[data-testid=version-row] [data-testid=tag]').count(), 1);
   await page.goBack();
   await page.locator('[data-testid=tag-remove]').click();
@@ -209,26 +253,37 @@ test('a tag added in the UI is listed by GET /tags, and removed again', async ()
 });
 
 test(`a ${ROWS.toLocaleString('en-US')}-row dataset: total, virtual scrolling to the last row, ?row= deep links`, async () => {
-  const objs = (await w.t.post('/objs/query', { project_id: PROJECT, filter: { object_ids: ['arithmetic'] } })).body.objs;
+  const objs = (await w.t.post('/objs/query', { project_id: PROJECT, filter: { object_ids: ['arithmetic'] } })).body
+    .objs;
   const digest: string = objs[0].digest;
   const p = await openPage(browser, w.url);
   const { page } = p;
   await page.goto(`${BASE()}/objects/arithmetic/versions/${digest}`);
   await page.locator('[data-testid=dataset-row][data-index="0"][data-id]').waitFor();
   assert.equal(await text(page, 'dataset-total'), '2,000 rows');
-  assert.deepEqual(await page.$$eval('[data-testid=dataset-column]', (els) => els.map((e) => e.textContent)), ['id', 'expected', 'meta', 'question']);
+  assert.deepEqual(await page.$$eval('[data-testid=dataset-column]', (els) => els.map((e) => e.textContent)), [
+    'id',
+    'expected',
+    'meta',
+    'question',
+  ]);
   // A cell previews its value: never the whole of it.
   const meta = await page.locator('[data-testid=dataset-row][data-index="0"] span[data-kind=object]').innerText();
   assert.ok(meta.length <= 120 && meta.endsWith('…'), meta);
   await shot(page, 'dataset-light');
-  await page.locator('[data-testid=dataset-table]').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await page.locator('[data-testid=dataset-table]').evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   const last = page.locator(`[data-testid=dataset-row][data-index="${ROWS - 1}"][data-id]`);
   await last.waitFor();
   assert.match(await last.innerText(), new RegExp(`What is ${ROWS - 1} \\+ ${ROWS - 1}\\?`));
   assert.ok((await page.locator('[data-testid=dataset-row]').count()) < 100, 'the DOM holds only the rows on screen');
   await last.click();
   await page.waitForURL(new RegExp(`[?&]row=${ROWS - 1}`));
-  await page.locator(`[data-testid=row-detail][data-index="${ROWS - 1}"] [data-testid=row-value]`).getByText(`What is ${ROWS - 1} + ${ROWS - 1}?`).waitFor();
+  await page
+    .locator(`[data-testid=row-detail][data-index="${ROWS - 1}"] [data-testid=row-value]`)
+    .getByText(`What is ${ROWS - 1} + ${ROWS - 1}?`)
+    .waitFor();
   clean(p);
   await p.context.close();
 
@@ -291,7 +346,10 @@ test('a plain object shows its value; an unknown version says so', async () => {
     const { page } = p;
     await page.goto(`${BASE()}/objects/qa-model/versions/latest`);
     await page.locator('[data-testid=object-value]').getByText('gpt-4o-mini').waitFor();
-    assert.equal(await text(page, 'version-digest'), (await w.t.post('/obj/read', { project_id: PROJECT, object_id: 'qa-model', digest: 'latest' })).body.obj.digest);
+    assert.equal(
+      await text(page, 'version-digest'),
+      (await w.t.post('/obj/read', { project_id: PROJECT, object_id: 'qa-model', digest: 'latest' })).body.obj.digest,
+    );
     await shot(page, `object-value-${theme}`);
     clean(p);
     await page.goto(`${BASE()}/objects/qa-model/versions/nope`);

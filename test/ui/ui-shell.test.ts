@@ -12,7 +12,10 @@ let w: WeftServer;
 let browser: Browser;
 before(async () => {
   [w, browser] = await Promise.all([startWeftServer(), launch()]);
-  const run = await runSdk(w.url, PROJECT, `
+  const run = await runSdk(
+    w.url,
+    PROJECT,
+    `
   const lookup = weave.op(async function lookup(city) { throw new Error('no weather for ' + city); });
   const chat = weave.op(async function chat(messages) {
     return { role: 'assistant', content: 'It is sunny in Paris.' };
@@ -24,7 +27,8 @@ before(async () => {
   });
   out.first = await answer('Weather in Paris?');
   out.second = await answer('And tomorrow?');
-  `);
+  `,
+  );
   assertRanCleanly(run);
   await eventually(async () => {
     const calls = jsonl((await w.t.post('/calls/stream_query', { project_id: PROJECT })).text);
@@ -51,7 +55,10 @@ test('GET / opens the projects page; a project links to its calls; nothing leave
   await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent !== 'Counting…');
   assert.equal(await page.locator('[data-testid=calls-total]').innerText(), '2 traces');
   const texts = await page.locator('[data-testid=call-row]').allInnerTexts();
-  assert.ok(texts.every((t) => t.includes('answer')), texts.join('|'));
+  assert.ok(
+    texts.every((t) => t.includes('answer')),
+    texts.join('|'),
+  );
   await shot(page, 'calls-light');
   assert.deepEqual(external, []);
   assert.deepEqual(errors, []);
@@ -65,7 +72,11 @@ test('a call opens inside its trace: tree, statuses, detail with chat and except
   await page.waitForURL(/\/ui\/ui-team\/agent\/calls\/[0-9a-f-]+$/);
   const tree = page.locator('[data-testid=tree-row]');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=tree-row]').length === 3);
-  assert.deepEqual(await tree.allInnerTexts().then((t) => t.map((x) => x.split('\n')[0])), ['answer', 'lookup', 'chat']);
+  assert.deepEqual(await tree.allInnerTexts().then((t) => t.map((x) => x.split('\n')[0])), [
+    'answer',
+    'lookup',
+    'chat',
+  ]);
   assert.equal(await tree.nth(1).locator('[data-status]').getAttribute('data-status'), 'error');
   await page.locator('[data-testid=call-detail] [data-testid=inputs]').waitFor();
   assert.match(await page.locator('[data-testid=inputs]').innerText(), /Weather in Paris\?|And tomorrow\?/);

@@ -15,19 +15,58 @@ before(async () => {
   [w, browser] = await Promise.all([startWeftServer(), launch()]);
   const t0 = Date.UTC(2026, 10, 4, 9);
   const batch: unknown[] = [];
-  const call = (id: string, thread: string, turn: string, parent: string | null, at: number, inputs: unknown, output: unknown) => {
-    batch.push({ mode: 'start', req: { start: { project_id: PROJECT, id, trace_id: turn, op_name: `weave:///${PROJECT}/op/chat:AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG`, started_at: new Date(at).toISOString(), attributes: {}, inputs, thread_id: thread, turn_id: turn, ...(parent ? { parent_id: parent } : {}) } } });
-    batch.push({ mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: new Date(at + 400).toISOString(), output, summary: {} } } });
+  const call = (
+    id: string,
+    thread: string,
+    turn: string,
+    parent: string | null,
+    at: number,
+    inputs: unknown,
+    output: unknown,
+  ) => {
+    batch.push({
+      mode: 'start',
+      req: {
+        start: {
+          project_id: PROJECT,
+          id,
+          trace_id: turn,
+          op_name: `weave:///${PROJECT}/op/chat:AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG`,
+          started_at: new Date(at).toISOString(),
+          attributes: {},
+          inputs,
+          thread_id: thread,
+          turn_id: turn,
+          ...(parent ? { parent_id: parent } : {}),
+        },
+      },
+    });
+    batch.push({
+      mode: 'end',
+      req: { end: { project_id: PROJECT, id, ended_at: new Date(at + 400).toISOString(), output, summary: {} } },
+    });
   };
   for (let i = 0; i < 3; i++) {
     const turn = newId();
     turns.push(turn);
-    call(turn, 'support-42', turn, null, t0 + i * 60_000, { messages: [{ role: 'user', content: `question ${i + 1}` }] }, { role: 'assistant', content: `answer ${i + 1}` });
+    call(
+      turn,
+      'support-42',
+      turn,
+      null,
+      t0 + i * 60_000,
+      { messages: [{ role: 'user', content: `question ${i + 1}` }] },
+      { role: 'assistant', content: `answer ${i + 1}` },
+    );
     call(newId(), 'support-42', turn, turn, t0 + i * 60_000 + 10, { step: 'retrieve' }, 'docs');
   }
   const other = newId();
   call(other, 'support-7', other, null, t0 - 3_600_000, { messages: [{ role: 'user', content: 'older' }] }, 'ok');
-  const r = await fetch(`${w.url}/call/upsert_batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ batch }) });
+  const r = await fetch(`${w.url}/call/upsert_batch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ batch }),
+  });
   assert.equal(r.status, 200, await r.text());
 });
 after(async () => {
@@ -39,12 +78,20 @@ test('threads newest first; a thread opens as its turns, in order, with their me
   const { page, context, errors } = await openPage(browser, w.url);
   await page.goto(`${w.url}/ui/ui-team/threads/threads`);
   await page.locator('[data-testid=threads] li[data-id]').nth(1).waitFor();
-  assert.deepEqual(await page.locator('[data-testid=threads] li[data-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), ['support-42', 'support-7']);
+  assert.deepEqual(
+    await page
+      .locator('[data-testid=threads] li[data-id]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))),
+    ['support-42', 'support-7'],
+  );
   assert.match(await page.locator('[data-testid=threads] li[data-id="support-42"]').innerText(), /3 turns/);
   await page.locator('[data-testid=threads] li[data-id="support-42"]').click();
   await page.waitForURL(/thread=support-42/);
   await page.locator('[data-testid=turn]').nth(2).waitFor();
-  assert.deepEqual(await page.locator('[data-testid=turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), turns);
+  assert.deepEqual(
+    await page.locator('[data-testid=turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))),
+    turns,
+  );
   assert.match(await page.locator('[data-testid=turn]').first().innerText(), /question 1[\s\S]*answer 1/);
   await shot(page, 'threads-light');
   const dark = await openPage(browser, w.url, { theme: 'dark' });

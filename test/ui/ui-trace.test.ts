@@ -38,7 +38,14 @@ after(async () => {
 });
 
 const treeRows = (page: Page) => page.locator('[data-testid=tree-row]');
-const ready = (page: Page) => page.waitForFunction(() => /^[\d,]+ calls ·/.test(document.querySelector('[data-testid=trace-stats]')?.textContent ?? '') && !document.querySelector('[data-testid=trace-stats]')!.textContent!.includes('loading'), undefined, { timeout: 60_000 });
+const ready = (page: Page) =>
+  page.waitForFunction(
+    () =>
+      /^[\d,]+ calls ·/.test(document.querySelector('[data-testid=trace-stats]')?.textContent ?? '') &&
+      !document.querySelector('[data-testid=trace-stats]')!.textContent!.includes('loading'),
+    undefined,
+    { timeout: 60_000 },
+  );
 
 test(`a ${50_551} call trace: first rows and the whole tree within budget, fewer than 300 rows in the DOM`, async () => {
   assert.equal(trace.length, 50_551);
@@ -48,15 +55,22 @@ test(`a ${50_551} call trace: first rows and the whole tree within budget, fewer
   await ready(page);
   const first = (await mark(page, 'weft:first-row'))!;
   const whole = (await mark(page, 'weft:trace-ready'))!;
-  console.log(`# 50,551-call trace: first rows ${first.toFixed(0)} ms, whole tree ${whole.toFixed(0)} ms from navigation`);
+  console.log(
+    `# 50,551-call trace: first rows ${first.toFixed(0)} ms, whole tree ${whole.toFixed(0)} ms from navigation`,
+  );
   assert.ok(first < 1000 * BUDGET_SCALE, `first rows after ${first} ms`);
   assert.ok(whole < 2000 * BUDGET_SCALE, `whole tree after ${whole} ms`);
   assert.match(await page.locator('[data-testid=trace-stats]').innerText(), /^50,551 calls · 0 errors/);
-  const longTasks = await page.evaluate((t) => (window as unknown as { __longTasks: number[] }).__longTasks.filter((d) => d > t), 200 * BUDGET_SCALE);
+  const longTasks = await page.evaluate(
+    (t) => (window as unknown as { __longTasks: number[] }).__longTasks.filter((d) => d > t),
+    200 * BUDGET_SCALE,
+  );
   assert.deepEqual(longTasks, [], 'long tasks over 200 ms');
   const scroller = page.locator('[data-testid=trace-tree]');
   for (const at of [0, 0.37, 0.81, 1]) {
-    await scroller.evaluate((el, f) => { el.scrollTop = el.scrollHeight * f; }, at);
+    await scroller.evaluate((el, f) => {
+      el.scrollTop = el.scrollHeight * f;
+    }, at);
     await page.waitForTimeout(50);
     const n = await treeRows(page).count();
     assert.ok(n > 10 && n < 300, `${n} rows in the DOM at ${at}`);
@@ -85,7 +99,8 @@ test('a deep link to a call 40,000 rows down shows it selected and in view; the 
   await shot(page, 'trace-deeplink-light');
 
   const parentOf = (id: string) => trace.find((c) => c.id === id)!.parent_id!;
-  const selectedIs = (id: string) => page.locator(`[data-testid=tree-row][data-id="${id}"][aria-selected=true]`).waitFor();
+  const selectedIs = (id: string) =>
+    page.locator(`[data-testid=tree-row][data-id="${id}"][aria-selected=true]`).waitFor();
   await page.keyboard.press('j');
   await selectedIs(order[40_001]!);
   assert.equal(new URL(page.url()).searchParams.get('call'), order[40_001]);
@@ -111,7 +126,10 @@ test('open to depth 1 lists the root and its 50 steps; the timeline view is a UR
   await page.goto(`${w.url}/ui/ui-team/big/calls/${trace[0]!.id}?depth=1&view=timeline`);
   await ready(page);
   // 51 rows of 28 px: the root and its 50 closed steps.
-  await page.waitForFunction(() => (document.querySelector('[data-testid=trace-tree] > div') as HTMLElement | null)?.style.height === `${51 * 28}px`);
+  await page.waitForFunction(
+    () =>
+      (document.querySelector('[data-testid=trace-tree] > div') as HTMLElement | null)?.style.height === `${51 * 28}px`,
+  );
   assert.equal(await page.locator('[data-testid=tree-row][data-depth="2"]').count(), 0);
   assert.equal(await page.locator('[data-testid=tree-row][data-depth="1"][aria-expanded=true]').count(), 0);
   assert.equal(await page.locator('[data-testid=view-timeline]').getAttribute('aria-pressed'), 'true');
@@ -128,13 +146,20 @@ test('the op search dims what does not match and n moves to the next match; it i
   await page.locator('[data-testid=tree-search]').fill('^tool$');
   await page.locator('[data-testid=tree-search]').press('Enter');
   await page.waitForURL((u) => u.searchParams.get('q') === '^tool$');
-  await page.waitForFunction(() => /^500 matches/.test(document.querySelector('[data-testid=tree-matches]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /^500 matches/.test(document.querySelector('[data-testid=tree-matches]')?.textContent ?? ''),
+  );
   await page.locator('[data-testid=trace-tree]').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('n');
   const firstTool = order.find((id) => trace.find((c) => c.id === id)!.op.includes('/op/tool:'))!;
   await page.locator(`[data-testid=tree-row][data-id="${firstTool}"][aria-selected=true]`).waitFor();
-  const dimmed = await page.locator('[data-testid=tree-row]').evaluateAll((els) => els.map((e) => [e.textContent?.startsWith('tool') ?? false, getComputedStyle(e).opacity]));
-  assert.ok(dimmed.every(([isTool, o]) => (isTool ? o === '1' : o !== '1')), JSON.stringify(dimmed.slice(0, 5)));
+  const dimmed = await page
+    .locator('[data-testid=tree-row]')
+    .evaluateAll((els) => els.map((e) => [e.textContent?.startsWith('tool') ?? false, getComputedStyle(e).opacity]));
+  assert.ok(
+    dimmed.every(([isTool, o]) => (isTool ? o === '1' : o !== '1')),
+    JSON.stringify(dimmed.slice(0, 5)),
+  );
   await page.keyboard.press('n');
   await page.waitForFunction((id) => new URL(location.href).searchParams.get('call') !== id, firstTool);
   await context.close();
@@ -144,26 +169,75 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
   const t = Date.UTC(2026, 10, 21, 9);
   const chatId = newId();
   const root: SeedCall = {
-    id: newId(), trace_id: newId(), op: op(GOLD, 'openai.chat.completions.create'), started: t, ended: t + 1200,
+    id: newId(),
+    trace_id: newId(),
+    op: op(GOLD, 'openai.chat.completions.create'),
+    started: t,
+    ended: t + 1200,
     inputs: {
-      model: 'gpt-4o', messages: [
+      model: 'gpt-4o',
+      messages: [
         { role: 'system', content: 'You answer weather questions.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_1PX}` } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_1PX}` } },
+          ],
+        },
       ],
     },
-    output: { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } }] },
+    output: {
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+            ],
+          },
+        },
+      ],
+    },
     summary: { usage: { 'gpt-4o': { requests: 1, prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } } },
   };
-  const big: SeedCall = { id: chatId, trace_id: root.trace_id, parent_id: root.id, op: op(GOLD, 'summarise'), started: t + 10, ended: t + 900, inputs: { document: 'x'.repeat(1_000_000) }, output: '## Summary\n\n- **one** point\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![remote](http://example.com/x.png) [docs](http://example.com/docs)' };
-  const failing: SeedCall = { id: newId(), trace_id: root.trace_id, parent_id: root.id, op: op(GOLD, 'get_weather'), started: t + 950, ended: t + 1000, inputs: { raw_png: PNG_1PX.repeat(1) }, exception: 'Traceback (most recent call last):\n  File "tools.py", line 3\nTimeoutError: weather service timed out' };
+  const big: SeedCall = {
+    id: chatId,
+    trace_id: root.trace_id,
+    parent_id: root.id,
+    op: op(GOLD, 'summarise'),
+    started: t + 10,
+    ended: t + 900,
+    inputs: { document: 'x'.repeat(1_000_000) },
+    output:
+      '## Summary\n\n- **one** point\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![remote](http://example.com/x.png) [docs](http://example.com/docs)',
+  };
+  const failing: SeedCall = {
+    id: newId(),
+    trace_id: root.trace_id,
+    parent_id: root.id,
+    op: op(GOLD, 'get_weather'),
+    started: t + 950,
+    ended: t + 1000,
+    inputs: { raw_png: PNG_1PX.repeat(1) },
+    exception: 'Traceback (most recent call last):\n  File "tools.py", line 3\nTimeoutError: weather service timed out',
+  };
   await upsert(w.url, GOLD, [root, big, failing]);
   const { page, context, errors, external } = await openPage(browser, w.url);
   await page.goto(`${w.url}/ui/ui-team/golden/calls/${root.id}`);
   await page.locator(`[data-testid=call-detail][data-id="${root.id}"]`).waitFor();
   await page.locator('[data-testid=chat] [data-role=system]').waitFor();
   assert.match(await page.locator('[data-testid=chat] [data-role=user]').innerText(), /What is in this picture\?/);
-  assert.match((await page.locator('[data-testid=inputs] img[data-testid=media-image]').getAttribute('src'))!, /^data:image\/png;base64,/);
-  assert.match(await page.locator('[data-testid=output] [data-testid=tool-call]').innerText(), /get_weather[\s\S]*Paris/);
+  assert.match(
+    (await page.locator('[data-testid=inputs] img[data-testid=media-image]').getAttribute('src'))!,
+    /^data:image\/png;base64,/,
+  );
+  assert.match(
+    await page.locator('[data-testid=output] [data-testid=tool-call]').innerText(),
+    /get_weather[\s\S]*Paris/,
+  );
   await shot(page, 'detail-chat-light');
   await page.locator('[data-testid=tab-summary]').click();
   await page.waitForURL(/tab=summary/);
@@ -202,7 +276,15 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
 test('a large JSON value is a virtual tree: pages of 100, a small DOM, every line reachable by scrolling', async () => {
   const t = Date.UTC(2026, 10, 21, 10);
   const rows = Array.from({ length: 3_000 }, (_, i) => ({ i, label: `row ${i}` }));
-  const call: SeedCall = { id: newId(), trace_id: newId(), op: op(GOLD, 'load_rows'), started: t, ended: t + 50, inputs: { n: 3_000 }, output: { rows, source: 'db' } };
+  const call: SeedCall = {
+    id: newId(),
+    trace_id: newId(),
+    op: op(GOLD, 'load_rows'),
+    started: t,
+    ended: t + 50,
+    inputs: { n: 3_000 },
+    output: { rows, source: 'db' },
+  };
   await upsert(w.url, GOLD, [call]);
   const { page, context, errors } = await openPage(browser, w.url);
   await page.goto(`${w.url}/ui/ui-team/golden/calls/${call.id}`);
@@ -212,7 +294,10 @@ test('a large JSON value is a virtual tree: pages of 100, a small DOM, every lin
   // rows opens with its first page of 100 items (an open line, 2 fields and a close line each).
   assert.equal(await lines(), 1 + 100 * 4 + 1 + 1 + 1);
   const scroller = tree.locator('[data-testid=json-scroller]');
-  const scrollTo = (at: 'top' | 'bottom') => scroller.evaluate((el, a) => { el.scrollTop = a === 'top' ? 0 : el.scrollHeight; }, at);
+  const scrollTo = (at: 'top' | 'bottom') =>
+    scroller.evaluate((el, a) => {
+      el.scrollTop = a === 'top' ? 0 : el.scrollHeight;
+    }, at);
   for (let i = 0; i < 5; i++) {
     const more = tree.locator('[data-testid=json-more]');
     await scrollTo('bottom');
@@ -245,6 +330,9 @@ test('a link to an unknown call says so (the stream answers 404), with no error 
   assert.match(await page.locator('[data-testid=no-call]').innerText(), /No call no-such-call in ui-team\/big/);
   assert.equal(await page.locator('[data-testid=error-banner]').count(), 0);
   // The browser logs the 404 response itself; nothing else goes wrong.
-  assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  assert.deepEqual(
+    errors.filter((e) => !/404/.test(e)),
+    [],
+  );
   await context.close();
 });

@@ -27,18 +27,62 @@ const routes = [
     loader: ({ params }) => void traceStream(`${params.entity}/${params.project}`, params.callId),
     component: lazyRouteComponent(() => import('./trace/TracePage'), 'TracePage'),
   }),
-  createRoute({ ...route('$entity/$project/monitor'), validateSearch: parseMonitorSearch, component: lazyRouteComponent(() => import('./monitor/MonitorPage'), 'MonitorPage') }),
+  createRoute({
+    ...route('$entity/$project/monitor'),
+    validateSearch: parseMonitorSearch,
+    component: lazyRouteComponent(() => import('./monitor/MonitorPage'), 'MonitorPage'),
+  }),
   // Datasets and ops are kinds of object: their short URLs open the objects view on that kind.
-  createRoute({ ...route('$entity/$project/datasets'), beforeLoad: ({ params }) => { throw redirect({ to: '/$entity/$project/objects', params, search: { kind: 'datasets' }, replace: true }); } }),
-  createRoute({ ...route('$entity/$project/ops'), beforeLoad: ({ params }) => { throw redirect({ to: '/$entity/$project/objects', params, search: { kind: 'ops' }, replace: true }); } }),
-  createRoute({ ...route('$entity/$project/objects'), validateSearch: parseObjectsSearch, component: lazyRouteComponent(() => import('./objects/ObjectsPage'), 'ObjectsPage') }),
-  createRoute({ ...route('$entity/$project/objects/$name'), component: lazyRouteComponent(() => import('./objects/ObjectVersionsPage'), 'ObjectVersionsPage') }),
-  createRoute({ ...route('$entity/$project/objects/$name/versions/$digest'), validateSearch: parseObjectVersionSearch, component: lazyRouteComponent(() => import('./objects/ObjectVersionPage'), 'ObjectVersionPage') }),
-  createRoute({ ...route('$entity/$project/objects/$name/diff'), validateSearch: parseObjectDiffSearch, component: lazyRouteComponent(() => import('./objects/ObjectDiffPage'), 'ObjectDiffPage') }),
-  createRoute({ ...route('$entity/$project/evaluations'), component: lazyRouteComponent(() => import('./evaluations/EvaluationsPage'), 'EvaluationsPage') }),
-  createRoute({ ...route('$entity/$project/evaluations/compare'), validateSearch: parseEvaluationsCompareSearch, component: lazyRouteComponent(() => import('./evaluations/EvaluationsComparePage'), 'EvaluationsComparePage') }),
-  createRoute({ ...route('$entity/$project/threads'), validateSearch: parseThreadsSearch, component: lazyRouteComponent(() => import('./threads/ThreadsPage'), 'ThreadsPage') }),
-  createRoute({ ...route('$entity/$project/compare'), validateSearch: parseCompareSearch, component: lazyRouteComponent(() => import('./compare/CompareCallsPage'), 'CompareCallsPage') }),
+  createRoute({
+    ...route('$entity/$project/datasets'),
+    beforeLoad: ({ params }) => {
+      throw redirect({ to: '/$entity/$project/objects', params, search: { kind: 'datasets' }, replace: true });
+    },
+  }),
+  createRoute({
+    ...route('$entity/$project/ops'),
+    beforeLoad: ({ params }) => {
+      throw redirect({ to: '/$entity/$project/objects', params, search: { kind: 'ops' }, replace: true });
+    },
+  }),
+  createRoute({
+    ...route('$entity/$project/objects'),
+    validateSearch: parseObjectsSearch,
+    component: lazyRouteComponent(() => import('./objects/ObjectsPage'), 'ObjectsPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/objects/$name'),
+    component: lazyRouteComponent(() => import('./objects/ObjectVersionsPage'), 'ObjectVersionsPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/objects/$name/versions/$digest'),
+    validateSearch: parseObjectVersionSearch,
+    component: lazyRouteComponent(() => import('./objects/ObjectVersionPage'), 'ObjectVersionPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/objects/$name/diff'),
+    validateSearch: parseObjectDiffSearch,
+    component: lazyRouteComponent(() => import('./objects/ObjectDiffPage'), 'ObjectDiffPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/evaluations'),
+    component: lazyRouteComponent(() => import('./evaluations/EvaluationsPage'), 'EvaluationsPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/evaluations/compare'),
+    validateSearch: parseEvaluationsCompareSearch,
+    component: lazyRouteComponent(() => import('./evaluations/EvaluationsComparePage'), 'EvaluationsComparePage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/threads'),
+    validateSearch: parseThreadsSearch,
+    component: lazyRouteComponent(() => import('./threads/ThreadsPage'), 'ThreadsPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/compare'),
+    validateSearch: parseCompareSearch,
+    component: lazyRouteComponent(() => import('./compare/CompareCallsPage'), 'CompareCallsPage'),
+  }),
 ] as const;
 
 export const router = createRouter({ routeTree: root.addChildren(routes), basepath: '/ui', defaultPreload: false });

@@ -11,7 +11,11 @@ export function registerCallRoutes(app: FastifyInstance, store: Store): void {
   bindRoute(app, callsRoutes.callEnd, (body) => calls.end(body));
   bindRoute(app, callsRoutes.callUpsertBatch, (body, ctx) => calls.upsertBatch(body.batch, ctx));
   bindRoute(app, callsRoutes.callUpdate, (body) => calls.update(body));
-  bindRoute(app, callsRoutes.callRead, async (body, ctx) => new RawJson(`{"call":${(await calls.read(body, ctx)) ?? 'null'}}`));
+  bindRoute(
+    app,
+    callsRoutes.callRead,
+    async (body, ctx) => new RawJson(`{"call":${(await calls.read(body, ctx)) ?? 'null'}}`),
+  );
   bindRoute(app, callsRoutes.callsDelete, (body) => calls.delete(body));
   bindRoute(app, callsRoutes.callsQueryStats, (body) => calls.stats(body));
   bindRoute(app, callsRoutes.callsStreamQuery, (body, ctx) => calls.streamQuery(body, ctx));

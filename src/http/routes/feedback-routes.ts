@@ -9,7 +9,9 @@ import { bindRoute } from '../bind-route.js';
 export function registerFeedbackRoutes(app: FastifyInstance, store: Store): void {
   const feedback = createFeedbackService(store.feedback);
   bindRoute(app, feedbackRoutes.feedbackCreate, (body, ctx) => feedback.create(body, ctx.userId));
-  bindRoute(app, feedbackRoutes.feedbackCreateBatch, async (body, ctx) => ({ res: await feedback.createBatch(body.batch, ctx.userId) }));
+  bindRoute(app, feedbackRoutes.feedbackCreateBatch, async (body, ctx) => ({
+    res: await feedback.createBatch(body.batch, ctx.userId),
+  }));
   bindRoute(app, feedbackRoutes.feedbackQuery, (body) => feedback.query(body));
   bindRoute(app, feedbackRoutes.feedbackPurge, async (body) => {
     await feedback.purge(body);

@@ -8,14 +8,32 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { filesRoutes as r, type FileCreateRes } from '../../api/files.js';
-import { InvalidRequestError, RequestTooLargeError, RequestValidationError, WeftError, type ValidationIssue } from '../../api/errors.js';
+import {
+  InvalidRequestError,
+  RequestTooLargeError,
+  RequestValidationError,
+  WeftError,
+  type ValidationIssue,
+} from '../../api/errors.js';
 import type { FileStore } from '../../storage/file-store.js';
 import type { Store } from '../../storage/store.js';
-import { commitFile, discardFile, fileStats, openFile, stageFile, type StagedFile } from '../../service/file-service.js';
+import {
+  commitFile,
+  discardFile,
+  fileStats,
+  openFile,
+  stageFile,
+  type StagedFile,
+} from '../../service/file-service.js';
 import { bindRoute } from '../bind-route.js';
 
 /** @fastify/multipart's limit errors (parts, files, fields, file size): all are 413. */
-const LIMIT_CODES: ReadonlySet<string> = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);
+const LIMIT_CODES: ReadonlySet<string> = new Set([
+  'FST_REQ_FILE_TOO_LARGE',
+  'FST_PARTS_LIMIT',
+  'FST_FILES_LIMIT',
+  'FST_FIELDS_LIMIT',
+]);
 
 const tooLarge = (limit: number) => new RequestTooLargeError(`Request too large: the limit is ${limit} bytes`);
 
@@ -54,10 +72,18 @@ function formIssues(fields: FormFields, hasFile: boolean): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (fields.projectId === undefined) issues.push(missing('project_id'));
   else if (fields.projectId.length === 0) {
-    issues.push({ loc: ['body', 'project_id'], msg: 'String should have at least 1 character', type: 'string_too_short' });
+    issues.push({
+      loc: ['body', 'project_id'],
+      msg: 'String should have at least 1 character',
+      type: 'string_too_short',
+    });
   }
   if (fields.fileAsText && !hasFile) {
-    issues.push({ loc: ['body', 'file'], msg: "Value error, Expected UploadFile, received: <class 'str'>", type: 'value_error' });
+    issues.push({
+      loc: ['body', 'file'],
+      msg: "Value error, Expected UploadFile, received: <class 'str'>",
+      type: 'value_error',
+    });
   } else if (!hasFile) issues.push(missing('file'));
   return issues;
 }

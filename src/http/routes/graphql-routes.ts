@@ -5,7 +5,11 @@ import { executeGraphql } from '../../service/graphql-api.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 
-export function registerGraphqlRoutes(app: FastifyInstance, store: Store, opts: { defaultEntity: string | null }): void {
+export function registerGraphqlRoutes(
+  app: FastifyInstance,
+  store: Store,
+  opts: { defaultEntity: string | null },
+): void {
   bindRoute(app, graphqlRoutes.graphql, async (body, ctx, _input, reply) =>
     executeGraphql(body, ctx, {
       openDefaultEntity: opts.defaultEntity,

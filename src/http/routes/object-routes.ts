@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { objectsRoutes as r } from '../../api/objects.js';
 import type { Store } from '../../storage/store.js';
 import {
-  addTags, createObject, deleteObjects, queryObjects, readObject, removeAliases, removeTags, setAliases,
+  addTags,
+  createObject,
+  deleteObjects,
+  queryObjects,
+  readObject,
+  removeAliases,
+  removeTags,
+  setAliases,
 } from '../../service/object-service.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 
@@ -30,5 +37,7 @@ export function registerObjectRoutes(app: FastifyInstance, store: Store): void {
     return {};
   });
   bindRoute(app, r.tagsList, async (_body, _ctx, { query }) => ({ tags: await objects.listTags(query.project_id) }));
-  bindRoute(app, r.aliasesList, async (_body, _ctx, { query }) => ({ aliases: await objects.listAliases(query.project_id) }));
+  bindRoute(app, r.aliasesList, async (_body, _ctx, { query }) => ({
+    aliases: await objects.listAliases(query.project_id),
+  }));
 }

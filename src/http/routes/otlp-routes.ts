@@ -18,8 +18,15 @@ function header(req: FastifyRequest, name: string): string | undefined {
 }
 
 function answer(encoding: OtlpEncoding, result: ExportResult): { type: string; body: Buffer | string } {
-  if (encoding === 'protobuf') return { type: 'application/x-protobuf', body: Buffer.from(encodeProtobufResponse(result.rejected, result.message)) };
-  const body = result.rejected > 0 ? { partialSuccess: { rejectedSpans: String(result.rejected), errorMessage: result.message } } : {};
+  if (encoding === 'protobuf')
+    return {
+      type: 'application/x-protobuf',
+      body: Buffer.from(encodeProtobufResponse(result.rejected, result.message)),
+    };
+  const body =
+    result.rejected > 0
+      ? { partialSuccess: { rejectedSpans: String(result.rejected), errorMessage: result.message } }
+      : {};
   return { type: 'application/json', body: JSON.stringify(body) };
 }
 
@@ -28,18 +35,21 @@ export async function registerOtlpRoutes(app: FastifyInstance, store: Store, bod
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    for (const spec of Object.values(otlpRoutes)) for (const url of servedPaths(spec)) scope.post(url, async (req, reply) => {
-      const encoding = encodingOf(header(req, 'content-type'));
-      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const exp = decodeExport(inflate(raw, header(req, 'content-encoding'), bodyLimit), encoding);
-      const named = header(req, 'project_id');
-      const projects = resourceProjects(exp, named);
-      // The header's project is checked even for an export with no spans.
-      for (const projectId of new Set(named ? [named, ...projects] : projects)) {
-        if (!mayAccessProject(req.weft.access, projectId, 'write')) throw new ForbiddenError(`No write access to project ${projectId}`);
-      }
-      const out = answer(encoding, await ingestExport(exp, projects, calls, req.weft));
-      return reply.type(out.type).send(out.body);
-    });
+    for (const spec of Object.values(otlpRoutes))
+      for (const url of servedPaths(spec))
+        scope.post(url, async (req, reply) => {
+          const encoding = encodingOf(header(req, 'content-type'));
+          const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+          const exp = decodeExport(inflate(raw, header(req, 'content-encoding'), bodyLimit), encoding);
+          const named = header(req, 'project_id');
+          const projects = resourceProjects(exp, named);
+          // The header's project is checked even for an export with no spans.
+          for (const projectId of new Set(named ? [named, ...projects] : projects)) {
+            if (!mayAccessProject(req.weft.access, projectId, 'write'))
+              throw new ForbiddenError(`No write access to project ${projectId}`);
+          }
+          const out = answer(encoding, await ingestExport(exp, projects, calls, req.weft));
+          return reply.type(out.type).send(out.body);
+        });
   });
 }

@@ -6,5 +6,9 @@ import type { Store } from '../../storage/store.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 
 export function registerRefRoutes(app: FastifyInstance, store: Store): void {
-  bindRoute(app, refsRoutes.refsReadBatch, async (body) => new RawJson(await readRefsBatch(store.objects, store.tables, body.refs)));
+  bindRoute(
+    app,
+    refsRoutes.refsReadBatch,
+    async (body) => new RawJson(await readRefsBatch(store.objects, store.tables, body.refs)),
+  );
 }

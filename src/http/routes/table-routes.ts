@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { tablesRoutes as r } from '../../api/tables.js';
 import type { Store } from '../../storage/store.js';
 import {
-  createTable, createTableFromDigests, queryTableJson, streamTable, tableStats, tableStatsBatch, updateTable,
+  createTable,
+  createTableFromDigests,
+  queryTableJson,
+  streamTable,
+  tableStats,
+  tableStatsBatch,
+  updateTable,
 } from '../../service/table-service.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 

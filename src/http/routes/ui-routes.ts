@@ -21,8 +21,15 @@ import { untilClosed } from '../close-signal.js';
 /** On every answer below /ui: the UI loads nothing from elsewhere, runs no inline script, is never framed. */
 const SECURITY_HEADERS = {
   'content-security-policy': [
-    "default-src 'self'", "img-src 'self' data: blob:", "media-src 'self' data: blob:", "style-src 'self' 'unsafe-inline'",
-    "script-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'",
+    "default-src 'self'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "script-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
   ].join('; '),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -46,7 +53,8 @@ export function defaultUiDir(): string | null {
   return root === null ? null : join(root, 'dist', 'ui');
 }
 
-const isUiPath = (url: string) => url === UI_PREFIX || url.startsWith(`${UI_PREFIX}/`) || url.startsWith(`${UI_PREFIX}?`);
+const isUiPath = (url: string) =>
+  url === UI_PREFIX || url.startsWith(`${UI_PREFIX}/`) || url.startsWith(`${UI_PREFIX}?`);
 
 /**
  * A request's wildcard path as a path below the UI directory, or null when it is none: empty,
@@ -82,7 +90,8 @@ function uiFiles(dir: string | null) {
   async function asset(req: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) {
     const root = await builtDir();
     const rel = fileBelow(req.params['*']);
-    if (rel === null || !(await isFile(join(root, 'assets', rel)))) throw new NotFoundError(`No web UI file ${pathOf(req)}`);
+    if (rel === null || !(await isFile(join(root, 'assets', rel))))
+      throw new NotFoundError(`No web UI file ${pathOf(req)}`);
     return reply.sendFile(`assets/${rel}`, root, IMMUTABLE);
   }
   /** A file of the UI directory (favicon.ico...), else index.html: the client routes the path. */
@@ -94,14 +103,18 @@ function uiFiles(dir: string | null) {
     if (first === 'assets') throw new NotFoundError(`No web UI file ${pathOf(req)}`);
     const root = await builtDir();
     const rel = fileBelow(rest);
-    if (rel !== null && await isFile(join(root, rel))) return reply.header('cache-control', 'no-cache').sendFile(rel, root, REVALIDATE);
+    if (rel !== null && (await isFile(join(root, rel))))
+      return reply.header('cache-control', 'no-cache').sendFile(rel, root, REVALIDATE);
     return page(req, reply);
   }
   return { page, asset, fileOrPage };
 }
 
 /** Weave's links to a call (the SDKs print them) -> the same call in Weft's UI. */
-function callRedirect(req: FastifyRequest<{ Params: { entity: string; project: string; id: string } }>, reply: FastifyReply) {
+function callRedirect(
+  req: FastifyRequest<{ Params: { entity: string; project: string; id: string } }>,
+  reply: FastifyReply,
+) {
   const { entity, project, id } = req.params;
   return reply.redirect(`${UI_PREFIX}/${[entity, project, 'calls', id].map(encodeURIComponent).join('/')}`, 302);
 }
@@ -110,7 +123,9 @@ function callRedirect(req: FastifyRequest<{ Params: { entity: string; project: s
 export async function registerUiRoutes(app: FastifyInstance, store: Store, uiDir: string | null): Promise<void> {
   bindRoute(app, uiRoutes.projects, (_body, ctx) => listUiProjects(store, ctx.access));
   bindRoute(app, uiRoutes.traceTree, (body) => traceTree(store, body));
-  bindRoute(app, uiRoutes.timeseries, (body, _ctx, _input, reply) => callsTimeseries(store, body, untilClosed(reply.raw)));
+  bindRoute(app, uiRoutes.timeseries, (body, _ctx, _input, reply) =>
+    callsTimeseries(store, body, untilClosed(reply.raw)),
+  );
   // Only reply.sendFile: the routes are ours (fastify-static's own would answer 404s its way).
   await app.register(fastifyStatic, { serve: false });
   app.addHook('onSend', async (req, reply, payload) => {

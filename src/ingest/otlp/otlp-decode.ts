@@ -20,13 +20,16 @@ export function encodingOf(contentType: string | undefined): OtlpEncoding {
   const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const encoding = MEDIA[media];
   if (encoding === undefined) {
-    throw new UnsupportedMediaTypeError(`OTLP/HTTP takes application/x-protobuf or application/json, not ${JSON.stringify(media || '(none)')}`);
+    throw new UnsupportedMediaTypeError(
+      `OTLP/HTTP takes application/x-protobuf or application/json, not ${JSON.stringify(media || '(none)')}`,
+    );
   }
   return encoding;
 }
 
 function tooLarge(err: unknown, limit: number): never {
-  if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new RequestTooLargeError(`The request body inflates to more than ${limit} bytes`);
+  if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+    throw new RequestTooLargeError(`The request body inflates to more than ${limit} bytes`);
   throw new InvalidRequestError(`The request body is not valid for its Content-Encoding: ${(err as Error).message}`);
 }
 
@@ -36,9 +39,14 @@ export function inflate(body: Buffer, contentEncoding: string | undefined, limit
   const opts = { maxOutputLength: limit };
   try {
     switch (coding) {
-      case '': case 'identity': return body;
-      case 'gzip': case 'x-gzip': return gunzipSync(body, opts);
-      case 'br': return brotliDecompressSync(body, opts);
+      case '':
+      case 'identity':
+        return body;
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(body, opts);
+      case 'br':
+        return brotliDecompressSync(body, opts);
       case 'deflate':
         // RFC 9110's deflate is zlib-wrapped; some clients send it raw.
         try {
@@ -52,7 +60,9 @@ export function inflate(body: Buffer, contentEncoding: string | undefined, limit
   } catch (err) {
     tooLarge(err, limit);
   }
-  throw new UnsupportedMediaTypeError(`Content-Encoding ${JSON.stringify(coding)} is not supported: send gzip, deflate, br or none`);
+  throw new UnsupportedMediaTypeError(
+    `Content-Encoding ${JSON.stringify(coding)} is not supported: send gzip, deflate, br or none`,
+  );
 }
 
 export function decodeExport(body: Buffer, encoding: OtlpEncoding): OtlpExport {
@@ -61,7 +71,9 @@ export function decodeExport(body: Buffer, encoding: OtlpEncoding): OtlpExport {
     try {
       message = decodeProtobufRequest(body);
     } catch (err) {
-      throw new InvalidRequestError(`The body is not an OTLP ExportTraceServiceRequest in protobuf: ${(err as Error).message}`);
+      throw new InvalidRequestError(
+        `The body is not an OTLP ExportTraceServiceRequest in protobuf: ${(err as Error).message}`,
+      );
     }
   } else {
     try {

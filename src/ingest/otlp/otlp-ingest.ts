@@ -17,7 +17,10 @@ const PROJECT = /^[^/\u0000-\u001f]+\/[^/\u0000-\u001f]+$/;
 const DESCRIBED = 20;
 
 function checked(projectId: string, source: string): string {
-  if (!PROJECT.test(projectId)) throw new InvalidRequestError(`${source} must be "<entity>/<project>", got ${JSON.stringify(projectId.slice(0, 200))}`);
+  if (!PROJECT.test(projectId))
+    throw new InvalidRequestError(
+      `${source} must be "<entity>/<project>", got ${JSON.stringify(projectId.slice(0, 200))}`,
+    );
   return projectId;
 }
 
@@ -33,7 +36,8 @@ export function resourceProjects(exp: OtlpExport, header: string | undefined): s
   return exp.resources.map((r, i) => {
     const project = r.resource['wandb.project'];
     const entity = r.resource['wandb.entity'];
-    if (typeof project === 'string' && project.includes('/')) return checked(project, `resourceSpans[${i}]'s wandb.project`);
+    if (typeof project === 'string' && project.includes('/'))
+      return checked(project, `resourceSpans[${i}]'s wandb.project`);
     if (typeof project === 'string' && project !== '' && typeof entity === 'string' && entity !== '') {
       return checked(`${entity}/${project}`, `resourceSpans[${i}]'s wandb.entity and wandb.project`);
     }
@@ -46,7 +50,12 @@ export function resourceProjects(exp: OtlpExport, header: string | undefined): s
 const describe = (s: Pick<RejectedSpan, 'name' | 'traceId' | 'spanId'>, reason: string) =>
   `Rejected span (name=${JSON.stringify(s.name)} trace_id=${s.traceId} span_id=${s.spanId}): ${reason}`;
 
-export async function ingestExport(exp: OtlpExport, projects: readonly string[], calls: CallsService, caller: Caller): Promise<ExportResult> {
+export async function ingestExport(
+  exp: OtlpExport,
+  projects: readonly string[],
+  calls: CallsService,
+  caller: Caller,
+): Promise<ExportResult> {
   const reasons = exp.rejected.map((r) => describe(r, r.reason));
   const finished: ForeignCall[] = [];
   exp.resources.forEach((r, i) => {

@@ -113,6 +113,7 @@ export function decodeProtobufRequest(body: Uint8Array): unknown {
 }
 
 export function encodeProtobufResponse(rejected: number, message: string): Uint8Array {
-  const payload = rejected > 0 || message !== '' ? { partialSuccess: { rejectedSpans: rejected, errorMessage: message } } : {};
+  const payload =
+    rejected > 0 || message !== '' ? { partialSuccess: { rejectedSpans: rejected, errorMessage: message } } : {};
   return ExportTraceServiceResponse.encode(ExportTraceServiceResponse.fromObject(payload)).finish();
 }

@@ -59,7 +59,8 @@ export interface OtlpExport {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+const isObj = (v: unknown): v is Obj =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 
 class SpanProblem extends Error {}
 
@@ -122,7 +123,8 @@ function idOf(v: unknown, bytes: number, what: string, optional: boolean): strin
       if (raw.length === bytes) hex = raw.toString('hex');
     }
   }
-  if (hex === null || hex.length !== bytes * 2) throw new SpanProblem(`${what} must be ${bytes} bytes (${bytes * 2} hex digits)`);
+  if (hex === null || hex.length !== bytes * 2)
+    throw new SpanProblem(`${what} must be ${bytes} bytes (${bytes * 2} hex digits)`);
   if (/^0+$/.test(hex)) {
     if (optional) return null;
     throw new SpanProblem(`${what} is all zeros`);
@@ -161,19 +163,31 @@ export function anyValue(v: unknown): unknown {
   for (const [key, value] of Object.entries(v)) {
     if (value === undefined || value === null) continue;
     switch (key) {
-      case 'stringValue': case 'string_value': return typeof value === 'string' ? value : String(value);
-      case 'boolValue': case 'bool_value': return value === true || value === 'true';
-      case 'intValue': case 'int_value': {
+      case 'stringValue':
+      case 'string_value':
+        return typeof value === 'string' ? value : String(value);
+      case 'boolValue':
+      case 'bool_value':
+        return value === true || value === 'true';
+      case 'intValue':
+      case 'int_value': {
         const n = Number(unlong(value));
         return Number.isSafeInteger(n) ? n : String(value);
       }
-      case 'doubleValue': case 'double_value': {
+      case 'doubleValue':
+      case 'double_value': {
         const n = Number(value);
         return Number.isFinite(n) ? n : String(value);
       }
-      case 'arrayValue': case 'array_value': return isObj(value) && Array.isArray(value.values) ? value.values.map(anyValue) : [];
-      case 'kvlistValue': case 'kvlist_value': return isObj(value) && Array.isArray(value.values) ? attributesOf(value.values) : {};
-      case 'bytesValue': case 'bytes_value': return value instanceof Uint8Array ? Buffer.from(value).toString('base64') : String(value);
+      case 'arrayValue':
+      case 'array_value':
+        return isObj(value) && Array.isArray(value.values) ? value.values.map(anyValue) : [];
+      case 'kvlistValue':
+      case 'kvlist_value':
+        return isObj(value) && Array.isArray(value.values) ? attributesOf(value.values) : {};
+      case 'bytesValue':
+      case 'bytes_value':
+        return value instanceof Uint8Array ? Buffer.from(value).toString('base64') : String(value);
       default:
     }
   }
@@ -195,11 +209,25 @@ function readSpan(s: Obj, scope: OtlpSpan['scope']): OtlpSpan {
   const status = isObj(get(s, 'status')) ? (get(s, 'status') as Obj) : {};
   const codeRaw = get(status, 'code');
   // JSON senders may use the enum's name.
-  const code = typeof codeRaw === 'string' && !/^\d+$/.test(codeRaw) ? ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'].indexOf(codeRaw) : int(status, 'code');
+  const code =
+    typeof codeRaw === 'string' && !/^\d+$/.test(codeRaw)
+      ? ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'].indexOf(codeRaw)
+      : int(status, 'code');
   const kindRaw = get(s, 'kind');
-  const kind = typeof kindRaw === 'string' && !/^\d+$/.test(kindRaw)
-    ? Math.max(0, ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'].indexOf(kindRaw))
-    : int(s, 'kind');
+  const kind =
+    typeof kindRaw === 'string' && !/^\d+$/.test(kindRaw)
+      ? Math.max(
+          0,
+          [
+            'SPAN_KIND_UNSPECIFIED',
+            'SPAN_KIND_INTERNAL',
+            'SPAN_KIND_SERVER',
+            'SPAN_KIND_CLIENT',
+            'SPAN_KIND_PRODUCER',
+            'SPAN_KIND_CONSUMER',
+          ].indexOf(kindRaw),
+        )
+      : int(s, 'kind');
   const startUs = spanTime(get(s, 'startTimeUnixNano'), 'startTimeUnixNano');
   if (startUs === 0) throw new SpanProblem('startTimeUnixNano is missing');
   return {
@@ -219,17 +247,24 @@ function readSpan(s: Obj, scope: OtlpSpan['scope']): OtlpSpan {
     })),
     links: (Array.isArray(get(s, 'links')) ? (get(s, 'links') as unknown[]) : []).filter(isObj).flatMap((l) => {
       try {
-        return [{ traceId: idOf(get(l, 'traceId'), 16, 'link traceId', false)!, spanId: idOf(get(l, 'spanId'), 8, 'link spanId', false)!, attributes: attributesOf(get(l, 'attributes')) }];
+        return [
+          {
+            traceId: idOf(get(l, 'traceId'), 16, 'link traceId', false)!,
+            spanId: idOf(get(l, 'spanId'), 8, 'link spanId', false)!,
+            attributes: attributesOf(get(l, 'attributes')),
+          },
+        ];
       } catch {
         return [];
       }
     }),
-    status: { code: code < 0 ? 0 : code, message: text(status, 'message') },
+    status: { code: Math.max(code, 0), message: text(status, 'message') },
     scope,
   };
 }
 
-const loose = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : '');
+const loose = (v: unknown) =>
+  typeof v === 'string' ? v : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : '';
 
 /** Reads an ExportTraceServiceRequest given as plain data (decoded protobuf or parsed JSON). */
 export function readExport(message: unknown): OtlpExport {
@@ -246,14 +281,21 @@ export function readExport(message: unknown): OtlpExport {
       const ssWhere = `${where}.scopeSpans[${i}]`;
       const ss = objectAt(ssRaw, ssWhere);
       const scopeRaw = get(ss, 'scope');
-      const scope = isObj(scopeRaw) ? { name: text(scopeRaw, 'name'), version: text(scopeRaw, 'version') } : { name: '', version: '' };
+      const scope = isObj(scopeRaw)
+        ? { name: text(scopeRaw, 'name'), version: text(scopeRaw, 'version') }
+        : { name: '', version: '' };
       list(ss, 'spans', ssWhere).forEach((spanRaw, j) => {
         const s = objectAt(spanRaw, `${ssWhere}.spans[${j}]`);
         try {
           spans.push(readSpan(s, scope));
         } catch (err) {
           if (!(err instanceof SpanProblem)) throw err;
-          rejected.push({ name: text(s, 'name'), traceId: loose(get(s, 'traceId')), spanId: loose(get(s, 'spanId')), reason: err.message });
+          rejected.push({
+            name: text(s, 'name'),
+            traceId: loose(get(s, 'traceId')),
+            spanId: loose(get(s, 'spanId')),
+            reason: err.message,
+          });
         }
       });
     });

@@ -57,7 +57,9 @@ function usageEntry(t: TokenCounts): Obj | null {
 function exceptionOf(span: OtlpSpan): string | null {
   const event = span.events.find((e) => e.name === 'exception');
   const fromEvent = event
-    ? [event.attributes['exception.type'], event.attributes['exception.message']].filter((v) => typeof v === 'string' && v !== '').join(': ')
+    ? [event.attributes['exception.type'], event.attributes['exception.message']]
+        .filter((v) => typeof v === 'string' && v !== '')
+        .join(': ')
     : '';
   if (span.status.code === 2) return fromEvent || span.status.message || 'error';
   // An exception recorded on a span whose status nobody set still failed it; OK overrides.
@@ -76,7 +78,8 @@ const matches = (key: string, from: readonly string[]) =>
 function keptAttributes(flat: Attributes, inputs: readonly string[], output: readonly string[]): Attributes {
   if (inputs.length === 0 && output.length === 0) return flat;
   const out: Attributes = {};
-  for (const [k, v] of Object.entries(flat)) out[k] = matches(k, inputs) ? IN_INPUTS : matches(k, output) ? IN_OUTPUT : v;
+  for (const [k, v] of Object.entries(flat))
+    out[k] = matches(k, inputs) ? IN_INPUTS : matches(k, output) ? IN_OUTPUT : v;
   return out;
 }
 
@@ -89,16 +92,30 @@ export const IN_OUTPUT = "[in the call's output]";
  * the end time is, when it was before the start); empty parts are left out.
  */
 function dump(span: OtlpSpan, resource: Attributes, attributes: Attributes, opName: string): Obj {
-  const out: Obj = { kind: KIND[span.kind] ?? span.kind, status: { code: STATUS[span.status.code] ?? span.status.code } };
+  const out: Obj = {
+    kind: KIND[span.kind] ?? span.kind,
+    status: { code: STATUS[span.status.code] ?? span.status.code },
+  };
   if (span.status.message !== '') (out.status as Obj).message = span.status.message;
   if (span.name !== opName) out.name = span.name;
   if (span.traceState !== '') out.trace_state = span.traceState;
   if (span.endUs < span.startUs) out.end_time = formatTimestamp(span.endUs);
   out.attributes = nestAttributes(attributes);
-  if (span.events.length > 0) out.events = span.events.map((e) => ({ name: e.name, timestamp: formatTimestamp(e.timeUs), attributes: nestAttributes(e.attributes) }));
-  if (span.links.length > 0) out.links = span.links.map((l) => ({ trace_id: l.traceId, span_id: l.spanId, attributes: nestAttributes(l.attributes) }));
+  if (span.events.length > 0)
+    out.events = span.events.map((e) => ({
+      name: e.name,
+      timestamp: formatTimestamp(e.timeUs),
+      attributes: nestAttributes(e.attributes),
+    }));
+  if (span.links.length > 0)
+    out.links = span.links.map((l) => ({
+      trace_id: l.traceId,
+      span_id: l.spanId,
+      attributes: nestAttributes(l.attributes),
+    }));
   if (Object.keys(resource).length > 0) out.resource = { attributes: nestAttributes(resource) };
-  if (span.scope.name !== '' || span.scope.version !== '') out.scope = span.scope.version === '' ? { name: span.scope.name } : span.scope;
+  if (span.scope.name !== '' || span.scope.version !== '')
+    out.scope = span.scope.version === '' ? { name: span.scope.name } : span.scope;
   return out;
 }
 
@@ -107,14 +124,20 @@ export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: stri
   const found = merged(view);
   const wandb = wandbFields(view);
   const attributes: Obj = {};
-  for (const key of ['model', 'provider', 'kind', 'operation'] as const) if (found[key] !== undefined) attributes[key] = found[key];
+  for (const key of ['model', 'provider', 'kind', 'operation'] as const)
+    if (found[key] !== undefined) attributes[key] = found[key];
   if (found.parameters !== undefined) attributes.model_parameters = found.parameters;
   if (wandb.attributes) Object.assign(attributes, wandb.attributes);
   const opName = shorten(span.name || `span ${KIND[span.kind]?.toLowerCase() ?? span.kind}`, MAX_OP_NAME);
-  attributes.otel_span = dump(span, resource, keptAttributes(span.attributes, found.inputs?.from ?? [], found.output?.from ?? []), opName);
+  attributes.otel_span = dump(
+    span,
+    resource,
+    keptAttributes(span.attributes, found.inputs?.from ?? [], found.output?.from ?? []),
+    opName,
+  );
   const usage = found.usage ? usageEntry(found.usage) : null;
   const threadId = wandb.threadId ?? found.threadId ?? null;
-  const runId = wandb.runId && !/[/:]/.test(wandb.runId) ? `${projectId}:${wandb.runId}` : wandb.runId ?? null;
+  const runId = wandb.runId && !/[/:]/.test(wandb.runId) ? `${projectId}:${wandb.runId}` : (wandb.runId ?? null);
   return {
     project_id: projectId,
     id: span.spanId,
@@ -126,7 +149,7 @@ export function spanToCall(span: OtlpSpan, resource: Attributes, projectId: stri
     turn_id: threadId !== null && wandb.isTurn ? span.spanId : null,
     started_at: span.startUs,
     // No end time (0), or one before the start: the call ends as it starts.
-    ended_at: span.endUs > span.startUs ? span.endUs : span.startUs,
+    ended_at: Math.max(span.endUs, span.startUs),
     attributes,
     inputs: found.inputs?.value ?? {},
     output: found.output === undefined ? null : found.output.value,

@@ -27,7 +27,8 @@ export interface Sourced<T> {
   readonly from: readonly string[];
 }
 
-export const sourced = <T>(value: T | undefined, ...from: string[]): Sourced<T> | undefined => (value === undefined ? undefined : { value, from });
+export const sourced = <T>(value: T | undefined, ...from: string[]): Sourced<T> | undefined =>
+  value === undefined ? undefined : { value, from };
 
 /** What one convention finds in a span; span-to-call.ts takes each field from the first convention that has it. */
 export interface Extracted {
@@ -110,7 +111,7 @@ export const jsonContent = (v: unknown): unknown => stringified(v) ?? parseJsoni
 
 /** Inputs from one content value: an object as it is, anything else under `key`. */
 export function inputsFrom(v: unknown, key: string): Obj | StringifiedJson {
-  if (v instanceof StringifiedJson) return v.text[0] === '{' ? v : v.wrappedIn(key) ?? { [key]: JSON.parse(v.text) };
+  if (v instanceof StringifiedJson) return v.text[0] === '{' ? v : (v.wrappedIn(key) ?? { [key]: JSON.parse(v.text) });
   return isObj(v) ? v : { [key]: v };
 }
 

@@ -31,16 +31,27 @@ export function leafCandidates(q: Pick<CallsQuery, 'where' | 'sort'>): JsonField
 }
 
 /** Of these fields, the leafKeys of those no started row of the project keeps from its leaves. */
-async function answerable(client: ClickHouseClient, database: string, projectId: string, fields: readonly JsonField[]): Promise<Set<string>> {
+async function answerable(
+  client: ClickHouseClient,
+  database: string,
+  projectId: string,
+  fields: readonly JsonField[],
+): Promise<Set<string>> {
   if (fields.length === 0) return new Set();
   const params = new ChParams();
   const project = params.add(projectId, 'String');
   // One subquery a field, each ending at the first row that keeps it from the leaves: rows that
   // do are often many (an array in most calls' inputs), and the bloom filter index on the
   // opaque paths skips the granules without any, so either answer reads little.
-  const firsts = fields.map((f) => `(SELECT count() FROM (SELECT 1 FROM ${chIdentifier(database)}.calls
-    PREWHERE project_id = ${project} AND has_start = 1 AND ${leavesUnusable(`${chIdentifier(f.column)}_opaque`, f.path, params)} LIMIT 1))`);
-  const [row] = await selectRows<{ unusable: (number | string)[] }>(client, `SELECT [${firsts.join(', ')}] AS unusable`, params.values);
+  const firsts = fields.map(
+    (f) => `(SELECT count() FROM (SELECT 1 FROM ${chIdentifier(database)}.calls
+    PREWHERE project_id = ${project} AND has_start = 1 AND ${leavesUnusable(`${chIdentifier(f.column)}_opaque`, f.path, params)} LIMIT 1))`,
+  );
+  const [row] = await selectRows<{ unusable: (number | string)[] }>(
+    client,
+    `SELECT [${firsts.join(', ')}] AS unusable`,
+    params.values,
+  );
   const flags = row?.unusable ?? [];
   return new Set(fields.filter((_, i) => Number(flags[i] ?? 1) === 0).map((f) => leafKey(f.column, f.path)));
 }
@@ -52,13 +63,23 @@ export async function usableLeaves(client: ClickHouseClient, database: string, q
 }
 
 /** Whether every field read from leaves still can be (asked once a read has begun). */
-async function stillUsable(client: ClickHouseClient, database: string, q: LeafQuery, leaves: LeafReads): Promise<boolean> {
+async function stillUsable(
+  client: ClickHouseClient,
+  database: string,
+  q: LeafQuery,
+  leaves: LeafReads,
+): Promise<boolean> {
   const fields = leafCandidates(q).filter((f) => leaves.keys.has(leafKey(f.column, f.path)));
   return (await answerable(client, database, q.projectId, fields)).size === fields.length;
 }
 
 /** Runs `read` with the fields it may read from leaves; again from the documents when rows written meanwhile say otherwise. */
-export async function withLeaves<T>(client: ClickHouseClient, database: string, q: LeafQuery, read: (leaves: LeafReads) => Promise<T>): Promise<T> {
+export async function withLeaves<T>(
+  client: ClickHouseClient,
+  database: string,
+  q: LeafQuery,
+  read: (leaves: LeafReads) => Promise<T>,
+): Promise<T> {
   const leaves = await usableLeaves(client, database, q);
   if (leaves.keys.size === 0) return read(NO_LEAVES);
   const result = await read(leaves);
@@ -66,7 +87,12 @@ export async function withLeaves<T>(client: ClickHouseClient, database: string, 
 }
 
 /** withLeaves for a stream: the second question is asked when its first item (or its end) arrives, before that goes out. */
-export async function* streamWithLeaves<T>(client: ClickHouseClient, database: string, q: LeafQuery, read: (leaves: LeafReads) => AsyncGenerator<T>): AsyncGenerator<T> {
+export async function* streamWithLeaves<T>(
+  client: ClickHouseClient,
+  database: string,
+  q: LeafQuery,
+  read: (leaves: LeafReads) => AsyncGenerator<T>,
+): AsyncGenerator<T> {
   const leaves = await usableLeaves(client, database, q);
   if (leaves.keys.size === 0) {
     yield* read(NO_LEAVES);

@@ -17,8 +17,15 @@ import { CallCache, rowVersion } from './clickhouse-call-cache.js';
 import { GUESSED_READ_MAX_ROWS, pageGuesses } from './clickhouse-page-guess.js';
 import { startedWindow, type StartedWindow } from './clickhouse-started-window.js';
 import {
-  CALL_KEYS_COLUMNS, CALLS_BY_IDS_COLUMNS, CALLS_SELECT_COLUMNS, buildCallsByIds, buildCallsKeys, buildCallsSelect, storedCallOf,
-  type LeafReads, type StartedBound,
+  CALL_KEYS_COLUMNS,
+  CALLS_BY_IDS_COLUMNS,
+  CALLS_SELECT_COLUMNS,
+  buildCallsByIds,
+  buildCallsKeys,
+  buildCallsSelect,
+  storedCallOf,
+  type LeafReads,
+  type StartedBound,
 } from './clickhouse-calls-select.js';
 
 /** Pages up to this many calls go through the row cache. */
@@ -51,18 +58,34 @@ export function callPages(client: ClickHouseClient, database: string, opts: Call
    * `q`'s page read within `bound`, or null when the bound does not hold all of it (the read
    * came back short); `capped`: refuse a read of many rows (TOO_MANY_ROWS).
    */
-  async function readPage(q: CallsQuery, leaves: LeafReads, bound: StartedBound, capped: boolean): Promise<StoredCall[] | null> {
+  async function readPage(
+    q: CallsQuery,
+    leaves: LeafReads,
+    bound: StartedBound,
+    capped: boolean,
+  ): Promise<StoredCall[] | null> {
     // In the statement, not as client settings: chdb's connection applies those to its session.
     const cap = capped ? ` SETTINGS max_rows_to_read = ${Math.floor(maxRows)}, read_overflow_mode = 'throw'` : '';
     if (cache === null || q.limit === null || q.limit > CACHED_PAGE_MAX) return readInFull(q, leaves, bound, cap);
     const keys = buildCallsKeys(database, q, nowMicros(), bound, leaves);
-    const page = (await allRows(keys.sql + cap, keys.params, CALL_KEYS_COLUMNS)).map((r) => ({ id: String(r[0]), version: rowVersion(r[1]), started: Number(r[2]) }));
+    const page = (await allRows(keys.sql + cap, keys.params, CALL_KEYS_COLUMNS)).map((r) => ({
+      id: String(r[0]),
+      version: rowVersion(r[1]),
+      started: Number(r[2]),
+    }));
     // Short: no call of it is read (the caller tries the next way).
     if (!isFull(q, page)) return null;
     const missing = page.filter((k) => cache.get(q.projectId, k.id, k.version) === undefined);
     if (missing.length > 0) {
       const starts = missing.map((k) => k.started);
-      const byIds = buildCallsByIds(database, q.projectId, missing.map((k) => k.id), Math.min(...starts), Math.max(...starts), nowMicros());
+      const byIds = buildCallsByIds(
+        database,
+        q.projectId,
+        missing.map((k) => k.id),
+        Math.min(...starts),
+        Math.max(...starts),
+        nowMicros(),
+      );
       for (const r of await allRows(byIds.sql, byIds.params, CALLS_BY_IDS_COLUMNS)) {
         cache.set(rowVersion(r[CALLS_SELECT_COLUMNS.length]), storedCallOf(r));
       }
@@ -77,7 +100,12 @@ export function callPages(client: ClickHouseClient, database: string, opts: Call
     return out;
   }
 
-  async function readInFull(q: CallsQuery, leaves: LeafReads, bound: StartedBound, cap: string): Promise<StoredCall[] | null> {
+  async function readInFull(
+    q: CallsQuery,
+    leaves: LeafReads,
+    bound: StartedBound,
+    cap: string,
+  ): Promise<StoredCall[] | null> {
     const { sql, params } = buildCallsSelect(database, q, nowMicros(), bound, leaves);
     const calls = (await allRows(sql + cap, params, CALLS_SELECT_COLUMNS)).map(storedCallOf);
     return isFull(q, calls) ? calls : null;
@@ -112,5 +140,9 @@ const isFull = (q: CallsQuery, rows: readonly unknown[]): boolean => rows.length
  * service renders only those asked for).
  */
 function copyOf(call: StoredCall, q: CallsQuery): StoredCall {
-  return { ...call, storage_size_bytes: q.includeStorageSize ? call.storage_size_bytes : null, total_storage_size_bytes: null };
+  return {
+    ...call,
+    storage_size_bytes: q.includeStorageSize ? call.storage_size_bytes : null,
+    total_storage_size_bytes: null,
+  };
 }

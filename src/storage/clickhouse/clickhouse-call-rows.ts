@@ -27,22 +27,79 @@ export type ChCallRow = Omit<StoredCall, 'storage_size_bytes' | 'total_storage_s
 
 /** Every column of a stored row, in the table's order. */
 export const CALL_ROW_COLUMNS = [
-  'project_id', 'id', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'ended_at',
-  'attributes', 'inputs', 'output', 'exception', 'summary', 'input_refs', 'output_refs', 'wb_user_id', 'wb_run_id',
-  'wb_run_step', 'wb_run_step_end', 'deleted_at', 'expire_at', 'start_bytes', 'end_bytes', 'has_start', 'has_end', 'named', 'seq',
-  'inputs_leaves', 'inputs_opaque',
+  'project_id',
+  'id',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'display_name',
+  'started_at',
+  'ended_at',
+  'attributes',
+  'inputs',
+  'output',
+  'exception',
+  'summary',
+  'input_refs',
+  'output_refs',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'wb_run_step_end',
+  'deleted_at',
+  'expire_at',
+  'start_bytes',
+  'end_bytes',
+  'has_start',
+  'has_end',
+  'named',
+  'seq',
+  'inputs_leaves',
+  'inputs_opaque',
 ] as const satisfies readonly (keyof ChCallRow)[];
 
 const START_FIELDS = [
-  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'attributes', 'inputs', 'inputs_leaves', 'inputs_opaque', 'input_refs',
-  'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'attributes',
+  'inputs',
+  'inputs_leaves',
+  'inputs_opaque',
+  'input_refs',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'start_bytes',
 ] as const;
-const END_FIELDS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end', 'end_bytes'] as const;
+const END_FIELDS = [
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'output_refs',
+  'wb_run_step_end',
+  'end_bytes',
+] as const;
 
 /** Integer columns: 64-bit values arrive from ClickHouse as strings. */
 const INTEGER_COLUMNS = [
-  'started_at', 'ended_at', 'wb_run_step', 'wb_run_step_end', 'deleted_at', 'expire_at', 'start_bytes', 'end_bytes',
-  'has_start', 'has_end', 'named', 'seq',
+  'started_at',
+  'ended_at',
+  'wb_run_step',
+  'wb_run_step_end',
+  'deleted_at',
+  'expire_at',
+  'start_bytes',
+  'end_bytes',
+  'has_start',
+  'has_end',
+  'named',
+  'seq',
 ] as const;
 
 /** A row as read (JSONEachRow, 64-bit integers quoted), with its integers as numbers. */
@@ -54,11 +111,37 @@ export function decodeCallRow(raw: Record<string, unknown>): ChCallRow {
 
 function emptyRow(projectId: string, id: string): ChCallRow {
   return {
-    project_id: projectId, id, trace_id: '', parent_id: null, thread_id: null, turn_id: null, op_name: '',
-    display_name: null, started_at: 0, ended_at: null, attributes: '{}', inputs: '{}', output: null, exception: null,
-    summary: null, input_refs: '[]', output_refs: '[]', wb_user_id: null, wb_run_id: null, wb_run_step: null,
-    wb_run_step_end: null, deleted_at: null, expire_at: null, start_bytes: 0, end_bytes: 0, has_start: 0, has_end: 0,
-    named: 0, seq: 0, inputs_leaves: '', inputs_opaque: [],
+    project_id: projectId,
+    id,
+    trace_id: '',
+    parent_id: null,
+    thread_id: null,
+    turn_id: null,
+    op_name: '',
+    display_name: null,
+    started_at: 0,
+    ended_at: null,
+    attributes: '{}',
+    inputs: '{}',
+    output: null,
+    exception: null,
+    summary: null,
+    input_refs: '[]',
+    output_refs: '[]',
+    wb_user_id: null,
+    wb_run_id: null,
+    wb_run_step: null,
+    wb_run_step_end: null,
+    deleted_at: null,
+    expire_at: null,
+    start_bytes: 0,
+    end_bytes: 0,
+    has_start: 0,
+    has_end: 0,
+    named: 0,
+    seq: 0,
+    inputs_leaves: '',
+    inputs_opaque: [],
   };
 }
 
@@ -71,26 +154,56 @@ const endBytes = (e: CallEndPart): number =>
 export function startRow(s: CallStartPart, seq: number): ChCallRow {
   const leaves = jsonLeaves(s.inputs);
   return {
-    ...emptyRow(s.project_id, s.id), trace_id: s.trace_id, parent_id: s.parent_id, thread_id: s.thread_id,
-    turn_id: s.turn_id, op_name: s.op_name, display_name: s.display_name, started_at: s.started_at,
-    attributes: s.attributes, inputs: s.inputs, inputs_leaves: leaves.leaves, inputs_opaque: leaves.opaque,
-    input_refs: JSON.stringify(s.input_refs), wb_user_id: s.wb_user_id, wb_run_id: s.wb_run_id, wb_run_step: s.wb_run_step,
-    expire_at: s.expire_at, start_bytes: startBytes(s), has_start: 1, seq,
+    ...emptyRow(s.project_id, s.id),
+    trace_id: s.trace_id,
+    parent_id: s.parent_id,
+    thread_id: s.thread_id,
+    turn_id: s.turn_id,
+    op_name: s.op_name,
+    display_name: s.display_name,
+    started_at: s.started_at,
+    attributes: s.attributes,
+    inputs: s.inputs,
+    inputs_leaves: leaves.leaves,
+    inputs_opaque: leaves.opaque,
+    input_refs: JSON.stringify(s.input_refs),
+    wb_user_id: s.wb_user_id,
+    wb_run_id: s.wb_run_id,
+    wb_run_step: s.wb_run_step,
+    expire_at: s.expire_at,
+    start_bytes: startBytes(s),
+    has_start: 1,
+    seq,
   };
 }
 
 export function endRow(e: CallEndPart, seq: number): ChCallRow {
   return {
-    ...emptyRow(e.project_id, e.id), ended_at: e.ended_at, exception: e.exception, output: e.output, summary: e.summary,
-    output_refs: JSON.stringify(e.output_refs), wb_run_step_end: e.wb_run_step_end, end_bytes: endBytes(e), has_end: 1, seq,
+    ...emptyRow(e.project_id, e.id),
+    ended_at: e.ended_at,
+    exception: e.exception,
+    output: e.output,
+    summary: e.summary,
+    output_refs: JSON.stringify(e.output_refs),
+    wb_run_step_end: e.wb_run_step_end,
+    end_bytes: endBytes(e),
+    has_end: 1,
+    seq,
   };
 }
 
-export const renameRow = (projectId: string, id: string, displayName: string, seq: number): ChCallRow =>
-  ({ ...emptyRow(projectId, id), display_name: displayName, named: 1, seq });
+export const renameRow = (projectId: string, id: string, displayName: string, seq: number): ChCallRow => ({
+  ...emptyRow(projectId, id),
+  display_name: displayName,
+  named: 1,
+  seq,
+});
 
-export const deletionRow = (projectId: string, id: string, at: number, seq: number): ChCallRow =>
-  ({ ...emptyRow(projectId, id), deleted_at: at, seq });
+export const deletionRow = (projectId: string, id: string, at: number, seq: number): ChCallRow => ({
+  ...emptyRow(projectId, id),
+  deleted_at: at,
+  seq,
+});
 
 /** What the rows of one call say together (see the file comment); `seq` is the new row's. */
 export function mergeCallRows(rows: readonly ChCallRow[], seq: number): ChCallRow {
@@ -123,7 +236,14 @@ export function mergeCallRows(rows: readonly ChCallRow[], seq: number): ChCallRo
 }
 
 /** Whether `row` already says all that `merged` says (then no healing row is needed). */
-export function sameState(row: Pick<ChCallRow, 'has_start' | 'has_end' | 'named' | 'deleted_at'>, merged: ChCallRow): boolean {
-  return row.has_start === merged.has_start && row.has_end === merged.has_end && row.named === merged.named
-    && (row.deleted_at === null) === (merged.deleted_at === null);
+export function sameState(
+  row: Pick<ChCallRow, 'has_start' | 'has_end' | 'named' | 'deleted_at'>,
+  merged: ChCallRow,
+): boolean {
+  return (
+    row.has_start === merged.has_start &&
+    row.has_end === merged.has_end &&
+    row.named === merged.named &&
+    (row.deleted_at === null) === (merged.deleted_at === null)
+  );
 }

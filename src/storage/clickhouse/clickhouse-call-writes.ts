@@ -9,10 +9,25 @@ import type { CallPart } from '../call-store.js';
 import { selectRows } from './clickhouse-client.js';
 import { insertTabSeparated } from './clickhouse-tsv.js';
 import { trimOldest } from './clickhouse-trim-oldest.js';
-import { CALL_ROW_COLUMNS, decodeCallRow, endRow, mergeCallRows, sameState, startRow, type ChCallRow } from './clickhouse-call-rows.js';
+import {
+  CALL_ROW_COLUMNS,
+  decodeCallRow,
+  endRow,
+  mergeCallRows,
+  sameState,
+  startRow,
+  type ChCallRow,
+} from './clickhouse-call-rows.js';
 
 /** Columns holding JSON.stringify text. */
-const CALL_JSON_TEXT: ReadonlySet<string> = new Set(['attributes', 'inputs', 'output', 'summary', 'input_refs', 'output_refs']);
+const CALL_JSON_TEXT: ReadonlySet<string> = new Set([
+  'attributes',
+  'inputs',
+  'output',
+  'summary',
+  'input_refs',
+  'output_refs',
+]);
 /** Ids per statement when reading or deleting by id (a parameter array, read as a set). */
 const IDS_PER_READ = 5000;
 /** Start times kept as read hints (about 100 bytes each). */
@@ -85,13 +100,19 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
   };
 
   /** Every stored row of these calls; `started` bounds the read as in statesOf. */
-  async function rowsOf(projectId: string, ids: readonly string[], started: { min: number; max: number } | null = null): Promise<ChCallRow[]> {
+  async function rowsOf(
+    projectId: string,
+    ids: readonly string[],
+    started: { min: number; max: number } | null = null,
+  ): Promise<ChCallRow[]> {
     const out: ChCallRow[] = [];
     const bound = started === null ? '' : ' AND (started_at BETWEEN {lo:Int64} AND {hi:Int64} OR started_at = 0)';
     for (let i = 0; i < ids.length; i += IDS_PER_READ) {
-      const rows = await selectRows<Record<string, unknown>>(client,
+      const rows = await selectRows<Record<string, unknown>>(
+        client,
         `SELECT * FROM ${table} PREWHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
-        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) });
+        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) },
+      );
       for (const r of rows) out.push(decodeCallRow(r));
     }
     return out;
@@ -108,12 +129,20 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     const out: Pick<ChCallRow, 'id' | 'seq' | 'has_start' | 'has_end' | 'named' | 'deleted_at'>[] = [];
     const bound = started === null ? '' : ' AND (started_at BETWEEN {lo:Int64} AND {hi:Int64} OR started_at = 0)';
     for (let i = 0; i < ids.length; i += IDS_PER_READ) {
-      const rows = await selectRows<Record<string, unknown>>(client,
+      const rows = await selectRows<Record<string, unknown>>(
+        client,
         `SELECT id, seq, has_start, has_end, named, deleted_at FROM ${table} PREWHERE project_id = {p:String}${bound} AND id IN (SELECT arrayJoin({ids:Array(String)}))`,
-        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) });
+        { p: projectId, ids: ids.slice(i, i + IDS_PER_READ), ...(started ? { lo: started.min, hi: started.max } : {}) },
+      );
       for (const r of rows) {
-        out.push({ id: String(r.id), seq: Number(r.seq), has_start: Number(r.has_start) as 0 | 1, has_end: Number(r.has_end) as 0 | 1,
-          named: Number(r.named) as 0 | 1, deleted_at: r.deleted_at === null ? null : Number(r.deleted_at) });
+        out.push({
+          id: String(r.id),
+          seq: Number(r.seq),
+          has_start: Number(r.has_start) as 0 | 1,
+          has_end: Number(r.has_end) as 0 | 1,
+          named: Number(r.named) as 0 | 1,
+          deleted_at: r.deleted_at === null ? null : Number(r.deleted_at),
+        });
       }
     }
     return out;
@@ -124,14 +153,20 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
   }
 
   /** Calls of one project whose newest row does not say all their rows say. */
-  async function unsettled(projectId: string, ids: readonly string[], started: { min: number; max: number } | null = null): Promise<string[]> {
+  async function unsettled(
+    projectId: string,
+    ids: readonly string[],
+    started: { min: number; max: number } | null = null,
+  ): Promise<string[]> {
     const states = groupBy(await statesOf(projectId, ids, started), (s) => s.id);
     const out: string[] = [];
     for (const [id, rows] of states) {
       const newest = rows.reduce((a, b) => (b.seq > a.seq ? b : a));
       const all = {
-        has_start: rows.some((r) => r.has_start === 1) ? 1 : 0, has_end: rows.some((r) => r.has_end === 1) ? 1 : 0,
-        named: rows.some((r) => r.named === 1) ? 1 : 0, deleted_at: rows.find((r) => r.deleted_at !== null)?.deleted_at ?? null,
+        has_start: rows.some((r) => r.has_start === 1) ? 1 : 0,
+        has_end: rows.some((r) => r.has_end === 1) ? 1 : 0,
+        named: rows.some((r) => r.named === 1) ? 1 : 0,
+        deleted_at: rows.find((r) => r.deleted_at !== null)?.deleted_at ?? null,
       } as ChCallRow;
       if (!sameState(newest, all)) out.push(id);
     }
@@ -144,10 +179,12 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     // rename, a deletion: they need the stored start's fields). A call whose start arrives is
     // written as it comes, and the check below merges in anything stored before it (an end
     // that came first, a rename, an earlier deletion).
-    const startless = [...new Set([...byCall.values()].filter((own) => !own.some((r) => r.has_start === 1)).map((own) => own[0]!.id))];
+    const startless = [
+      ...new Set([...byCall.values()].filter((own) => !own.some((r) => r.has_start === 1)).map((own) => own[0]!.id)),
+    ];
     const remembered = startless.map((id) => openRows.get(`${projectId}\u0000${id}`)).filter((r) => r !== undefined);
     const toRead = startless.filter((id) => !openRows.has(`${projectId}\u0000${id}`));
-    const stored = groupBy([...remembered, ...await rowsOf(projectId, toRead, hinted(projectId, toRead))], keyOf);
+    const stored = groupBy([...remembered, ...(await rowsOf(projectId, toRead, hinted(projectId, toRead)))], keyOf);
     const seq = seqAbove([...stored.values()].flat());
     const rows = [...byCall].map(([key, own]) => {
       const known = stored.get(key);
@@ -160,8 +197,13 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     remember(rows);
     // Every row written holds a start: their start times bound the check's read.
     const started = rows.every((r) => r.has_start === 1)
-      ? { min: Math.min(...rows.map((r) => r.started_at)), max: Math.max(...rows.map((r) => r.started_at)) } : null;
-    let pending = await unsettled(projectId, rows.map((r) => r.id), started);
+      ? { min: Math.min(...rows.map((r) => r.started_at)), max: Math.max(...rows.map((r) => r.started_at)) }
+      : null;
+    let pending = await unsettled(
+      projectId,
+      rows.map((r) => r.id),
+      started,
+    );
     for (let round = 0; pending.length > 0 && round < HEAL_ROUNDS; round++) {
       const all = groupBy(await rowsOf(projectId, pending), keyOf);
       const healSeq = seqAbove([...all.values()].flat());
@@ -178,12 +220,17 @@ export function callWrites(client: ClickHouseClient, database: string): CallWrit
     },
     partRows(parts) {
       const seq = nextSeq();
-      const byCall = groupBy(parts.map((p) => (p.mode === 'start' ? startRow(p.start, seq) : endRow(p.end, seq))), keyOf);
+      const byCall = groupBy(
+        parts.map((p) => (p.mode === 'start' ? startRow(p.start, seq) : endRow(p.end, seq))),
+        keyOf,
+      );
       // Parts of one call in one batch apply in order: a later copy of a part replaces an earlier
       // one (the rows are this batch's own, so their seq is set in place).
       return [...byCall.values()].map((own) => {
         if (own.length === 1) return own[0]!;
-        own.forEach((r, i) => (r.seq = seq + i / own.length));
+        own.forEach((r, i) => {
+          r.seq = seq + i / own.length;
+        });
         return mergeCallRows(own, seq);
       });
     },

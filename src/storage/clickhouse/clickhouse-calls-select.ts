@@ -9,7 +9,16 @@ import { CALL_COLUMNS, type CallColumn, type CallsQuery, type StoredCall } from 
 import { assertNever, type Expr, type FieldRef } from '../../query/plan.js';
 import { CALL_JSON_COLUMNS } from '../../query/calls-fields.js';
 import type { Micros } from '../../time.js';
-import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField, type ChFieldPrinter, type ChType } from './clickhouse-dialect.js';
+import {
+  ChParams,
+  chIdentifier,
+  chJsonField,
+  printChExpr,
+  printChOrderBy,
+  type ChField,
+  type ChFieldPrinter,
+  type ChType,
+} from './clickhouse-dialect.js';
 import { leafField } from './clickhouse-json-leaves.js';
 import { liveAt } from './clickhouse-live.js';
 
@@ -23,17 +32,53 @@ export interface LeafReads {
 export const NO_LEAVES: LeafReads = { keys: new Set() };
 
 const COLUMN_TYPES: Readonly<Record<string, ChType>> = {
-  id: 'String', project_id: 'String', trace_id: 'String', parent_id: 'String', thread_id: 'String', turn_id: 'String',
-  op_name: 'String', display_name: 'String', started_at: 'Int64', ended_at: 'Int64', exception: 'String',
-  wb_user_id: 'String', wb_run_id: 'String', wb_run_step: 'Int64', wb_run_step_end: 'Int64',
-  deleted_at: 'Int64', expire_at: 'Int64', input_refs: 'String', output_refs: 'String',
+  id: 'String',
+  project_id: 'String',
+  trace_id: 'String',
+  parent_id: 'String',
+  thread_id: 'String',
+  turn_id: 'String',
+  op_name: 'String',
+  display_name: 'String',
+  started_at: 'Int64',
+  ended_at: 'Int64',
+  exception: 'String',
+  wb_user_id: 'String',
+  wb_run_id: 'String',
+  wb_run_step: 'Int64',
+  wb_run_step_end: 'Int64',
+  deleted_at: 'Int64',
+  expire_at: 'Int64',
+  input_refs: 'String',
+  output_refs: 'String',
 };
-const NOT_NULL: ReadonlySet<string> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at', 'input_refs', 'output_refs']);
+const NOT_NULL: ReadonlySet<string> = new Set([
+  'id',
+  'project_id',
+  'trace_id',
+  'op_name',
+  'started_at',
+  'input_refs',
+  'output_refs',
+]);
 
 /** Columns every row of a call holds alike (its start's): conditions on them may run before the merge. */
 const START_COLUMNS: ReadonlySet<string> = new Set([
-  'id', 'project_id', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'started_at', 'wb_user_id',
-  'wb_run_id', 'wb_run_step', 'expire_at', 'input_refs', 'inputs', 'attributes',
+  'id',
+  'project_id',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'started_at',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'expire_at',
+  'input_refs',
+  'inputs',
+  'attributes',
 ]);
 
 /** 'error' if exception is non-empty, else 'running' while not ended, else 'descendant_error' if summary.status_counts.error > 0, else 'success'. */
@@ -64,7 +109,10 @@ export class FeedbackJoins {
   readonly joins: string[] = [];
   private readonly byKey = new Map<string, number>();
 
-  constructor(private readonly database: string, private readonly projectParam: string) {}
+  constructor(
+    private readonly database: string,
+    private readonly projectParam: string,
+  ) {}
 
   /**
    * The value of the most recent feedback row on the call (optionally of one type), preferring
@@ -90,9 +138,11 @@ export class FeedbackJoins {
         throw new Error(`unknown feedback field: ${path.join('.')}`);
       }
       const ofType = feedbackType === null ? '' : ` AND feedback_type = ${params.add(feedbackType, 'String')}`;
-      this.joins.push(`LEFT JOIN (SELECT weave_ref, argMax(${value}, (${present}, created_at, id)) AS v, max(${present}) AS present
+      this.joins.push(
+        `LEFT JOIN (SELECT weave_ref, argMax(${value}, (${present}, created_at, id)) AS v, max(${present}) AS present
         FROM ${chIdentifier(this.database)}.feedback WHERE project_id = ${this.projectParam}${ofType} GROUP BY weave_ref) AS fb${n}
-        ON fb${n}.weave_ref = concat('weave:///', calls.project_id, '/call/', calls.id)`.replace(/\s+/g, ' '));
+        ON fb${n}.weave_ref = concat('weave:///', calls.project_id, '/call/', calls.id)`.replace(/\s+/g, ' '),
+      );
     }
     if (head === 'payload') return { sql: `fb${n}.v`, type: 'String', exists: `(coalesce(fb${n}.present, 0) = 1)` };
     return { sql: `fb${n}.v`, type: 'String' };
@@ -114,7 +164,11 @@ export function callsFieldPrinter(joins: FeedbackJoins | null, leaves: LeafReads
       case 'json':
         if (!CALL_JSON_COLUMNS.has(field.column)) throw new Error(`unknown calls JSON column: ${field.column}`);
         if (leaves.keys.has(leafKey(field.column, field.path))) {
-          return leafField({ leaves: `calls.${field.column}_leaves`, opaque: `calls.${field.column}_opaque` }, field.path, params);
+          return leafField(
+            { leaves: `calls.${field.column}_leaves`, opaque: `calls.${field.column}_opaque` },
+            field.path,
+            params,
+          );
         }
         return chJsonField(`calls.${field.column}`, field.path, params, true);
       case 'computed':
@@ -131,29 +185,57 @@ export function callsFieldPrinter(joins: FeedbackJoins | null, leaves: LeafReads
 /** Every field an expression reads. */
 export function fieldsOf(e: Expr, out: FieldRef[] = []): FieldRef[] {
   switch (e.kind) {
-    case 'literal': return out;
-    case 'field': out.push(e.field); return out;
-    case 'convert': return fieldsOf(e.input, out);
-    case 'and': case 'or': for (const i of e.items) fieldsOf(i, out); return out;
-    case 'not': return fieldsOf(e.item, out);
-    case 'compare': fieldsOf(e.left, out); return fieldsOf(e.right, out);
-    case 'in': fieldsOf(e.left, out); for (const i of e.items) fieldsOf(i, out); return out;
-    case 'contains': fieldsOf(e.input, out); return fieldsOf(e.substr, out);
-    case 'isNull': return fieldsOf(e.input, out);
-    case 'startsWith': return fieldsOf(e.input, out);
-    case 'arrayHasAny': out.push({ kind: 'column', name: e.column, type: 'string' }); return out;
-    default: return assertNever(e);
+    case 'literal':
+      return out;
+    case 'field':
+      out.push(e.field);
+      return out;
+    case 'convert':
+      return fieldsOf(e.input, out);
+    case 'and':
+    case 'or':
+      for (const i of e.items) fieldsOf(i, out);
+      return out;
+    case 'not':
+      return fieldsOf(e.item, out);
+    case 'compare':
+      fieldsOf(e.left, out);
+      return fieldsOf(e.right, out);
+    case 'in':
+      fieldsOf(e.left, out);
+      for (const i of e.items) fieldsOf(i, out);
+      return out;
+    case 'contains':
+      fieldsOf(e.input, out);
+      return fieldsOf(e.substr, out);
+    case 'isNull':
+      return fieldsOf(e.input, out);
+    case 'startsWith':
+      return fieldsOf(e.input, out);
+    case 'arrayHasAny':
+      out.push({ kind: 'column', name: e.column, type: 'string' });
+      return out;
+    default:
+      return assertNever(e);
   }
 }
 
-const onStart = (f: FieldRef) => (f.kind === 'column' && START_COLUMNS.has(f.name)) || (f.kind === 'json' && START_COLUMNS.has(f.column));
-const conjuncts = (e: Expr | null): Expr[] => (e === null ? [] : e.kind === 'and' ? e.items.flatMap((i) => conjuncts(i)) : [e]);
+const onStart = (f: FieldRef) =>
+  (f.kind === 'column' && START_COLUMNS.has(f.name)) || (f.kind === 'json' && START_COLUMNS.has(f.column));
+const conjuncts = (e: Expr | null): Expr[] =>
+  e === null ? [] : e.kind === 'and' ? e.items.flatMap((i) => conjuncts(i)) : [e];
 
 const onStartOnly = (c: Expr) => fieldsOf(c).every(onStart);
 
 /** The project, "holds a start", `extra`, and the conjuncts of `where` on start columns only: what runs before the merge. */
-function startConditions(s: ReturnType<typeof newStatement>, where: Expr | null, extra: readonly string[] = []): string[] {
-  const early = conjuncts(where).filter(onStartOnly).map((c) => printChExpr(c, s.print, s.params));
+function startConditions(
+  s: ReturnType<typeof newStatement>,
+  where: Expr | null,
+  extra: readonly string[] = [],
+): string[] {
+  const early = conjuncts(where)
+    .filter(onStartOnly)
+    .map((c) => printChExpr(c, s.print, s.params));
   return [`calls.project_id = ${s.projectParam}`, 'calls.has_start = 1', ...extra, ...early];
 }
 
@@ -165,7 +247,11 @@ export interface ChStatement {
 }
 
 /** `leaves`: the dynamic fields to read from leaves (see callsFieldPrinter). */
-export function newStatement(database: string, projectId: string, leaves: LeafReads = NO_LEAVES): ChStatement & { readonly projectParam: string } {
+export function newStatement(
+  database: string,
+  projectId: string,
+  leaves: LeafReads = NO_LEAVES,
+): ChStatement & { readonly projectParam: string } {
   const params = new ChParams();
   const projectParam = params.add(projectId, 'String');
   const joins = new FeedbackJoins(database, projectParam);
@@ -176,12 +262,19 @@ export function newStatement(database: string, projectId: string, leaves: LeafRe
  * FROM ... WHERE of the live calls (started, not deleted, not expired) of the query's project
  * matching `where` (plus `extra` conditions on start columns), newest row per call.
  */
-export function liveCallsFrom(database: string, s: ReturnType<typeof newStatement>, where: Expr | null, now: Micros, extra: readonly string[] = []): string {
+export function liveCallsFrom(
+  database: string,
+  s: ReturnType<typeof newStatement>,
+  where: Expr | null,
+  now: Micros,
+  extra: readonly string[] = [],
+): string {
   const late = conjuncts(where).filter((c) => !onStartOnly(c));
   const pre = startConditions(s, where, extra);
   const post = [liveAt(s.params.add(now, 'Int64'), 'calls'), ...late.map((c) => printChExpr(c, s.print, s.params))];
   const joins = s.joins.joins.length === 0 ? '' : ` ${s.joins.joins.join(' ')}`;
-  if (joins === '') return `FROM ${chIdentifier(database)}.calls AS calls FINAL PREWHERE ${pre.join(' AND ')} WHERE ${post.join(' AND ')}`;
+  if (joins === '')
+    return `FROM ${chIdentifier(database)}.calls AS calls FINAL PREWHERE ${pre.join(' AND ')} WHERE ${post.join(' AND ')}`;
   // PREWHERE belongs to a table read: with joins, the merge is a subquery of its own (whose
   // * leaves out the MATERIALIZED live_until).
   return `FROM (SELECT *, calls.live_until AS live_until FROM ${chIdentifier(database)}.calls AS calls FINAL PREWHERE ${pre.join(' AND ')}) AS calls${joins} WHERE ${post.join(' AND ')}`;
@@ -197,7 +290,10 @@ export interface StartedBound {
 
 /** The columns of buildCallsSelect's rows, in order. */
 export const CALLS_SELECT_COLUMNS = [...CALL_COLUMNS, 'storage_size_bytes'] as const;
-const AT = Object.fromEntries(CALLS_SELECT_COLUMNS.map((c, i) => [c, i])) as Record<(typeof CALLS_SELECT_COLUMNS)[number], number>;
+const AT = Object.fromEntries(CALLS_SELECT_COLUMNS.map((c, i) => [c, i])) as Record<
+  (typeof CALLS_SELECT_COLUMNS)[number],
+  number
+>;
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -208,22 +304,47 @@ const int = (v: unknown): number | null => (v === null || v === undefined ? null
  */
 export function storedCallOf(v: readonly unknown[]): StoredCall {
   return {
-    project_id: String(v[AT.project_id]), id: String(v[AT.id]), trace_id: String(v[AT.trace_id]),
-    parent_id: str(v[AT.parent_id]), thread_id: str(v[AT.thread_id]), turn_id: str(v[AT.turn_id]),
-    op_name: String(v[AT.op_name]), display_name: str(v[AT.display_name]), started_at: Number(v[AT.started_at]),
-    ended_at: int(v[AT.ended_at]), attributes: v[AT.attributes] as string, inputs: v[AT.inputs] as string,
-    output: str(v[AT.output]), exception: str(v[AT.exception]), summary: str(v[AT.summary]),
-    wb_user_id: str(v[AT.wb_user_id]), wb_run_id: str(v[AT.wb_run_id]), wb_run_step: int(v[AT.wb_run_step]),
-    wb_run_step_end: int(v[AT.wb_run_step_end]), deleted_at: int(v[AT.deleted_at]), expire_at: int(v[AT.expire_at]),
-    storage_size_bytes: int(v[AT.storage_size_bytes]), total_storage_size_bytes: null,
+    project_id: String(v[AT.project_id]),
+    id: String(v[AT.id]),
+    trace_id: String(v[AT.trace_id]),
+    parent_id: str(v[AT.parent_id]),
+    thread_id: str(v[AT.thread_id]),
+    turn_id: str(v[AT.turn_id]),
+    op_name: String(v[AT.op_name]),
+    display_name: str(v[AT.display_name]),
+    started_at: Number(v[AT.started_at]),
+    ended_at: int(v[AT.ended_at]),
+    attributes: v[AT.attributes] as string,
+    inputs: v[AT.inputs] as string,
+    output: str(v[AT.output]),
+    exception: str(v[AT.exception]),
+    summary: str(v[AT.summary]),
+    wb_user_id: str(v[AT.wb_user_id]),
+    wb_run_id: str(v[AT.wb_run_id]),
+    wb_run_step: int(v[AT.wb_run_step]),
+    wb_run_step_end: int(v[AT.wb_run_step_end]),
+    deleted_at: int(v[AT.deleted_at]),
+    expire_at: int(v[AT.expire_at]),
+    storage_size_bytes: int(v[AT.storage_size_bytes]),
+    total_storage_size_bytes: null,
   };
 }
 
 /** The SELECT of CallStore.query: StoredCall columns (unselected ones NULL), sizes without the trace total; columns in CALLS_SELECT_COLUMNS order (storedCallOf reads them). */
-export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null, leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
+export function buildCallsSelect(
+  database: string,
+  q: CallsQuery,
+  now: Micros,
+  bound: StartedBound | null = null,
+  leaves: LeafReads = NO_LEAVES,
+): { sql: string; params: Record<string, unknown> } {
   const wanted = q.columns === null ? null : new Set<CallColumn>(q.columns);
-  const items = CALL_COLUMNS.map((c) => (wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c} AS ${c}` : `NULL AS ${c}`));
-  items.push(q.includeStorageSize ? 'calls.start_bytes + calls.end_bytes AS storage_size_bytes' : 'NULL AS storage_size_bytes');
+  const items = CALL_COLUMNS.map((c) =>
+    wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c} AS ${c}` : `NULL AS ${c}`,
+  );
+  items.push(
+    q.includeStorageSize ? 'calls.start_bytes + calls.end_bytes AS storage_size_bytes' : 'NULL AS storage_size_bytes',
+  );
   return buildPage(database, q, now, bound, leaves, items);
 }
 
@@ -231,31 +352,66 @@ export function buildCallsSelect(database: string, q: CallsQuery, now: Micros, b
 export const CALL_KEYS_COLUMNS = ['id', 'seq', 'started_at'] as const;
 
 /** The page of buildCallsSelect as which calls it holds, in order, with their rows' versions. */
-export function buildCallsKeys(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null = null, leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
-  return buildPage(database, q, now, bound, leaves, CALL_KEYS_COLUMNS.map((c) => `calls.${c} AS ${c}`));
+export function buildCallsKeys(
+  database: string,
+  q: CallsQuery,
+  now: Micros,
+  bound: StartedBound | null = null,
+  leaves: LeafReads = NO_LEAVES,
+): { sql: string; params: Record<string, unknown> } {
+  return buildPage(
+    database,
+    q,
+    now,
+    bound,
+    leaves,
+    CALL_KEYS_COLUMNS.map((c) => `calls.${c} AS ${c}`),
+  );
 }
 
 /** The columns of buildCallsByIds' rows: CALLS_SELECT_COLUMNS, then the version's. */
 export const CALLS_BY_IDS_COLUMNS = [...CALLS_SELECT_COLUMNS, 'seq'] as const;
 
 /** Every column of the live calls among `ids` that started within [from, to], storage size included. */
-export function buildCallsByIds(database: string, projectId: string, ids: readonly string[], from: Micros, to: Micros, now: Micros): { sql: string; params: Record<string, unknown> } {
+export function buildCallsByIds(
+  database: string,
+  projectId: string,
+  ids: readonly string[],
+  from: Micros,
+  to: Micros,
+  now: Micros,
+): { sql: string; params: Record<string, unknown> } {
   const s = newStatement(database, projectId);
   const extra = [
-    `calls.started_at >= ${s.params.add(from, 'Int64')}`, `calls.started_at <= ${s.params.add(to, 'Int64')}`,
+    `calls.started_at >= ${s.params.add(from, 'Int64')}`,
+    `calls.started_at <= ${s.params.add(to, 'Int64')}`,
     `calls.id IN (SELECT arrayJoin(${s.params.add(ids, 'Array(String)')}))`,
   ];
-  const items = [...CALL_COLUMNS.map((c) => `calls.${c} AS ${c}`), 'calls.start_bytes + calls.end_bytes AS storage_size_bytes', 'calls.seq AS seq'];
+  const items = [
+    ...CALL_COLUMNS.map((c) => `calls.${c} AS ${c}`),
+    'calls.start_bytes + calls.end_bytes AS storage_size_bytes',
+    'calls.seq AS seq',
+  ];
   return { sql: `SELECT ${items.join(', ')} ${liveCallsFrom(database, s, null, now, extra)}`, params: s.params.values };
 }
 
-function buildPage(database: string, q: CallsQuery, now: Micros, bound: StartedBound | null, leaves: LeafReads, items: readonly string[]): { sql: string; params: Record<string, unknown> } {
+function buildPage(
+  database: string,
+  q: CallsQuery,
+  now: Micros,
+  bound: StartedBound | null,
+  leaves: LeafReads,
+  items: readonly string[],
+): { sql: string; params: Record<string, unknown> } {
   const s = newStatement(database, q.projectId, leaves);
   const extra = bound === null ? [] : [`calls.started_at ${bound.op} ${s.params.add(bound.at, 'Int64')}`];
   // Printed before FROM, so that the feedback joins the sort needs exist when FROM is printed.
   const order = printChOrderBy(q.sort, s.print, s.params);
   const from = liveCallsFrom(database, s, q.where, now, extra);
-  return { sql: `SELECT ${items.join(', ')} ${from}${order ? ` ${order}` : ''}${limitOffset(q, s.params)}`, params: s.params.values };
+  return {
+    sql: `SELECT ${items.join(', ')} ${from}${order ? ` ${order}` : ''}${limitOffset(q, s.params)}`,
+    params: s.params.values,
+  };
 }
 
 /**
@@ -266,9 +422,17 @@ function buildPage(database: string, q: CallsQuery, now: Micros, bound: StartedB
  * window wider than needed). `within`: only rows at or beyond this start time are counted (a
  * guess; no row when fewer than k are there), which lets ClickHouse skip the parts before it.
  */
-export function buildStartedWindow(database: string, q: CallsQuery, k: number, direction: 'asc' | 'desc', leaves: LeafReads = NO_LEAVES, within: Micros | null = null): { sql: string; params: Record<string, unknown> } {
+export function buildStartedWindow(
+  database: string,
+  q: CallsQuery,
+  k: number,
+  direction: 'asc' | 'desc',
+  leaves: LeafReads = NO_LEAVES,
+  within: Micros | null = null,
+): { sql: string; params: Record<string, unknown> } {
   const s = newStatement(database, q.projectId, leaves);
-  const guess = within === null ? [] : [`calls.started_at ${direction === 'desc' ? '>=' : '<='} ${s.params.add(within, 'Int64')}`];
+  const guess =
+    within === null ? [] : [`calls.started_at ${direction === 'desc' ? '>=' : '<='} ${s.params.add(within, 'Int64')}`];
   const pre = startConditions(s, q.where, guess);
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   return {
@@ -280,18 +444,27 @@ export function buildStartedWindow(database: string, q: CallsQuery, k: number, d
 function limitOffset(q: CallsQuery, params: ChParams): string {
   let out = '';
   if (q.limit !== null) out += ` LIMIT ${params.add(q.limit, 'Int64')}`;
-  if (q.offset !== null && q.offset > 0) out += `${q.limit === null ? ' LIMIT 18446744073709551615' : ''} OFFSET ${params.add(q.offset, 'Int64')}`;
+  if (q.offset !== null && q.offset > 0)
+    out += `${q.limit === null ? ' LIMIT 18446744073709551615' : ''} OFFSET ${params.add(q.offset, 'Int64')}`;
   return out;
 }
 
 /** How many calls the query returns (limit and offset apply), and their trace ids when asked. */
-export function buildCallsMatched(database: string, q: CallsQuery, now: Micros, column: 'trace_id' | '1', leaves: LeafReads = NO_LEAVES): { sql: string; params: Record<string, unknown> } {
+export function buildCallsMatched(
+  database: string,
+  q: CallsQuery,
+  now: Micros,
+  column: 'trace_id' | '1',
+  leaves: LeafReads = NO_LEAVES,
+): { sql: string; params: Record<string, unknown> } {
   const s = newStatement(database, q.projectId, leaves);
   const order = q.limit === null && q.offset === null ? '' : printChOrderBy(q.sort, s.print, s.params);
   const from = liveCallsFrom(database, s, q.where, now);
-  return { sql: `SELECT ${column === '1' ? '1' : 'calls.trace_id'} AS m ${from}${order ? ` ${order}` : ''}${limitOffset(q, s.params)}`, params: s.params.values };
+  return {
+    sql: `SELECT ${column === '1' ? '1' : 'calls.trace_id'} AS m ${from}${order ? ` ${order}` : ''}${limitOffset(q, s.params)}`,
+    params: s.params.values,
+  };
 }
 
 /** JSON text of summary.usage ('' when absent), read without decoding summaries lacking the key. */
 export const USAGE_SQL = `if(position(coalesce(calls.summary, ''), '"usage"') > 0, JSONExtractRaw(calls.summary, 'usage'), '')`;
-

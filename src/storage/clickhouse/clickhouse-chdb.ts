@@ -12,7 +12,12 @@ const PACKAGE_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export function chdbConnection(url: string): ClickHouseConnection | null {
   if (!url.startsWith('chdb:')) return null;
   const path = resolve(url.slice('chdb:'.length) || '.');
-  const roots = [process.cwd(), join(process.cwd(), '.cache', 'chdb'), PACKAGE_ROOT, join(PACKAGE_ROOT, '.cache', 'chdb')];
+  const roots = [
+    process.cwd(),
+    join(process.cwd(), '.cache', 'chdb'),
+    PACKAGE_ROOT,
+    join(PACKAGE_ROOT, '.cache', 'chdb'),
+  ];
   for (const root of roots) {
     try {
       const { createChdbConnection } = createRequire(join(root, 'package.json'))('chdb/connection') as {
@@ -23,5 +28,7 @@ export function chdbConnection(url: string): ClickHouseConnection | null {
       // not installed there
     }
   }
-  throw new Error(`${url} needs the chdb package, which is not installed: npm install chdb@3.4.0 (or use a ClickHouse server's http:// address)`);
+  throw new Error(
+    `${url} needs the chdb package, which is not installed: npm install chdb@3.4.0 (or use a ClickHouse server's http:// address)`,
+  );
 }

@@ -47,12 +47,14 @@ const SESSION_SETTINGS = {
 function withSessionSettings(connection: ClickHouseConnection): ClickHouseConnection {
   let ready: Promise<unknown> | null = null;
   // A read (a write could wait behind a slow insert), its one-row answer discarded.
-  const settle = () => (ready ??= connection.query({ query: 'SELECT 1', clickhouse_settings: SESSION_SETTINGS })
-    .then((r) => void r.stream.resume())
-    .catch((err: unknown) => {
-      ready = null;
-      throw err;
-    }));
+  const settle = () =>
+    (ready ??= connection
+      .query({ query: 'SELECT 1', clickhouse_settings: SESSION_SETTINGS })
+      .then((r) => void r.stream.resume())
+      .catch((err: unknown) => {
+        ready = null;
+        throw err;
+      }));
   return new Proxy(connection, {
     get(target, key, receiver) {
       const v = Reflect.get(target, key, receiver) as unknown;
@@ -74,12 +76,18 @@ export function connectClickHouse(opts: ClickHouseOptions): ClickHouseClient {
     log: { level: ClickHouseLogLevel.OFF },
     ...(opts.user !== undefined ? { username: opts.user } : {}),
     ...(opts.password !== undefined ? { password: opts.password } : {}),
-    ...(opts.connection ? { connection: withSessionSettings(opts.connection) } : { clickhouse_settings: SESSION_SETTINGS }),
+    ...(opts.connection
+      ? { connection: withSessionSettings(opts.connection) }
+      : { clickhouse_settings: SESSION_SETTINGS }),
   });
 }
 
 /** Rows of a SELECT, as JSON objects (64-bit integers as strings). */
-export async function selectRows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
+export async function selectRows<T>(
+  client: ClickHouseClient,
+  query: string,
+  params: Record<string, unknown> = {},
+): Promise<T[]> {
   const r = await client.query({ query, query_params: params, format: 'JSONEachRow' });
   return r.json<T>();
 }

@@ -6,19 +6,39 @@ import type { FieldRef } from '../../query/plan.js';
 import type { CostStore, PriceRow } from '../cost-store.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
 import { selectRows } from './clickhouse-client.js';
-import { ChParams, chIdentifier, printChExpr, printChOrderBy, type ChField, type ChType } from './clickhouse-dialect.js';
+import {
+  ChParams,
+  chIdentifier,
+  printChExpr,
+  printChOrderBy,
+  type ChField,
+  type ChType,
+} from './clickhouse-dialect.js';
 
-const TYPES: Readonly<Record<(typeof COST_COLUMN_TYPES)[keyof typeof COST_COLUMN_TYPES], ChType>> = { string: 'String', datetime: 'Int64', int: 'Float64' };
+const TYPES: Readonly<Record<(typeof COST_COLUMN_TYPES)[keyof typeof COST_COLUMN_TYPES], ChType>> = {
+  string: 'String',
+  datetime: 'Int64',
+  int: 'Float64',
+};
 
 function printField(field: FieldRef): ChField {
-  if (field.kind === 'column' && isCostColumn(field.name)) return { sql: chIdentifier(field.name), type: TYPES[COST_COLUMN_TYPES[field.name]], notNull: true };
+  if (field.kind === 'column' && isCostColumn(field.name))
+    return { sql: chIdentifier(field.name), type: TYPES[COST_COLUMN_TYPES[field.name]], notNull: true };
   throw new Error(`costs cannot print field ${JSON.stringify(field)}`);
 }
 
 type Stored = Omit<PriceRow, 'effective_date' | 'created_at'> & { effective_date: string; created_at: string };
-const toRow = (r: Stored): PriceRow => ({ ...r, effective_date: Number(r.effective_date), created_at: Number(r.created_at) });
+const toRow = (r: Stored): PriceRow => ({
+  ...r,
+  effective_date: Number(r.effective_date),
+  created_at: Number(r.created_at),
+});
 
-export function createClickHouseCostStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER): CostStore {
+export function createClickHouseCostStore(
+  client: ClickHouseClient,
+  database: string,
+  mode: ChDdlMode = SINGLE_SERVER,
+): CostStore {
   const table = `${chIdentifier(database)}.llm_token_prices`;
   const columns = COST_COLUMNS.join(', ');
   // Insertion order for /cost/query without sort_by: microseconds plus a counter.
@@ -46,8 +66,16 @@ export function createClickHouseCostStore(client: ClickHouseClient, database: st
       if (ids.length === 0) return 0;
       const where = `pricing_level = 'project' AND pricing_level_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))`;
       const params = { project: projectId, ids };
-      const [{ n }] = await selectRows<{ n: string }>(client, `SELECT count() AS n FROM ${table} WHERE ${where}`, params) as [{ n: string }];
-      if (Number(n) > 0) await client.command({ query: deleteStatement(database, 'llm_token_prices', mode, where), query_params: params });
+      const [{ n }] = (await selectRows<{ n: string }>(
+        client,
+        `SELECT count() AS n FROM ${table} WHERE ${where}`,
+        params,
+      )) as [{ n: string }];
+      if (Number(n) > 0)
+        await client.command({
+          query: deleteStatement(database, 'llm_token_prices', mode, where),
+          query_params: params,
+        });
       return Number(n);
     },
 

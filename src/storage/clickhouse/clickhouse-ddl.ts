@@ -33,7 +33,8 @@ export const SINGLE_SERVER: ChDdlMode = { cluster: null, sharded: false };
 const CLUSTER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 function clusterName(mode: ChDdlMode): string {
-  if (mode.cluster === null || !CLUSTER_NAME.test(mode.cluster)) throw new Error(`not a usable cluster name: ${JSON.stringify(mode.cluster)}`);
+  if (mode.cluster === null || !CLUSTER_NAME.test(mode.cluster))
+    throw new Error(`not a usable cluster name: ${JSON.stringify(mode.cluster)}`);
   return mode.cluster;
 }
 
@@ -54,8 +55,10 @@ export function databaseDdl(database: string, mode: ChDdlMode): string {
 /** weft_migrations: on every node alike (one Keeper path for all shards), never sharded. */
 export function migrationsTableDdl(database: string, mode: ChDdlMode): string {
   const db = chIdentifier(database);
-  return `CREATE TABLE IF NOT EXISTS ${db}.weft_migrations${onCluster(mode)} (version UInt32, applied_at DateTime64(6, 'UTC') DEFAULT now64(6)) `
-    + `ENGINE = ${engine(mode, `/clickhouse/tables/all/${db}/weft_migrations`)} ORDER BY version`;
+  return (
+    `CREATE TABLE IF NOT EXISTS ${db}.weft_migrations${onCluster(mode)} (version UInt32, applied_at DateTime64(6, 'UTC') DEFAULT now64(6)) ` +
+    `ENGINE = ${engine(mode, `/clickhouse/tables/all/${db}/weft_migrations`)} ORDER BY version`
+  );
 }
 
 /** The statements creating one table in this mode (two in a sharded cluster). */
@@ -63,11 +66,15 @@ export function tableDdl(database: string, t: ChTableSpec, mode: ChDdlMode): str
   const db = chIdentifier(database);
   const name = chIdentifier(t.name);
   const local = mode.sharded ? `${name}_local` : name;
-  const create = `CREATE TABLE IF NOT EXISTS ${db}.${local}${onCluster(mode)} (${t.columns.replace(/\s+/g, ' ')}) `
-    + `ENGINE = ${engine(mode, `/clickhouse/tables/{shard}/${db}/${local}`, t.replacingBy)}`
-    + `${t.partitionBy === undefined ? '' : ` PARTITION BY ${t.partitionBy}`} ORDER BY ${t.orderBy}`;
+  const create =
+    `CREATE TABLE IF NOT EXISTS ${db}.${local}${onCluster(mode)} (${t.columns.replace(/\s+/g, ' ')}) ` +
+    `ENGINE = ${engine(mode, `/clickhouse/tables/{shard}/${db}/${local}`, t.replacingBy)}` +
+    `${t.partitionBy === undefined ? '' : ` PARTITION BY ${t.partitionBy}`} ORDER BY ${t.orderBy}`;
   if (!mode.sharded) return [create];
-  return [create, `CREATE TABLE IF NOT EXISTS ${db}.${name}${onCluster(mode)} AS ${db}.${local} ENGINE = Distributed('${clusterName(mode)}', '${db}', '${local}', ${t.shardBy})`];
+  return [
+    create,
+    `CREATE TABLE IF NOT EXISTS ${db}.${name}${onCluster(mode)} AS ${db}.${local} ENGINE = Distributed('${clusterName(mode)}', '${db}', '${local}', ${t.shardBy})`,
+  ];
 }
 
 /** A change to an existing table (a later migration). */

@@ -29,7 +29,14 @@ export class ChParams {
     const name = `p${this.next++}`;
     // A whole number beyond 2^53 goes as its text, which the server parses for the type (chdb's
     // connection refuses to serialize such numbers; over HTTP they are text anyway).
-    this.values[name] = typeof value === 'boolean' ? (value ? 1 : 0) : typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) ? String(value) : value;
+    this.values[name] =
+      typeof value === 'boolean'
+        ? value
+          ? 1
+          : 0
+        : typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)
+          ? String(value)
+          : value;
     return value === null ? `{${name}:Nullable(${type})}` : `{${name}:${type}}`;
   }
 }
@@ -90,8 +97,9 @@ export const ARRAY_INDEX_PART = /^\d{1,9}$/;
 /** ClickHouse JSONPath of plan path parts: digit-only parts index arrays, others are quoted keys. */
 export function chJsonPath(path: readonly string[]): string {
   // Refused as on SQLite (which cannot take them), so that both engines answer alike.
-  if (path.some((p) => CONTROL_CHARS.test(p))) throw new InvalidRequestError('A field path must not contain control characters');
-  return '$' + path.map((p) => (ARRAY_INDEX_PART.test(p) ? `[${Number(p)}]` : `[${JSON.stringify(p)}]`)).join('');
+  if (path.some((p) => CONTROL_CHARS.test(p)))
+    throw new InvalidRequestError('A field path must not contain control characters');
+  return `$${path.map((p) => (ARRAY_INDEX_PART.test(p) ? `[${Number(p)}]` : `[${JSON.stringify(p)}]`)).join('')}`;
 }
 
 /**
@@ -109,7 +117,13 @@ export function chJsonField(column: string, path: readonly string[], params: ChP
   const wrapped = `JSON_QUERY(${c}, ${p})`;
   // A NULL document (a call's output before its end) is missing, as on SQLite (json_extract of NULL).
   const exists = `(ifNull(${wrapped}, '') NOT IN ('', '[null]'))`;
-  return { sql: `if(${exists}, JSON_VALUE(${wrapped}, '$[0]'), '')`, type: 'String', notNull: true, exists, ...(stringified ? { text: c } : {}) };
+  return {
+    sql: `if(${exists}, JSON_VALUE(${wrapped}, '$[0]'), '')`,
+    type: 'String',
+    notNull: true,
+    exists,
+    ...(stringified ? { text: c } : {}),
+  };
 }
 
 /**
@@ -125,7 +139,14 @@ export function chJsonField(column: string, path: readonly string[], params: ChP
  * matching 10%: 911 -> 632 ms); the parse runs only where it passes.
  */
 function needle(f: ChField | undefined, value: unknown, part = false): string | null {
-  if (f?.text === undefined || typeof value !== 'string' || value === '' || !PLAIN.test(value) || LONE_SURROGATE.test(value)) return null;
+  if (
+    f?.text === undefined ||
+    typeof value !== 'string' ||
+    value === '' ||
+    !PLAIN.test(value) ||
+    LONE_SURROGATE.test(value)
+  )
+    return null;
   const fits = part ? !/\d/.test(value) && /[^.eE+-]/.test(value) : !NUMBER_TEXT.test(value) && !/^[[{]/.test(value);
   return fits ? value : null;
 }
@@ -133,7 +154,8 @@ function needle(f: ChField | undefined, value: unknown, part = false): string | 
 const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const NUMERIC: ReadonlySet<ChType | null> = new Set<ChType | null>(['Int64', 'Float64', 'UInt8']);
 /** One side text, the other a number: ClickHouse cannot compare them as they are. */
-const mixed = (a: Printed, b: Printed) => (a.type === 'String' && NUMERIC.has(b.type)) || (NUMERIC.has(a.type) && b.type === 'String');
+const mixed = (a: Printed, b: Printed) =>
+  (a.type === 'String' && NUMERIC.has(b.type)) || (NUMERIC.has(a.type) && b.type === 'String');
 const bool = (sql: string): Printed => ({ sql, type: 'UInt8' });
 
 export function printChExpr(expr: Expr, printField: ChFieldPrinter, params: ChParams): string {
@@ -152,7 +174,10 @@ export function printChOrderBy(sort: readonly SortTerm[], printField: ChFieldPri
 }
 
 class Printer {
-  constructor(private readonly printField: ChFieldPrinter, private readonly params: ChParams) {}
+  constructor(
+    private readonly printField: ChFieldPrinter,
+    private readonly params: ChParams,
+  ) {}
 
   print(e: Expr): Printed {
     switch (e.kind) {
@@ -161,7 +186,14 @@ class Printer {
         if (v === null) return { sql: 'NULL', type: null };
         // Integers beyond 2^53 travel as Float64 (as SQLite reads such a literal: a REAL), never as
         // an Int64 the server could not parse.
-        const type: ChType = typeof v === 'string' ? 'String' : typeof v === 'boolean' ? 'UInt8' : Number.isSafeInteger(v) ? 'Int64' : 'Float64';
+        const type: ChType =
+          typeof v === 'string'
+            ? 'String'
+            : typeof v === 'boolean'
+              ? 'UInt8'
+              : Number.isSafeInteger(v)
+                ? 'Int64'
+                : 'Float64';
         return { sql: this.params.add(v, type), type, literal: v };
       }
       case 'field': {
@@ -182,7 +214,10 @@ class Printer {
         const right = this.print(e.right);
         const test = this.compare(left, e.op, right);
         if (e.op !== 'eq') return bool(test);
-        const [f, n] = left.field?.text !== undefined ? [left.field, needle(left.field, right.literal)] : [right.field, needle(right.field, left.literal)];
+        const [f, n] =
+          left.field?.text !== undefined
+            ? [left.field, needle(left.field, right.literal)]
+            : [right.field, needle(right.field, left.literal)];
         return bool(n === null ? test : `(position(${f!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`);
       }
       case 'in': {
@@ -196,7 +231,9 @@ class Printer {
         // One pass over the text for all the strings (multiSearchAny takes at most 255 of them).
         const needles = alike.length <= MAX_NEEDLES ? alike.map((i) => needle(left.field, i.literal)) : [null];
         if (needles.some((n) => n === null)) return bool(test);
-        return bool(`(multiSearchAny(${left.field!.text}, [${needles.map((n) => this.params.add(n, 'String')).join(', ')}]) AND ${test})`);
+        return bool(
+          `(multiSearchAny(${left.field!.text}, [${needles.map((n) => this.params.add(n, 'String')).join(', ')}]) AND ${test})`,
+        );
       }
       case 'contains': {
         const input = this.print(e.input);
@@ -204,7 +241,9 @@ class Printer {
         const search = e.caseInsensitive ? 'positionCaseInsensitiveUTF8' : 'position';
         const test = `(${search}(${input.sql}, ${substr.sql}) > 0)`;
         const n = needle(input.field, substr.literal, true);
-        return bool(n === null ? test : `(${search}(${input.field!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`);
+        return bool(
+          n === null ? test : `(${search}(${input.field!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`,
+        );
       }
       case 'isNull': {
         const input = this.print(e.input);
@@ -238,7 +277,9 @@ class Printer {
     const text = textLeft ? left : right;
     const num = textLeft ? right : left;
     if (text.field !== undefined && text.field.exists === undefined) {
-      return textLeft ? `(${text.sql} ${COMPARE[op]} toString(${num.sql}))` : `(toString(${num.sql}) ${COMPARE[op]} ${text.sql})`;
+      return textLeft
+        ? `(${text.sql} ${COMPARE[op]} toString(${num.sql}))`
+        : `(toString(${num.sql}) ${COMPARE[op]} ${text.sql})`;
     }
     const asNumber = `toFloat64OrNull(${text.sql})`;
     const numeric = textLeft ? `(${asNumber} ${COMPARE[op]} ${num.sql})` : `(${num.sql} ${COMPARE[op]} ${asNumber})`;
@@ -259,7 +300,8 @@ class Printer {
         if (input.type === 'Float64') return { sql: `toInt64OrNull(toString(trunc(${x})))`, type: 'Int64' };
         return { sql: `toInt64OrNull(toString(${x}))`, type: 'Int64' };
       case 'double':
-        if (input.type === 'Int64' || input.type === 'Float64' || input.type === 'UInt8') return { sql: `toFloat64(${x})`, type: 'Float64' };
+        if (input.type === 'Int64' || input.type === 'Float64' || input.type === 'UInt8')
+          return { sql: `toFloat64(${x})`, type: 'Float64' };
         return { sql: `toFloat64OrNull(toString(${x}))`, type: 'Float64' };
       case 'bool':
         if (input.type === 'UInt8') return input;

@@ -10,23 +10,38 @@ import { ServiceUnavailableError, StorageFullError, type WeftError } from '../..
 
 /** Server error codes that mean "not now" (ClickHouse's ErrorCodes). */
 const TRANSIENT = new Map<string, string>([
-  ['159', 'TIMEOUT_EXCEEDED'], ['202', 'TOO_MANY_SIMULTANEOUS_QUERIES'], ['203', 'NO_FREE_CONNECTION'],
-  ['209', 'SOCKET_TIMEOUT'], ['210', 'NETWORK_ERROR'], ['241', 'MEMORY_LIMIT_EXCEEDED'], ['242', 'TABLE_IS_READ_ONLY'],
-  ['252', 'TOO_MANY_PARTS'], ['225', 'NO_ZOOKEEPER'], ['999', 'KEEPER_EXCEPTION'], ['319', 'UNKNOWN_STATUS_OF_INSERT'],
+  ['159', 'TIMEOUT_EXCEEDED'],
+  ['202', 'TOO_MANY_SIMULTANEOUS_QUERIES'],
+  ['203', 'NO_FREE_CONNECTION'],
+  ['209', 'SOCKET_TIMEOUT'],
+  ['210', 'NETWORK_ERROR'],
+  ['241', 'MEMORY_LIMIT_EXCEEDED'],
+  ['242', 'TABLE_IS_READ_ONLY'],
+  ['252', 'TOO_MANY_PARTS'],
+  ['225', 'NO_ZOOKEEPER'],
+  ['999', 'KEEPER_EXCEPTION'],
+  ['319', 'UNKNOWN_STATUS_OF_INSERT'],
 ]);
 const NOT_ENOUGH_SPACE = '243';
-const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/;
+const NETWORK =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/;
 
 export function clickHouseFault(err: unknown, where: string): WeftError | null {
   if (err instanceof ClickHouseError) {
-    if (err.code === NOT_ENOUGH_SPACE) return new StorageFullError(`ClickHouse at ${where} is out of disk space (${err.message}): nothing was written`);
+    if (err.code === NOT_ENOUGH_SPACE)
+      return new StorageFullError(`ClickHouse at ${where} is out of disk space (${err.message}): nothing was written`);
     const name = TRANSIENT.get(err.code);
-    return name === undefined ? null : new ServiceUnavailableError(`ClickHouse at ${where} cannot take the request now (${name}); retry shortly`, 2);
+    return name === undefined
+      ? null
+      : new ServiceUnavailableError(`ClickHouse at ${where} cannot take the request now (${name}); retry shortly`, 2);
   }
   if (!(err instanceof Error)) return null;
   const code = (err as { code?: unknown }).code;
   if ((typeof code === 'string' && NETWORK.test(code)) || /^Timeout error/.test(err.message)) {
-    return new ServiceUnavailableError(`ClickHouse at ${where} cannot be reached (${typeof code === 'string' ? code : err.message}); retry later`, 5);
+    return new ServiceUnavailableError(
+      `ClickHouse at ${where} cannot be reached (${typeof code === 'string' ? code : err.message}); retry later`,
+      5,
+    );
   }
   return null;
 }

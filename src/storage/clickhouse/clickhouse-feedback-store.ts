@@ -9,7 +9,14 @@ import type { FeedbackRow, FeedbackStore } from '../feedback-store.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from './clickhouse-ddl.js';
 import { selectRows } from './clickhouse-client.js';
 import { selectedValues } from '../feedback-selection.js';
-import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField } from './clickhouse-dialect.js';
+import {
+  ChParams,
+  chIdentifier,
+  chJsonField,
+  printChExpr,
+  printChOrderBy,
+  type ChField,
+} from './clickhouse-dialect.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -20,7 +27,8 @@ function decodeColumn(column: string, value: unknown): unknown {
 }
 
 function printField(field: FieldRef, params: ChParams): ChField {
-  if (field.kind === 'column' && isFeedbackColumn(field.name)) return { sql: chIdentifier(field.name), type: field.name === 'created_at' ? 'Int64' : 'String' };
+  if (field.kind === 'column' && isFeedbackColumn(field.name))
+    return { sql: chIdentifier(field.name), type: field.name === 'created_at' ? 'Int64' : 'String' };
   if (field.kind === 'json' && field.column === 'payload') return chJsonField('payload', field.path, params);
   throw new Error(`feedback cannot print field ${JSON.stringify(field)}`);
 }
@@ -31,7 +39,11 @@ const toStored = (row: FeedbackRow, seq: number): DbRow => {
   return out;
 };
 
-export function createClickHouseFeedbackStore(client: ClickHouseClient, database: string, mode: ChDdlMode = SINGLE_SERVER): FeedbackStore {
+export function createClickHouseFeedbackStore(
+  client: ClickHouseClient,
+  database: string,
+  mode: ChDdlMode = SINGLE_SERVER,
+): FeedbackStore {
   const table = `${chIdentifier(database)}.feedback`;
   const columns = FEEDBACK_COLUMNS.join(', ');
   let last = 0;
@@ -40,9 +52,15 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
   /** Deletes the rows of these ids written before `seq` (older copies of re-sent rows). */
   async function dropOlder(projectId: string, ids: readonly string[], seq: number) {
     const params = { project: projectId, ids, seq };
-    const where = 'project_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)})) AND seq < {seq:UInt64}';
-    const [{ n }] = (await selectRows<{ n: string }>(client, `SELECT count() AS n FROM ${table} WHERE ${where}`, params)) as [{ n: string }];
-    if (Number(n) > 0) await client.command({ query: deleteStatement(database, 'feedback', mode, where), query_params: params });
+    const where =
+      'project_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)})) AND seq < {seq:UInt64}';
+    const [{ n }] = (await selectRows<{ n: string }>(
+      client,
+      `SELECT count() AS n FROM ${table} WHERE ${where}`,
+      params,
+    )) as [{ n: string }];
+    if (Number(n) > 0)
+      await client.command({ query: deleteStatement(database, 'feedback', mode, where), query_params: params });
   }
 
   function where(projectId: string, expr: Expr | null, params: ChParams): string {
@@ -54,7 +72,11 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
     async insert(rows) {
       if (rows.length === 0) return;
       const first = nextSeq();
-      await client.insert({ table, values: rows.map((r, i) => toStored(r, i === 0 ? first : nextSeq())), format: 'JSONEachRow' });
+      await client.insert({
+        table,
+        values: rows.map((r, i) => toStored(r, i === 0 ? first : nextSeq())),
+        format: 'JSONEachRow',
+      });
       const byProject = new Map<string, string[]>();
       for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r.id]);
       for (const [project, ids] of byProject) await dropOlder(project, ids, first);
@@ -65,7 +87,10 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
       await client.insert({ table, values: [toStored(row, seq)], format: 'JSONEachRow' });
       await dropOlder(projectId, feedbackId === row.id ? [row.id] : [row.id, feedbackId], seq);
       if (feedbackId !== row.id) {
-        await client.command({ query: deleteStatement(database, 'feedback', mode, 'project_id = {project:String} AND id = {id:String}'), query_params: { project: projectId, id: feedbackId } });
+        await client.command({
+          query: deleteStatement(database, 'feedback', mode, 'project_id = {project:String} AND id = {id:String}'),
+          query_params: { project: projectId, id: feedbackId },
+        });
       }
     },
 
@@ -73,8 +98,13 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
       if (ids.length === 0) return 0;
       const params = { project: projectId, ids };
       const w = 'project_id = {project:String} AND id IN (SELECT arrayJoin({ids:Array(String)}))';
-      const [{ n }] = (await selectRows<{ n: string }>(client, `SELECT uniqExact(id) AS n FROM ${table} WHERE ${w}`, params)) as [{ n: string }];
-      if (Number(n) > 0) await client.command({ query: deleteStatement(database, 'feedback', mode, w), query_params: params });
+      const [{ n }] = (await selectRows<{ n: string }>(
+        client,
+        `SELECT uniqExact(id) AS n FROM ${table} WHERE ${w}`,
+        params,
+      )) as [{ n: string }];
+      if (Number(n) > 0)
+        await client.command({ query: deleteStatement(database, 'feedback', mode, w), query_params: params });
       return Number(n);
     },
 
@@ -92,15 +122,22 @@ export function createClickHouseFeedbackStore(client: ClickHouseClient, database
 
     async count(projectId, expr) {
       const params = new ChParams();
-      const [{ n }] = (await selectRows<{ n: string }>(client, `SELECT count() AS n FROM ${table} WHERE ${where(projectId, expr, params)}`, params.values)) as [{ n: string }];
+      const [{ n }] = (await selectRows<{ n: string }>(
+        client,
+        `SELECT count() AS n FROM ${table} WHERE ${where(projectId, expr, params)}`,
+        params.values,
+      )) as [{ n: string }];
       return Number(n);
     },
 
     async findByWeaveRefs(projectId, weaveRefs) {
       const refs = [...new Set(weaveRefs)];
       if (refs.length === 0) return [];
-      const rows = await selectRows<DbRow>(client,
-        `SELECT ${columns} FROM ${table} WHERE project_id = {project:String} AND weave_ref IN (SELECT arrayJoin({refs:Array(String)})) ORDER BY seq`, { project: projectId, refs });
+      const rows = await selectRows<DbRow>(
+        client,
+        `SELECT ${columns} FROM ${table} WHERE project_id = {project:String} AND weave_ref IN (SELECT arrayJoin({refs:Array(String)})) ORDER BY seq`,
+        { project: projectId, refs },
+      );
       return rows.map((r) => {
         const out: Record<string, unknown> = {};
         for (const c of FEEDBACK_COLUMNS) out[c] = decodeColumn(c, r[c]);

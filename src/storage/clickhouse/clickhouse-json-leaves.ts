@@ -39,7 +39,8 @@ const PLAIN_KEY = /^[A-Za-z_$][\w$ .-]*$/;
 
 /** Whether a key can be named by a field path and held by the encoding. */
 export const addressableKey = (key: string): boolean =>
-  PLAIN_KEY.test(key) || (key !== '' && !ARRAY_INDEX_PART.test(key) && !CONTROL_CHARS.test(key) && !LONE_SURROGATE.test(key));
+  PLAIN_KEY.test(key) ||
+  (key !== '' && !ARRAY_INDEX_PART.test(key) && !CONTROL_CHARS.test(key) && !LONE_SURROGATE.test(key));
 
 /** Whether the leaves can answer this path (else only the document can). */
 export const leafPath = (path: readonly string[]): boolean => path.length > 0 && path.every(addressableKey);
@@ -50,7 +51,13 @@ export interface Leaves {
 }
 
 /** Appends the members of an object; false once there are more than MAX_ENTRIES. */
-function walk(value: Record<string, unknown>, prefix: string, depth: number, maxDepth: number, out: { opaque: string[]; entries: number; text: string }): boolean {
+function walk(
+  value: Record<string, unknown>,
+  prefix: string,
+  depth: number,
+  maxDepth: number,
+  out: { opaque: string[]; entries: number; text: string },
+): boolean {
   for (const key of Object.keys(value)) {
     if (++out.entries > MAX_ENTRIES) return false;
     if (!addressableKey(key)) continue;
@@ -104,7 +111,9 @@ const literal = (key: string) => key.replace(/[\\^$.|?*+()[\]{}-]/g, '\\$&');
 /** A path as SQL: its keys (parameters) joined by SEP, each passed through `each`. */
 function pathSql(path: readonly string[], params: ChParams, each: (key: string) => string = (k) => k): string {
   const keys = path.map(each);
-  return keys.length === 1 ? params.add(keys[0], 'String') : `arrayStringConcat(${params.add(keys, 'Array(String)')}, char(5))`;
+  return keys.length === 1
+    ? params.add(keys[0], 'String')
+    : `arrayStringConcat(${params.add(keys, 'Array(String)')}, char(5))`;
 }
 
 /**
@@ -136,5 +145,11 @@ export function leafField(c: LeafColumns, path: readonly string[], params: ChPar
   const pattern = `concat(char(1), ${pathSql(path, params, literal)}, char(2), '([^', char(1), ']*)')`;
   const raw = `extract(${c.leaves}, ${pattern})`;
   const exists = `(${raw} NOT IN ('', 'null'))`;
-  return { sql: `if(${exists}, JSON_VALUE(concat('[', ${raw}, ']'), '$[0]'), '')`, type: 'String', notNull: true, exists, text: c.leaves };
+  return {
+    sql: `if(${exists}, JSON_VALUE(concat('[', ${raw}, ']'), '$[0]'), '')`,
+    type: 'String',
+    notNull: true,
+    exists,
+    text: c.leaves,
+  };
 }

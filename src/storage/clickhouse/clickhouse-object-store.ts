@@ -7,7 +7,13 @@
 // writers racing on one object may both take the same version index.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { assertNever } from '../../query/plan.js';
-import type { DeleteOutcome, ObjectsQuery, ObjectStore, StoredObjectVersion, VersionSelector } from '../object-store.js';
+import type {
+  DeleteOutcome,
+  ObjectsQuery,
+  ObjectStore,
+  StoredObjectVersion,
+  VersionSelector,
+} from '../object-store.js';
 import { selectRows } from './clickhouse-client.js';
 import { chIdentifier } from './clickhouse-dialect.js';
 
@@ -27,9 +33,19 @@ interface StateRow {
 }
 
 const toStored = (projectId: string, r: StateRow, val: string | null): StoredObjectVersion => ({
-  project_id: projectId, object_id: r.object_id, digest: r.digest, version_index: Number(r.version_index), is_latest: Number(r.is_latest) === 1,
-  kind: r.kind, base_object_class: r.base_object_class, leaf_object_class: r.leaf_object_class, val, size_bytes: Number(r.size_bytes),
-  wb_user_id: r.wb_user_id, created_at: Number(r.created_at), deleted_at: r.deleted_at === null ? null : Number(r.deleted_at),
+  project_id: projectId,
+  object_id: r.object_id,
+  digest: r.digest,
+  version_index: Number(r.version_index),
+  is_latest: Number(r.is_latest) === 1,
+  kind: r.kind,
+  base_object_class: r.base_object_class,
+  leaf_object_class: r.leaf_object_class,
+  val,
+  size_bytes: Number(r.size_bytes),
+  wb_user_id: r.wb_user_id,
+  created_at: Number(r.created_at),
+  deleted_at: r.deleted_at === null ? null : Number(r.deleted_at),
 });
 
 const SORT = { object_id: 'object_id', created_at: 'created_at' } as const;
@@ -39,7 +55,9 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
   let last = 0;
   const nextSeq = () => (last = Math.max(last + 1, Date.now() * 1000));
   const insert = (table: string, values: Record<string, unknown>[]) =>
-    values.length === 0 ? Promise.resolve() : client.insert({ table: `${db}.${table}`, values, format: 'JSONEachRow' }).then(() => undefined);
+    values.length === 0
+      ? Promise.resolve()
+      : client.insert({ table: `${db}.${table}`, values, format: 'JSONEachRow' }).then(() => undefined);
 
   /**
    * The current state of the project's versions (of one object when `one`), with is_latest
@@ -61,9 +79,13 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
         ON x.vo = v.object_id AND x.vd = v.digest`;
   };
 
-  const currentTags = (filter: string) => `SELECT object_id, digest, tag FROM ${db}.object_tags WHERE project_id = {p:String}${filter}
+  const currentTags = (
+    filter: string,
+  ) => `SELECT object_id, digest, tag FROM ${db}.object_tags WHERE project_id = {p:String}${filter}
     GROUP BY object_id, digest, tag HAVING argMax(present, seq) = 1`;
-  const currentAliases = (filter: string) => `SELECT object_id, alias, argMax(digest, seq) AS target FROM ${db}.object_aliases
+  const currentAliases = (
+    filter: string,
+  ) => `SELECT object_id, alias, argMax(digest, seq) AS target FROM ${db}.object_aliases
     WHERE project_id = {p:String}${filter} GROUP BY object_id, alias HAVING target != ''`;
 
   interface ObjectState {
@@ -91,21 +113,34 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
   function liveVersion(s: ObjectState, sel: VersionSelector): StateRow | null {
     const live = s.versions.filter(isLive);
     switch (sel.kind) {
-      case 'latest': return latestOf(s);
-      case 'index': return live.find((r) => Number(r.version_index) === sel.index) ?? null;
-      case 'digest': return live.find((r) => r.digest === sel.digest) ?? null;
+      case 'latest':
+        return latestOf(s);
+      case 'index':
+        return live.find((r) => Number(r.version_index) === sel.index) ?? null;
+      case 'digest':
+        return live.find((r) => r.digest === sel.digest) ?? null;
       case 'name': {
         const digest = s.aliases.get(sel.name) ?? sel.name;
         return live.find((r) => r.digest === digest) ?? null;
       }
-      default: return assertNever(sel);
+      default:
+        return assertNever(sel);
     }
   }
 
   const stateRow = (projectId: string, r: StateRow, over: Partial<Record<string, unknown>>) => ({
-    project_id: projectId, object_id: r.object_id, digest: r.digest, version_index: Number(r.version_index), kind: r.kind,
-    base_object_class: r.base_object_class, leaf_object_class: r.leaf_object_class, wb_user_id: r.wb_user_id,
-    created_at: Number(r.created_at), deleted_at: r.deleted_at === null ? null : Number(r.deleted_at), seq: nextSeq(), ...over,
+    project_id: projectId,
+    object_id: r.object_id,
+    digest: r.digest,
+    version_index: Number(r.version_index),
+    kind: r.kind,
+    base_object_class: r.base_object_class,
+    leaf_object_class: r.leaf_object_class,
+    wb_user_id: r.wb_user_id,
+    created_at: Number(r.created_at),
+    deleted_at: r.deleted_at === null ? null : Number(r.deleted_at),
+    seq: nextSeq(),
+    ...over,
   });
 
   async function labelsOf(projectId: string, rows: StoredObjectVersion[]): Promise<void> {
@@ -113,8 +148,16 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
     const params = { p: projectId, ids: [...new Set(rows.map((r) => r.object_id))] };
     const inIds = ' AND object_id IN (SELECT arrayJoin({ids:Array(String)}))';
     const [tags, aliases] = await Promise.all([
-      selectRows<{ object_id: string; digest: string; tag: string }>(client, `${currentTags(inIds)} ORDER BY tag`, params),
-      selectRows<{ object_id: string; alias: string; target: string }>(client, `${currentAliases(inIds)} ORDER BY alias`, params),
+      selectRows<{ object_id: string; digest: string; tag: string }>(
+        client,
+        `${currentTags(inIds)} ORDER BY tag`,
+        params,
+      ),
+      selectRows<{ object_id: string; alias: string; target: string }>(
+        client,
+        `${currentAliases(inIds)} ORDER BY alias`,
+        params,
+      ),
     ]);
     const key = (o: string, d: string) => `${o}\u0000${d}`;
     const t = new Map<string, string[]>();
@@ -132,17 +175,36 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
       const s = await load(v.project_id, v.object_id);
       const found = s.versions.find((r) => r.digest === v.digest);
       if (found && isLive(found)) {
-        if (Number(found.is_latest) !== 1) await insert('object_latest', [{ project_id: v.project_id, object_id: v.object_id, digest: v.digest, seq: nextSeq() }]);
+        if (Number(found.is_latest) !== 1)
+          await insert('object_latest', [
+            { project_id: v.project_id, object_id: v.object_id, digest: v.digest, seq: nextSeq() },
+          ]);
         return { digest: v.digest, version_index: Number(found.version_index), created: false };
       }
       const maxIndex = Math.max(-1, ...s.versions.map((r) => Number(r.version_index)));
       const version_index = Math.max(s.versions.length, maxIndex + 1);
-      if (!found) await insert('object_values', [{ project_id: v.project_id, object_id: v.object_id, digest: v.digest, val: v.val, size_bytes: v.val.length }]);
-      await insert('object_versions', [{
-        project_id: v.project_id, object_id: v.object_id, digest: v.digest, version_index, kind: v.kind, base_object_class: v.base_object_class,
-        leaf_object_class: v.leaf_object_class, wb_user_id: v.wb_user_id, created_at: v.created_at, deleted_at: null, seq: nextSeq(),
-      }]);
-      await insert('object_latest', [{ project_id: v.project_id, object_id: v.object_id, digest: v.digest, seq: nextSeq() }]);
+      if (!found)
+        await insert('object_values', [
+          { project_id: v.project_id, object_id: v.object_id, digest: v.digest, val: v.val, size_bytes: v.val.length },
+        ]);
+      await insert('object_versions', [
+        {
+          project_id: v.project_id,
+          object_id: v.object_id,
+          digest: v.digest,
+          version_index,
+          kind: v.kind,
+          base_object_class: v.base_object_class,
+          leaf_object_class: v.leaf_object_class,
+          wb_user_id: v.wb_user_id,
+          created_at: v.created_at,
+          deleted_at: null,
+          seq: nextSeq(),
+        },
+      ]);
+      await insert('object_latest', [
+        { project_id: v.project_id, object_id: v.object_id, digest: v.digest, seq: nextSeq() },
+      ]);
       return { digest: v.digest, version_index, created: true };
     },
 
@@ -151,16 +213,25 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
       let row: StateRow | null;
       if (sel.kind === 'latest') row = latestOf(s);
       else {
-        const digest = sel.kind === 'digest' ? sel.digest : sel.kind === 'name' ? (s.aliases.get(sel.name) ?? sel.name) : null;
-        const candidates = s.versions.filter((r) => (digest !== null ? r.digest === digest : Number(r.version_index) === (sel as { index: number }).index));
+        const digest =
+          sel.kind === 'digest' ? sel.digest : sel.kind === 'name' ? (s.aliases.get(sel.name) ?? sel.name) : null;
+        const candidates = s.versions.filter((r) =>
+          digest !== null ? r.digest === digest : Number(r.version_index) === (sel as { index: number }).index,
+        );
         // A live version first, then the highest index (as the SQLite engine orders them).
-        candidates.sort((a, b) => Number(isLive(b)) - Number(isLive(a)) || Number(b.version_index) - Number(a.version_index));
+        candidates.sort(
+          (a, b) => Number(isLive(b)) - Number(isLive(a)) || Number(b.version_index) - Number(a.version_index),
+        );
         row = candidates[0] ?? null;
       }
       if (row === null) return null;
       let val: string | null = null;
       if (!opts.metadataOnly) {
-        const [x] = await selectRows<{ val: string }>(client, `SELECT any(val) AS val FROM ${db}.object_values WHERE project_id = {p:String} AND object_id = {o:String} AND digest = {d:String}`, { p: projectId, o: objectId, d: row.digest });
+        const [x] = await selectRows<{ val: string }>(
+          client,
+          `SELECT any(val) AS val FROM ${db}.object_values WHERE project_id = {p:String} AND object_id = {o:String} AND digest = {d:String}`,
+          { p: projectId, o: objectId, d: row.digest },
+        );
         val = x?.val ?? null;
       }
       const out = toStored(projectId, row, val);
@@ -179,13 +250,22 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
       if (q.latestOnly) where.push('is_latest = 1');
       if (q.isOp !== null) where.push(q.isOp ? "kind = 'op'" : "kind != 'op'");
       if (q.baseObjectClasses?.length) where.push(`base_object_class IN ${list('bases', q.baseObjectClasses)}`);
-      if (q.excludeBaseObjectClasses?.length) where.push(`(base_object_class IS NULL OR base_object_class NOT IN ${list('nobases', q.excludeBaseObjectClasses)})`);
+      if (q.excludeBaseObjectClasses?.length)
+        where.push(
+          `(base_object_class IS NULL OR base_object_class NOT IN ${list('nobases', q.excludeBaseObjectClasses)})`,
+        );
       if (q.leafObjectClasses?.length) where.push(`leaf_object_class IN ${list('leaves', q.leafObjectClasses)}`);
-      if (q.tags?.length) where.push(`(object_id, digest) IN (SELECT object_id, digest FROM (${currentTags(` AND tag IN ${list('tags', q.tags)}`)}))`);
+      if (q.tags?.length)
+        where.push(
+          `(object_id, digest) IN (SELECT object_id, digest FROM (${currentTags(` AND tag IN ${list('tags', q.tags)}`)}))`,
+        );
       if (q.aliases?.length) {
         const names = q.aliases.filter((a) => a !== 'latest');
         const anyOf: string[] = [];
-        if (names.length > 0) anyOf.push(`(object_id, digest) IN (SELECT object_id, target FROM (${currentAliases(` AND alias IN ${list('aliases', names)}`)}))`);
+        if (names.length > 0)
+          anyOf.push(
+            `(object_id, digest) IN (SELECT object_id, target FROM (${currentAliases(` AND alias IN ${list('aliases', names)}`)}))`,
+          );
         if (names.length < q.aliases.length) anyOf.push('is_latest = 1');
         where.push(`(${anyOf.join(' OR ')})`);
       }
@@ -193,9 +273,17 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
       if (order.length === 0) order.push('created_at ASC');
       order.push('version_index ASC');
       let sql = `SELECT * FROM (${stateSql(false, !q.metadataOnly)}) WHERE ${where.join(' AND ')} ORDER BY ${order.join(', ')}`;
-      if (q.limit !== null) { params.lim = q.limit; sql += ' LIMIT {lim:UInt64}'; }
-      if (q.offset !== null && q.offset > 0) { params.off = q.offset; sql += ' OFFSET {off:UInt64}'; }
-      const rows = (await selectRows<StateRow>(client, sql, params)).map((r) => toStored(q.projectId, r, q.metadataOnly ? null : (r.val ?? null)));
+      if (q.limit !== null) {
+        params.lim = q.limit;
+        sql += ' LIMIT {lim:UInt64}';
+      }
+      if (q.offset !== null && q.offset > 0) {
+        params.off = q.offset;
+        sql += ' OFFSET {off:UInt64}';
+      }
+      const rows = (await selectRows<StateRow>(client, sql, params)).map((r) =>
+        toStored(q.projectId, r, q.metadataOnly ? null : (r.val ?? null)),
+      );
       if (q.includeLabels) await labelsOf(q.projectId, rows);
       return rows;
     },
@@ -205,7 +293,7 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
       const live = s.versions.filter(isLive);
       const matched = new Set<string>();
       const unmatched: number[] = [];
-      if (selectors === null) live.forEach((r) => matched.add(r.digest));
+      if (selectors === null) for (const r of live) matched.add(r.digest);
       selectors?.forEach((sel, i) => {
         const hit = liveVersion(s, sel);
         if (hit) matched.add(hit.digest);
@@ -217,13 +305,39 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
       });
       const outcome = { matched: [...matched], versions, unmatched };
       if (unmatched.length > 0 || matched.size === 0) return outcome;
-      await insert('object_versions', live.filter((r) => matched.has(r.digest)).map((r) => stateRow(projectId, r, { deleted_at: at })));
-      await insert('object_tags', [...matched].flatMap((d) => (s.tags.get(d) ?? []).map((tag) => ({ project_id: projectId, object_id: objectId, digest: d, tag, present: 0, seq: nextSeq() }))));
-      await insert('object_aliases', [...s.aliases].filter(([, d]) => matched.has(d)).map(([alias]) => ({ project_id: projectId, object_id: objectId, alias, digest: '', seq: nextSeq() })));
+      await insert(
+        'object_versions',
+        live.filter((r) => matched.has(r.digest)).map((r) => stateRow(projectId, r, { deleted_at: at })),
+      );
+      await insert(
+        'object_tags',
+        [...matched].flatMap((d) =>
+          (s.tags.get(d) ?? []).map((tag) => ({
+            project_id: projectId,
+            object_id: objectId,
+            digest: d,
+            tag,
+            present: 0,
+            seq: nextSeq(),
+          })),
+        ),
+      );
+      await insert(
+        'object_aliases',
+        [...s.aliases]
+          .filter(([, d]) => matched.has(d))
+          .map(([alias]) => ({ project_id: projectId, object_id: objectId, alias, digest: '', seq: nextSeq() })),
+      );
       const latest = latestOf(s);
       if (latest !== null && matched.has(latest.digest)) {
-        const survivors = live.filter((r) => !matched.has(r.digest)).sort((a, b) => Number(b.created_at) - Number(a.created_at) || Number(b.version_index) - Number(a.version_index));
-        await insert('object_latest', [{ project_id: projectId, object_id: objectId, digest: survivors[0]?.digest ?? '', seq: nextSeq() }]);
+        const survivors = live
+          .filter((r) => !matched.has(r.digest))
+          .sort(
+            (a, b) => Number(b.created_at) - Number(a.created_at) || Number(b.version_index) - Number(a.version_index),
+          );
+        await insert('object_latest', [
+          { project_id: projectId, object_id: objectId, digest: survivors[0]?.digest ?? '', seq: nextSeq() },
+        ]);
       }
       return outcome;
     },
@@ -231,45 +345,96 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
     async addTags(projectId, objectId, sel, tags) {
       const v = liveVersion(await load(projectId, objectId), sel);
       if (v === null) return false;
-      await insert('object_tags', tags.map((tag) => ({ project_id: projectId, object_id: objectId, digest: v.digest, tag, present: 1, seq: nextSeq() })));
+      await insert(
+        'object_tags',
+        tags.map((tag) => ({
+          project_id: projectId,
+          object_id: objectId,
+          digest: v.digest,
+          tag,
+          present: 1,
+          seq: nextSeq(),
+        })),
+      );
       return true;
     },
 
     async removeTags(projectId, objectId, sel, tags) {
       const v = liveVersion(await load(projectId, objectId), sel);
       if (v === null) return;
-      await insert('object_tags', tags.map((tag) => ({ project_id: projectId, object_id: objectId, digest: v.digest, tag, present: 0, seq: nextSeq() })));
+      await insert(
+        'object_tags',
+        tags.map((tag) => ({
+          project_id: projectId,
+          object_id: objectId,
+          digest: v.digest,
+          tag,
+          present: 0,
+          seq: nextSeq(),
+        })),
+      );
     },
 
     async setAliases(projectId, objectId, sel, aliases) {
       const v = liveVersion(await load(projectId, objectId), sel);
       if (v === null) return false;
-      await insert('object_aliases', aliases.map((alias) => ({ project_id: projectId, object_id: objectId, alias, digest: v.digest, seq: nextSeq() })));
+      await insert(
+        'object_aliases',
+        aliases.map((alias) => ({
+          project_id: projectId,
+          object_id: objectId,
+          alias,
+          digest: v.digest,
+          seq: nextSeq(),
+        })),
+      );
       return true;
     },
 
     async removeAliases(projectId, objectId, aliases) {
-      await insert('object_aliases', aliases.map((alias) => ({ project_id: projectId, object_id: objectId, alias, digest: '', seq: nextSeq() })));
+      await insert(
+        'object_aliases',
+        aliases.map((alias) => ({ project_id: projectId, object_id: objectId, alias, digest: '', seq: nextSeq() })),
+      );
     },
 
     async totalSize(projectId) {
-      const [r] = await selectRows<{ n: string }>(client, `SELECT sum(size_bytes) AS n FROM (${stateSql(false, false)}) WHERE deleted_at IS NULL`, { p: projectId });
+      const [r] = await selectRows<{ n: string }>(
+        client,
+        `SELECT sum(size_bytes) AS n FROM (${stateSql(false, false)}) WHERE deleted_at IS NULL`,
+        { p: projectId },
+      );
       return Number(r?.n ?? 0);
     },
 
     async projectsWithObjects() {
-      const rows = await selectRows<{ project_id: string }>(client, `SELECT DISTINCT project_id FROM (SELECT project_id, argMax(tuple(deleted_at), seq).1 AS del
-        FROM ${db}.object_versions GROUP BY project_id, object_id, digest) WHERE del IS NULL`);
+      const rows = await selectRows<{ project_id: string }>(
+        client,
+        `SELECT DISTINCT project_id FROM (SELECT project_id, argMax(tuple(deleted_at), seq).1 AS del
+        FROM ${db}.object_versions GROUP BY project_id, object_id, digest) WHERE del IS NULL`,
+      );
       return rows.map((r) => r.project_id);
     },
 
     async listTags(projectId) {
-      return (await selectRows<{ tag: string }>(client, `SELECT DISTINCT tag FROM (${currentTags('')}) ORDER BY tag`, { p: projectId })).map((r) => r.tag);
+      return (
+        await selectRows<{ tag: string }>(client, `SELECT DISTINCT tag FROM (${currentTags('')}) ORDER BY tag`, {
+          p: projectId,
+        })
+      ).map((r) => r.tag);
     },
 
     async listAliases(projectId) {
-      const names = (await selectRows<{ alias: string }>(client, `SELECT DISTINCT alias FROM (${currentAliases('')})`, { p: projectId })).map((r) => r.alias);
-      const [latest] = await selectRows(client, `SELECT 1 FROM (${stateSql(false, false)}) WHERE is_latest = 1 LIMIT 1`, { p: projectId });
+      const names = (
+        await selectRows<{ alias: string }>(client, `SELECT DISTINCT alias FROM (${currentAliases('')})`, {
+          p: projectId,
+        })
+      ).map((r) => r.alias);
+      const [latest] = await selectRows(
+        client,
+        `SELECT 1 FROM (${stateSql(false, false)}) WHERE is_latest = 1 LIMIT 1`,
+        { p: projectId },
+      );
       return [...new Set([...names, ...(latest ? ['latest'] : [])])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     },
   };

@@ -30,8 +30,7 @@ export interface PageGuesses {
 }
 
 /** The identity of a query's page: everything but the time it is asked at. */
-const keyOf = (q: CallsQuery): string =>
-  JSON.stringify([q.projectId, q.where, q.sort, q.limit, q.offset]);
+const keyOf = (q: CallsQuery): string => JSON.stringify([q.projectId, q.where, q.sort, q.limit, q.offset]);
 
 export function pageGuesses(): PageGuesses {
   const bounds = new Map<string, number>();

@@ -15,7 +15,11 @@ import { trimOldest } from './clickhouse-trim-oldest.js';
 /** Projects whose answer is kept (a few dozen bytes each); the oldest go first. */
 const PROJECTS_KEPT = 10_000;
 
-export function createClickHouseProjectSettingsStore(client: ClickHouseClient, database: string, now: () => number = () => performance.now()): ProjectSettingsStore {
+export function createClickHouseProjectSettingsStore(
+  client: ClickHouseClient,
+  database: string,
+  now: () => number = () => performance.now(),
+): ProjectSettingsStore {
   const table = `${chIdentifier(database)}.project_settings`;
   /** The last answer per project and when it was asked (performance.now() ms). */
   const known = new Map<string, { days: number | null; at: number }>();
@@ -25,8 +29,11 @@ export function createClickHouseProjectSettingsStore(client: ClickHouseClient, d
   async function read(projectId: string): Promise<number | null> {
     const at = now();
     const before = changes;
-    const rows = await selectRows<{ retention_days: number | null }>(client,
-      `SELECT retention_days FROM ${table} WHERE project_id = {project:String} ORDER BY updated_at DESC LIMIT 1`, { project: projectId });
+    const rows = await selectRows<{ retention_days: number | null }>(
+      client,
+      `SELECT retention_days FROM ${table} WHERE project_id = {project:String} ORDER BY updated_at DESC LIMIT 1`,
+      { project: projectId },
+    );
     const days = rows[0]?.retention_days ?? null;
     if (before !== changes) return days;
     known.delete(projectId);
@@ -45,7 +52,11 @@ export function createClickHouseProjectSettingsStore(client: ClickHouseClient, d
       changes++;
       known.delete(projectId);
       try {
-        await client.insert({ table, values: [{ project_id: projectId, retention_days: days, updated_at: at, updated_by: userId }], format: 'JSONEachRow' });
+        await client.insert({
+          table,
+          values: [{ project_id: projectId, retention_days: days, updated_at: at, updated_by: userId }],
+          format: 'JSONEachRow',
+        });
       } finally {
         changes++;
         known.delete(projectId);

@@ -100,7 +100,11 @@ export interface RowBinaryOptions {
  * a row (or its header), if `expect` names columns other than the header's, or with the
  * server's error when the stream ends with one; an empty stream has no rows.
  */
-export async function* rowBinaryRows(stream: Readable | AsyncIterable<Buffer>, perChunk: number, opts: RowBinaryOptions = {}): AsyncGenerator<RowValue[][]> {
+export async function* rowBinaryRows(
+  stream: Readable | AsyncIterable<Buffer>,
+  perChunk: number,
+  opts: RowBinaryOptions = {},
+): AsyncGenerator<RowValue[][]> {
   const marker = opts.exceptionTag === undefined ? null : Buffer.from(`\r\n__exception__\r\n${opts.exceptionTag}`);
   let pending: Buffer[] = [];
   let buffered = 0;
@@ -157,7 +161,8 @@ export async function* rowBinaryRows(stream: Readable | AsyncIterable<Buffer>, p
   }
 
   const serverError = (tail: Buffer): Error =>
-    opts.errorAtEnd?.(tail, opts.exceptionTag!) ?? new Error(`ClickHouse failed during the read: ${tail.subarray(0, 500).toString('utf8')}`);
+    opts.errorAtEnd?.(tail, opts.exceptionTag!) ??
+    new Error(`ClickHouse failed during the read: ${tail.subarray(0, 500).toString('utf8')}`);
 
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     pending.push(chunk);
@@ -187,7 +192,8 @@ export async function* rowBinaryRows(stream: Readable | AsyncIterable<Buffer>, p
       buffered = rest.length;
       continue;
     }
-    if (rest.length > 0) throw new Error(`RowBinary: the stream ended inside a row: ${rest.subarray(0, 200).toString('utf8')}`);
+    if (rest.length > 0)
+      throw new Error(`RowBinary: the stream ended inside a row: ${rest.subarray(0, 200).toString('utf8')}`);
     break;
   }
   if (out.length > 0) yield out;

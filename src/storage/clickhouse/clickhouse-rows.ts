@@ -14,11 +14,22 @@ export interface RowReader {
 }
 
 export function rowReader(client: ClickHouseClient): RowReader {
-  async function* rowsOf(sql: string, params: Record<string, unknown>, expect?: readonly string[]): AsyncGenerator<RowValue[][]> {
-    const { stream, response_headers } = await client.exec({ query: `${sql} FORMAT RowBinaryWithNamesAndTypes`, query_params: params });
+  async function* rowsOf(
+    sql: string,
+    params: Record<string, unknown>,
+    expect?: readonly string[],
+  ): AsyncGenerator<RowValue[][]> {
+    const { stream, response_headers } = await client.exec({
+      query: `${sql} FORMAT RowBinaryWithNamesAndTypes`,
+      query_params: params,
+    });
     const tag = response_headers[EXCEPTION_TAG_HEADER_NAME];
     try {
-      yield* rowBinaryRows(stream, ROWS_PER_CHUNK, { expect, exceptionTag: typeof tag === 'string' ? tag : undefined, errorAtEnd: extractErrorAtTheEndOfChunk });
+      yield* rowBinaryRows(stream, ROWS_PER_CHUNK, {
+        expect,
+        exceptionTag: typeof tag === 'string' ? tag : undefined,
+        errorAtEnd: extractErrorAtTheEndOfChunk,
+      });
     } finally {
       stream.destroy();
     }

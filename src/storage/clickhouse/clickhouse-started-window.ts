@@ -23,7 +23,8 @@ const GUESSES_KEPT = 1000;
  */
 export function boundOp(q: CallsQuery): StartedBound['op'] | null {
   const first = q.sort[0];
-  if (q.limit === null || first === undefined || first.field.kind !== 'column' || first.field.name !== 'started_at') return null;
+  if (q.limit === null || first === undefined || first.field.kind !== 'column' || first.field.name !== 'started_at')
+    return null;
   return first.direction === 'desc' ? '>=' : '<=';
 }
 

@@ -36,7 +36,13 @@ export interface ClickHouseStoreOptions {
 }
 
 /** The stores of one database on a connected client (no migration). */
-export function clickHouseStores(untimed: ClickHouseClient, database: string, where: string, mode: ChDdlMode = SINGLE_SERVER, callCacheBytes?: number): Omit<Store, 'close'> {
+export function clickHouseStores(
+  untimed: ClickHouseClient,
+  database: string,
+  where: string,
+  mode: ChDdlMode = SINGLE_SERVER,
+  callCacheBytes?: number,
+): Omit<Store, 'close'> {
   const commits = createCommitListeners();
   const client = withInsertTiming(untimed, commits);
   return {
@@ -52,7 +58,11 @@ export function clickHouseStores(untimed: ClickHouseClient, database: string, wh
     stats: {
       // The parts of the server Weft talks to (on a cluster, that node's share).
       async sizeBytes() {
-        const [row] = await selectRows<{ bytes: string }>(client, 'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = {d:String} AND active', { d: database });
+        const [row] = await selectRows<{ bytes: string }>(
+          client,
+          'SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = {d:String} AND active',
+          { d: database },
+        );
         return Number(row?.bytes ?? 0);
       },
       onCommit: commits.add,
@@ -60,9 +70,13 @@ export function clickHouseStores(untimed: ClickHouseClient, database: string, wh
     health: () => ({ status: 'ok' }),
     async projectIds() {
       const db = chIdentifier(database);
-      const from = ['calls', 'object_versions', 'tables', 'files', 'feedback', 'project_settings'].map((t) => `SELECT DISTINCT project_id AS p FROM ${db}.${t}`);
+      const from = ['calls', 'object_versions', 'tables', 'files', 'feedback', 'project_settings'].map(
+        (t) => `SELECT DISTINCT project_id AS p FROM ${db}.${t}`,
+      );
       from.push(`SELECT DISTINCT pricing_level_id AS p FROM ${db}.llm_token_prices WHERE pricing_level = 'project'`);
-      return (await selectRows<{ p: string }>(client, `SELECT DISTINCT p FROM (${from.join(' UNION ALL ')})`)).map((r) => r.p);
+      return (await selectRows<{ p: string }>(client, `SELECT DISTINCT p FROM (${from.join(' UNION ALL ')})`)).map(
+        (r) => r.p,
+      );
     },
     storageFault: (err) => clickHouseFault(err, where),
   };
@@ -71,18 +85,27 @@ export function clickHouseStores(untimed: ClickHouseClient, database: string, wh
 /** Whether the cluster has several shards (then tables are <name>_local under Distributed ones). */
 async function ddlMode(client: ClickHouseClient, cluster: string | null): Promise<ChDdlMode> {
   if (cluster === null) return { cluster: null, sharded: false };
-  const [row] = await selectRows<{ shards: string }>(client, 'SELECT uniqExact(shard_num) AS shards FROM system.clusters WHERE cluster = {c:String}', { c: cluster });
+  const [row] = await selectRows<{ shards: string }>(
+    client,
+    'SELECT uniqExact(shard_num) AS shards FROM system.clusters WHERE cluster = {c:String}',
+    { c: cluster },
+  );
   const shards = Number(row?.shards ?? 0);
-  if (shards === 0) throw new Error(`ClickHouse has no cluster named ${cluster} (system.clusters); check WEFT_CLICKHOUSE_CLUSTER`);
+  if (shards === 0)
+    throw new Error(`ClickHouse has no cluster named ${cluster} (system.clusters); check WEFT_CLICKHOUSE_CLUSTER`);
   return { cluster, sharded: shards > 1 };
 }
 
 export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promise<Store> {
-  const client = opts.client ?? connectClickHouse({
-    url: opts.url, database: opts.database,
-    ...(opts.user ? { user: opts.user } : {}), ...(opts.password ? { password: opts.password } : {}),
-    ...(opts.connection ? { connection: opts.connection } : {}),
-  });
+  const client =
+    opts.client ??
+    connectClickHouse({
+      url: opts.url,
+      database: opts.database,
+      ...(opts.user ? { user: opts.user } : {}),
+      ...(opts.password ? { password: opts.password } : {}),
+      ...(opts.connection ? { connection: opts.connection } : {}),
+    });
   let mode: ChDdlMode;
   try {
     mode = await ddlMode(client, opts.cluster ?? null);

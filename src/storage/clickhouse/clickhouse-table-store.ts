@@ -25,11 +25,21 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
   const tablesT = `${db}.tables`;
 
   const exists = async (projectId: string, digest: string) =>
-    (await selectRows(client, `SELECT 1 FROM ${tablesT} WHERE project_id = {p:String} AND digest = {d:String} LIMIT 1`, { p: projectId, d: digest })).length > 0;
+    (
+      await selectRows(
+        client,
+        `SELECT 1 FROM ${tablesT} WHERE project_id = {p:String} AND digest = {d:String} LIMIT 1`,
+        { p: projectId, d: digest },
+      )
+    ).length > 0;
 
   async function storedDigests(projectId: string, digests: readonly string[]): Promise<Set<string>> {
     if (digests.length === 0) return new Set();
-    const rows = await selectRows<{ digest: string }>(client, `SELECT DISTINCT digest FROM ${rowsT} WHERE project_id = {p:String} AND digest IN (SELECT arrayJoin({ds:Array(String)}))`, { p: projectId, ds: [...new Set(digests)] });
+    const rows = await selectRows<{ digest: string }>(
+      client,
+      `SELECT DISTINCT digest FROM ${rowsT} WHERE project_id = {p:String} AND digest IN (SELECT arrayJoin({ds:Array(String)}))`,
+      { p: projectId, ds: [...new Set(digests)] },
+    );
     return new Set(rows.map((r) => r.digest));
   }
 
@@ -37,7 +47,10 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
   function rowsSql(q: TableRowsQuery, params: ChParams, extraWhere: string): string {
     const p = params.add(q.projectId, 'String');
     const d = params.add(q.digest, 'String');
-    const filter = q.rowDigests === null ? '' : ` AND row_digest IN (SELECT arrayJoin(${params.add(q.rowDigests, 'Array(String)')}))`;
+    const filter =
+      q.rowDigests === null
+        ? ''
+        : ` AND row_digest IN (SELECT arrayJoin(${params.add(q.rowDigests, 'Array(String)')}))`;
     // Aliases differ from column names: ClickHouse would read an alias named like a column
     // in the WHERE of the same SELECT.
     return `SELECT e.position AS position, e.rd AS digest, r.v AS val
@@ -48,7 +61,11 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
 
   async function* queryRows(q: TableRowsQuery): AsyncGenerator<readonly StoredTableRow[]> {
     if (!(await exists(q.projectId, q.digest))) return;
-    const toRow = (r: { position: string; digest: string; val: string }): StoredTableRow => ({ digest: r.digest, val: r.val, original_index: Number(r.position) });
+    const toRow = (r: { position: string; digest: string; val: string }): StoredTableRow => ({
+      digest: r.digest,
+      val: r.val,
+      original_index: Number(r.position),
+    });
     if (q.sort.length === 0 && q.rowDigests === null) {
       // Table order: windows of positions, so memory is bounded by a window, not the table.
       let from = q.offset ?? 0;
@@ -84,26 +101,50 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
       if (missing.length > 0) return { missing };
       const fresh = new Map<string, string>();
       for (const r of newRows) if (!stored.has(r.digest)) fresh.set(r.digest, r.val);
-      if (fresh.size > 0) await client.insert({ table: rowsT, values: [...fresh].map(([d, val]) => ({ project_id: projectId, digest: d, val, size_bytes: val.length })), format: 'JSONEachRow' });
+      if (fresh.size > 0)
+        await client.insert({
+          table: rowsT,
+          values: [...fresh].map(([d, val]) => ({ project_id: projectId, digest: d, val, size_bytes: val.length })),
+          format: 'JSONEachRow',
+        });
       if (rowDigests.length > 0) {
-        await client.insert({ table: entriesT, values: rowDigests.map((d, position) => ({ project_id: projectId, table_digest: digest, position, row_digest: d })), format: 'JSONEachRow' });
+        await client.insert({
+          table: entriesT,
+          values: rowDigests.map((d, position) => ({
+            project_id: projectId,
+            table_digest: digest,
+            position,
+            row_digest: d,
+          })),
+          format: 'JSONEachRow',
+        });
       }
-      await client.insert({ table: tablesT, values: [{ project_id: projectId, digest, row_count: rowDigests.length, created_at: Date.now() * 1000 }], format: 'JSONEachRow' });
+      await client.insert({
+        table: tablesT,
+        values: [{ project_id: projectId, digest, row_count: rowDigests.length, created_at: Date.now() * 1000 }],
+        format: 'JSONEachRow',
+      });
       return { missing: [] };
     },
 
     async getTableRowDigests(projectId, tableDigest) {
       if (!(await exists(projectId, tableDigest))) return null;
-      const rows = await selectRows<{ rd: string }>(client,
-        `SELECT any(row_digest) AS rd FROM ${entriesT} WHERE project_id = {p:String} AND table_digest = {d:String} GROUP BY position ORDER BY position`, { p: projectId, d: tableDigest });
+      const rows = await selectRows<{ rd: string }>(
+        client,
+        `SELECT any(row_digest) AS rd FROM ${entriesT} WHERE project_id = {p:String} AND table_digest = {d:String} GROUP BY position ORDER BY position`,
+        { p: projectId, d: tableDigest },
+      );
       return rows.map((r) => r.rd);
     },
 
     async getRows(projectId, rowDigests) {
       const out = new Map<string, string>();
       if (rowDigests.length === 0) return out;
-      const rows = await selectRows<{ digest: string; val: string }>(client,
-        `SELECT digest, any(val) AS val FROM ${rowsT} WHERE project_id = {p:String} AND digest IN (SELECT arrayJoin({ds:Array(String)})) GROUP BY digest`, { p: projectId, ds: [...new Set(rowDigests)] });
+      const rows = await selectRows<{ digest: string; val: string }>(
+        client,
+        `SELECT digest, any(val) AS val FROM ${rowsT} WHERE project_id = {p:String} AND digest IN (SELECT arrayJoin({ds:Array(String)})) GROUP BY digest`,
+        { p: projectId, ds: [...new Set(rowDigests)] },
+      );
       for (const r of rows) out.set(r.digest, r.val);
       return out;
     },
@@ -112,14 +153,24 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
 
     async stats(projectId, digests, includeStorageSize): Promise<TableStats[]> {
       if (digests.length === 0) return [];
-      const found = new Map((await selectRows<{ digest: string; n: string }>(client,
-        `SELECT digest, any(row_count) AS n FROM ${tablesT} WHERE project_id = {p:String} AND digest IN (SELECT arrayJoin({ds:Array(String)})) GROUP BY digest`, { p: projectId, ds: [...new Set(digests)] })).map((t) => [t.digest, Number(t.n)]));
+      const found = new Map(
+        (
+          await selectRows<{ digest: string; n: string }>(
+            client,
+            `SELECT digest, any(row_count) AS n FROM ${tablesT} WHERE project_id = {p:String} AND digest IN (SELECT arrayJoin({ds:Array(String)})) GROUP BY digest`,
+            { p: projectId, ds: [...new Set(digests)] },
+          )
+        ).map((t) => [t.digest, Number(t.n)]),
+      );
       const sizes = new Map<string, number>();
       if (includeStorageSize && found.size > 0) {
-        const rows = await selectRows<{ d: string; bytes: string }>(client, `SELECT e.table_digest AS d, sum(r.size_bytes) AS bytes
+        const rows = await selectRows<{ d: string; bytes: string }>(
+          client,
+          `SELECT e.table_digest AS d, sum(r.size_bytes) AS bytes
           FROM (SELECT table_digest, position, any(row_digest) AS rd FROM ${entriesT} WHERE project_id = {p:String} AND table_digest IN (SELECT arrayJoin({ds:Array(String)})) GROUP BY table_digest, position) AS e
           INNER JOIN (SELECT digest AS dg, any(size_bytes) AS size_bytes FROM ${rowsT} WHERE project_id = {p:String} GROUP BY digest) AS r ON r.dg = e.rd GROUP BY d`,
-        { p: projectId, ds: [...found.keys()] });
+          { p: projectId, ds: [...found.keys()] },
+        );
         for (const r of rows) sizes.set(r.d, Number(r.bytes));
       }
       return digests.flatMap((digest) => {
@@ -130,11 +181,21 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
     },
 
     async totalSize(projectId) {
-      const [row] = await selectRows<{ n: string }>(client, `SELECT sum(s) AS n FROM (SELECT any(size_bytes) AS s FROM ${rowsT} WHERE project_id = {p:String} GROUP BY digest)`, { p: projectId });
+      const [row] = await selectRows<{ n: string }>(
+        client,
+        `SELECT sum(s) AS n FROM (SELECT any(size_bytes) AS s FROM ${rowsT} WHERE project_id = {p:String} GROUP BY digest)`,
+        { p: projectId },
+      );
       return Number(row?.n ?? 0);
     },
     async digests(projectId) {
-      return (await selectRows<{ digest: string }>(client, `SELECT DISTINCT digest FROM ${tablesT} WHERE project_id = {p:String}`, { p: projectId })).map((r) => r.digest);
+      return (
+        await selectRows<{ digest: string }>(
+          client,
+          `SELECT DISTINCT digest FROM ${tablesT} WHERE project_id = {p:String}`,
+          { p: projectId },
+        )
+      ).map((r) => r.digest);
     },
   };
 }

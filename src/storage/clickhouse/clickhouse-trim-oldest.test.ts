@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { trimOldest } from './clickhouse-trim-oldest.js';
 
 test('trimOldest keeps the newest entries, counting a re-set key as new', () => {
-  const m = new Map([['a', 1], ['b', 2], ['c', 3]]);
+  const m = new Map([
+    ['a', 1],
+    ['b', 2],
+    ['c', 3],
+  ]);
   m.delete('a');
   m.set('a', 4);
   trimOldest(m, 2);

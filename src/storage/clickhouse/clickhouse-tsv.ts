@@ -14,10 +14,12 @@ const ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\
  * backslashes, tabs, line ends and NUL escaped once (the field is not escaped again).
  */
 const arrayField = (items: readonly unknown[]): string =>
-  `[${items.map((s) => {
-    if (typeof s !== 'string') throw new Error(`a TabSeparated array takes strings, not ${typeof s}`);
-    return `'${s.replace(/[\\']/g, '\\$&').replace(CONTROL_ALL, (c) => ESCAPES[c]!)}'`;
-  }).join(',')}]`;
+  `[${items
+    .map((s) => {
+      if (typeof s !== 'string') throw new Error(`a TabSeparated array takes strings, not ${typeof s}`);
+      return `'${s.replace(/[\\']/g, '\\$&').replace(CONTROL_ALL, (c) => ESCAPES[c]!)}'`;
+    })
+    .join(',')}]`;
 
 /**
  * One value as TabSeparated text: NULL as \N, numbers as integers, arrays of strings as
@@ -36,7 +38,11 @@ function field(v: unknown, json: boolean): string {
 }
 
 /** The rows as TabSeparated text, `columns` in order; `json`: those holding JSON.stringify text. */
-export function toTabSeparated<R extends object>(rows: readonly R[], columns: readonly (keyof R & string)[], json: ReadonlySet<string> = new Set()): string {
+export function toTabSeparated<R extends object>(
+  rows: readonly R[],
+  columns: readonly (keyof R & string)[],
+  json: ReadonlySet<string> = new Set(),
+): string {
   const isJson = columns.map((c) => json.has(c));
   let out = '';
   for (const r of rows) {
@@ -47,7 +53,13 @@ export function toTabSeparated<R extends object>(rows: readonly R[], columns: re
 }
 
 /** Inserts `rows` into `table` (acknowledged once stored, as every insert). */
-export async function insertTabSeparated<R extends object>(client: ClickHouseClient, table: string, columns: readonly (keyof R & string)[], rows: readonly R[], json: ReadonlySet<string> = new Set()): Promise<void> {
+export async function insertTabSeparated<R extends object>(
+  client: ClickHouseClient,
+  table: string,
+  columns: readonly (keyof R & string)[],
+  rows: readonly R[],
+  json: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const [first, ...rest] = columns;
   if (rows.length === 0 || first === undefined) return;
   // A text stream: the body stays one string (chdb inlines it into the statement) instead of

@@ -10,11 +10,13 @@ function recorder(fail: (items: readonly number[]) => boolean = () => false) {
   const write = (items: readonly number[]) => {
     calls.push([...items]);
     most = Math.max(most, ++running);
-    return new Promise<void>((resolve, reject) => setImmediate(() => {
-      running--;
-      if (fail(items)) reject(new Error(`refused ${items.join(',')}`));
-      else resolve();
-    }));
+    return new Promise<void>((resolve, reject) =>
+      setImmediate(() => {
+        running--;
+        if (fail(items)) reject(new Error(`refused ${items.join(',')}`));
+        else resolve();
+      }),
+    );
   };
   return { calls, write, most: () => most };
 }
@@ -38,7 +40,10 @@ test('when a group fails, each batch is written alone and fails only for itself'
   const r = recorder((items) => items.includes(3));
   const write = groupWrites(r.write, 100);
   const results = await Promise.allSettled([write([1]), write([2]), write([3]), write([4])]);
-  assert.deepEqual(results.map((x) => x.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  assert.deepEqual(
+    results.map((x) => x.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+  );
   assert.match(String((results[2] as PromiseRejectedResult).reason), /refused 3/);
   assert.deepEqual(r.calls, [[1], [2, 3, 4], [2], [3], [4]]);
 });

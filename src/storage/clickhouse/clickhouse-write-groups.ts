@@ -18,7 +18,11 @@ interface Waiting<T> {
  * `write` wrapped so that at most `inFlight` writes run at once, and batches arriving
  * meanwhile are written together (up to `maxItems` items per write; a larger batch goes alone).
  */
-export function groupWrites<T>(write: (items: readonly T[]) => Promise<void>, maxItems: number, inFlight = 1): (items: readonly T[]) => Promise<void> {
+export function groupWrites<T>(
+  write: (items: readonly T[]) => Promise<void>,
+  maxItems: number,
+  inFlight = 1,
+): (items: readonly T[]) => Promise<void> {
   const waiting: Waiting<T>[] = [];
   let running = 0;
 
@@ -62,8 +66,9 @@ export function groupWrites<T>(write: (items: readonly T[]) => Promise<void>, ma
     }
   }
 
-  return (items) => new Promise<void>((resolve, reject) => {
-    waiting.push({ items, resolve, reject });
-    if (running < inFlight) void drain();
-  });
+  return (items) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ items, resolve, reject });
+      if (running < inFlight) void drain();
+    });
 }

@@ -5,7 +5,14 @@ import type { SqliteDb } from './sqlite-database.js';
 import { ROLES_OF_USERS, toGrant } from './sqlite-auth-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 
-interface KeyRow { id: string; user_id: string; user_name: string; prefix: string; created_at: string; revoked_at: string | null }
+interface KeyRow {
+  id: string;
+  user_id: string;
+  user_name: string;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
 
 export function createSqliteAuthStore(db: SqliteDb, writer: SqliteWriter): AuthStore {
   const anyKey = db.prepare('SELECT EXISTS (SELECT 1 FROM api_keys) AS found');
@@ -24,7 +31,8 @@ export function createSqliteAuthStore(db: SqliteDb, writer: SqliteWriter): AuthS
 
   const grantsOf = (userIds: readonly string[]): Map<string, Grant[]> => {
     const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
-    for (const r of rolesOf.all(JSON.stringify(userIds)) as Parameters<typeof toGrant>[0][]) out.get(r.user_id)?.push(toGrant(r));
+    for (const r of rolesOf.all(JSON.stringify(userIds)) as Parameters<typeof toGrant>[0][])
+      out.get(r.user_id)?.push(toGrant(r));
     return out;
   };
 
@@ -49,7 +57,11 @@ export function createSqliteAuthStore(db: SqliteDb, writer: SqliteWriter): AuthS
     async findKey(hash) {
       const row = byHash.get(hash) as { key_id: string; user_id: string; user_name: string } | undefined;
       if (row === undefined) return null;
-      return { keyId: row.key_id, user: { id: row.user_id, name: row.user_name }, grants: grantsOf([row.user_id]).get(row.user_id) ?? [] };
+      return {
+        keyId: row.key_id,
+        user: { id: row.user_id, name: row.user_name },
+        grants: grantsOf([row.user_id]).get(row.user_id) ?? [],
+      };
     },
     async createKey(userName, newUserId, grant, key, scope) {
       const outcome = await writer.run('auth.createKey', [userName, newUserId, grant, key, scope]);
@@ -57,13 +69,15 @@ export function createSqliteAuthStore(db: SqliteDb, writer: SqliteWriter): AuthS
       return outcome;
     },
     async listKeys() {
-      return (allKeys.all() as KeyRow[]).map((r): KeyRecord => ({
-        id: r.id,
-        user: { id: r.user_id, name: r.user_name },
-        prefix: r.prefix,
-        createdAt: r.created_at,
-        revokedAt: r.revoked_at,
-      }));
+      return (allKeys.all() as KeyRow[]).map(
+        (r): KeyRecord => ({
+          id: r.id,
+          user: { id: r.user_id, name: r.user_name },
+          prefix: r.prefix,
+          createdAt: r.created_at,
+          revokedAt: r.revoked_at,
+        }),
+      );
     },
     async grantsOf(userIds) {
       return grantsOf(userIds);

@@ -1,13 +1,30 @@
 // The write procedures of users, roles and keys (run by the writer inside its transaction,
 // see sqlite-writer.ts). Both check the caller's scope inside the transaction, so no grant
 // committed meanwhile slips between the check and the write.
-import { grantsWithin, type CreateKeyOutcome, type Grant, type NewKey, type Role, type StoredUser } from '../auth-store.js';
+import {
+  grantsWithin,
+  type CreateKeyOutcome,
+  type Grant,
+  type NewKey,
+  type Role,
+  type StoredUser,
+} from '../auth-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 
-interface RoleRow { user_id: string; entity: string; project: string; role: Role }
+interface RoleRow {
+  user_id: string;
+  entity: string;
+  project: string;
+  role: Role;
+}
 
-export const toGrant = (r: RoleRow): Grant => ({ entity: r.entity, project: r.project === '' ? null : r.project, role: r.role });
-export const ROLES_OF_USERS = 'SELECT user_id, entity, project, role FROM user_roles WHERE user_id IN (SELECT value FROM json_each(?))';
+export const toGrant = (r: RoleRow): Grant => ({
+  entity: r.entity,
+  project: r.project === '' ? null : r.project,
+  role: r.role,
+});
+export const ROLES_OF_USERS =
+  'SELECT user_id, entity, project, role FROM user_roles WHERE user_id IN (SELECT value FROM json_each(?))';
 
 export function authWrites(db: SqliteDb) {
   const rolesOfUser = db.prepare('SELECT user_id, entity, project, role FROM user_roles WHERE user_id = ?');
@@ -17,14 +34,22 @@ export function authWrites(db: SqliteDb) {
     `INSERT INTO user_roles (user_id, entity, project, role) VALUES (?, ?, ?, ?)
      ON CONFLICT (user_id, entity, project) DO UPDATE SET role = excluded.role`,
   );
-  const insertKey = db.prepare('INSERT INTO api_keys (id, user_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insertKey = db.prepare(
+    'INSERT INTO api_keys (id, user_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const keyUser = db.prepare('SELECT user_id FROM api_keys WHERE id = ? AND revoked_at IS NULL').pluck();
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const grantsOf = (userId: string): Grant[] => (rolesOfUser.all(userId) as RoleRow[]).map(toGrant);
 
   return {
     /** See AuthStore.createKey. */
-    'auth.createKey'(userName: string, newUserId: string, grant: Grant, key: NewKey, scope: readonly string[] | null): CreateKeyOutcome {
+    'auth.createKey'(
+      userName: string,
+      newUserId: string,
+      grant: Grant,
+      key: NewKey,
+      scope: readonly string[] | null,
+    ): CreateKeyOutcome {
       let user = userByName.get(userName) as StoredUser | undefined;
       if (user !== undefined && !grantsWithin(grantsOf(user.id), scope)) return { refused: 'foreign-user' };
       if (user === undefined) {

@@ -18,7 +18,9 @@ const dir = () => mkdtempSync(join(root, 'd-'));
 function weftDb(path: string, rows = 3000) {
   const db = openSqlite(path, SQLITE_MIGRATIONS);
   db.pragma('wal_autocheckpoint = 0');
-  const put = db.prepare("INSERT INTO files (project_id, digest, blob_id, size_bytes, n_chunks, created_at) VALUES ('e/p', ?, ?, 0, 0, 0)");
+  const put = db.prepare(
+    "INSERT INTO files (project_id, digest, blob_id, size_bytes, n_chunks, created_at) VALUES ('e/p', ?, ?, 0, 0, 0)",
+  );
   db.transaction(() => {
     for (let i = 0; i < rows; i++) put.run(`digest-${i}-${'x'.repeat(1000)}`, i);
   })();
@@ -39,7 +41,11 @@ async function withWeftDb(body: (d: string, source: string) => Promise<void>): P
 const count = (path: string) => {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    return { n: (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n, mode: db.pragma('journal_mode', { simple: true }), check: db.pragma('integrity_check', { simple: true }) };
+    return {
+      n: (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n,
+      mode: db.pragma('journal_mode', { simple: true }),
+      check: db.pragma('integrity_check', { simple: true }),
+    };
   } finally {
     db.close();
   }
@@ -55,22 +61,38 @@ test('the copy holds the WAL content, is one file in rollback mode, and passes i
     const probe = new Database(source, { readonly: true });
     const pageSize = probe.pragma('page_size', { simple: true }) as number;
     probe.close();
-    assert.ok(steps.length > 1 && steps.at(-1)! * pageSize === r.bytes, `steps ${steps.join(',')} of ${pageSize} bytes`);
-    assert.deepEqual(readdirSync(d).filter((f) => f.startsWith('copy') || f.startsWith('.copy')), ['copy.sqlite']);
+    assert.ok(
+      steps.length > 1 && steps.at(-1)! * pageSize === r.bytes,
+      `steps ${steps.join(',')} of ${pageSize} bytes`,
+    );
+    assert.deepEqual(
+      readdirSync(d).filter((f) => f.startsWith('copy') || f.startsWith('.copy')),
+      ['copy.sqlite'],
+    );
     assert.deepEqual(count(join(d, 'copy.sqlite')), { n: 3000, mode: 'delete', check: 'ok' });
   }));
 
 test('an abort stops the copy and leaves neither the target nor a temporary file', () =>
   withWeftDb(async (d, source) => {
     const ac = new AbortController();
-    await assert.rejects(backupSqlite(source, join(d, 'copy.sqlite'), { signal: ac.signal, onProgress: (c) => { if (c > 0) ac.abort(); } }), { name: 'AbortError' });
+    await assert.rejects(
+      backupSqlite(source, join(d, 'copy.sqlite'), {
+        signal: ac.signal,
+        onProgress: (c) => {
+          if (c > 0) ac.abort();
+        },
+      }),
+      { name: 'AbortError' },
+    );
     assert.deepEqual(readdirSync(d).sort(), ['weft.sqlite', 'weft.sqlite-shm', 'weft.sqlite-wal']);
   }));
 
 test('a target that appears during the copy is kept unless replacing', () =>
   withWeftDb(async (d, source) => {
     const target = join(d, 'copy.sqlite');
-    await assert.rejects(backupSqlite(source, target, { onProgress: () => writeFileSync(target, 'mine') }), { code: 'EEXIST' });
+    await assert.rejects(backupSqlite(source, target, { onProgress: () => writeFileSync(target, 'mine') }), {
+      code: 'EEXIST',
+    });
     assert.equal(readFileSync(target, 'utf8'), 'mine');
     writeFileSync(`${target}-journal`, 'a stale journal');
     await backupSqlite(source, target, { replace: true });
@@ -82,10 +104,16 @@ test('a target that appears during the copy is kept unless replacing', () =>
 test('a file that is not a Weft database is refused, and nothing is written', async () => {
   const d = dir();
   writeFileSync(join(d, 'weft.sqlite'), 'not a database at all, but long enough to have a header............');
-  await assert.rejects(backupSqlite(join(d, 'weft.sqlite'), join(d, 'copy.sqlite')), { name: 'StartupError', message: /cannot read .*SQLITE_NOTADB/ });
+  await assert.rejects(backupSqlite(join(d, 'weft.sqlite'), join(d, 'copy.sqlite')), {
+    name: 'StartupError',
+    message: /cannot read .*SQLITE_NOTADB/,
+  });
   const other = new Database(join(d, 'other.sqlite'));
   other.exec('CREATE TABLE t (x)');
   other.close();
-  await assert.rejects(backupSqlite(join(d, 'other.sqlite'), join(d, 'copy.sqlite')), { name: 'StartupError', message: /is not a Weft database/ });
+  await assert.rejects(backupSqlite(join(d, 'other.sqlite'), join(d, 'copy.sqlite')), {
+    name: 'StartupError',
+    message: /is not a Weft database/,
+  });
   assert.deepEqual(readdirSync(d).sort(), ['other.sqlite', 'weft.sqlite']);
 });

@@ -51,7 +51,8 @@ function openSource(source: string): SqliteDb {
     db.pragma('busy_timeout = 5000');
     const schema = db.pragma('user_version', { simple: true }) as number;
     const calls = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'calls'").get();
-    if (schema === 0 || calls === undefined) throw new StartupError(`${source} is not a Weft database (no schema version or calls table)`);
+    if (schema === 0 || calls === undefined)
+      throw new StartupError(`${source} is not a Weft database (no schema version or calls table)`);
     return db;
   } catch (err) {
     db?.close();
@@ -62,7 +63,11 @@ function openSource(source: string): SqliteDb {
 }
 
 /** Copies the snapshot's pages into `temp`; returns the page count and schema version. */
-async function copyPages(source: string, temp: string, opts: SqliteBackupOptions): Promise<{ pages: number; pageSize: number; schema: number }> {
+async function copyPages(
+  source: string,
+  temp: string,
+  opts: SqliteBackupOptions,
+): Promise<{ pages: number; pageSize: number; schema: number }> {
   const db = openSource(source);
   try {
     db.exec('BEGIN');
@@ -140,7 +145,11 @@ function publish(temp: string, target: string, replace: boolean): void {
 }
 
 /** Writes a consistent copy of the database at `source` to `target` (see the file's head). */
-export async function backupSqlite(source: string, target: string, opts: SqliteBackupOptions = {}): Promise<SqliteBackupResult> {
+export async function backupSqlite(
+  source: string,
+  target: string,
+  opts: SqliteBackupOptions = {},
+): Promise<SqliteBackupResult> {
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   removeWithSideFiles(temp);
   try {

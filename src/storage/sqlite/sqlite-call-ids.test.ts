@@ -21,7 +21,7 @@ function fresh(limits = { minRecent: 10, slice: 4, commitKeys: 0 }) {
   const keysOf = (table: string) => db.prepare(`SELECT key FROM ${table} ORDER BY key, rid`).pluck().all() as string[];
   return { db, keys, add, keysOf };
 }
-const hexId = (n: number) => (n * 2654435761 % 2 ** 32).toString(16).padStart(8, '0').repeat(2);
+const hexId = (n: number) => ((n * 2654435761) % 2 ** 32).toString(16).padStart(8, '0').repeat(2);
 
 test('merges wait for enough recent keys, then sweep them in key order, a slice a commit, to the last', () => {
   const { keys, add, keysOf } = fresh();
@@ -69,7 +69,10 @@ test('every call is found by project and id wherever its key is; a purge drops t
   for (const [i, id] of [...early, ...late].entries()) assert.equal(keys.rowOf(P, id), rids[i], id);
   assert.equal(keys.rowOf('other/project', 'call-1'), undefined);
   assert.equal(keys.rowOf(P, 'call-3'), undefined);
-  for (const [id, rid] of [['call-1', rids[1]!], ['call-2', rids[5]!]] as const) {
+  for (const [id, rid] of [
+    ['call-1', rids[1]!],
+    ['call-2', rids[5]!],
+  ] as const) {
     db.prepare('DELETE FROM calls WHERE rowid = ?').run(rid);
     keys.drop(id, rid);
     assert.equal(keys.rowOf(P, id), undefined);

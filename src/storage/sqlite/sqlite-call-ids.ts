@@ -64,15 +64,23 @@ export function callIdKeys(db: SqliteDb, limits: MergeLimits = MERGE_LIMITS) {
   const dropMain = db.prepare('DELETE FROM call_ids WHERE key = ? AND rid = ?');
   const count = db.prepare('SELECT count(*) FROM call_ids_recent').pluck();
   const lastRow = db.prepare('SELECT max(rowid) FROM calls').pluck();
-  const sliceEnd = db.prepare('SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?) ORDER BY key, rid LIMIT 1 OFFSET ?').raw();
-  const mergeSlice = db.prepare('INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?) AND (key, rid) <= (?, ?)');
+  const sliceEnd = db
+    .prepare('SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?) ORDER BY key, rid LIMIT 1 OFFSET ?')
+    .raw();
+  const mergeSlice = db.prepare(
+    'INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?) AND (key, rid) <= (?, ?)',
+  );
   const clearSlice = db.prepare('DELETE FROM call_ids_recent WHERE (key, rid) > (?, ?) AND (key, rid) <= (?, ?)');
-  const mergeRest = db.prepare('INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?)');
+  const mergeRest = db.prepare(
+    'INSERT INTO call_ids (key, rid) SELECT key, rid FROM call_ids_recent WHERE (key, rid) > (?, ?)',
+  );
   const clearRest = db.prepare('DELETE FROM call_ids_recent WHERE (key, rid) > (?, ?)');
-  const rowOf = db.prepare(`
+  const rowOf = db
+    .prepare(`
     SELECT c.rowid FROM call_ids_recent AS k CROSS JOIN calls AS c ON c.rowid = k.rid WHERE k.key = ? AND +c.project_id = ? AND c.id = ?
     UNION ALL
-    SELECT c.rowid FROM call_ids AS k CROSS JOIN calls AS c ON c.rowid = k.rid WHERE k.key = ? AND +c.project_id = ? AND c.id = ?`).pluck();
+    SELECT c.rowid FROM call_ids AS k CROSS JOIN calls AS c ON c.rowid = k.rid WHERE k.key = ? AND +c.project_id = ? AND c.id = ?`)
+    .pluck();
   // Keys added since the last merge, as far as this connection knows: counted from the table
   // when the writer starts; a rolled-back insert leaves it high, which only merges sooner.
   let recent = count.get() as number;
@@ -126,11 +134,17 @@ export function callIdKeys(db: SqliteDb, limits: MergeLimits = MERGE_LIMITS) {
  * their entries is checked at each start (two key searches). True when it rebuilt them.
  */
 export function rekeyIfRenumbered(db: SqliteDb): boolean {
-  const ends = db.prepare('SELECT rowid AS rid, id_key AS key FROM calls WHERE rowid IN ((SELECT min(rowid) FROM calls), (SELECT max(rowid) FROM calls))').all() as { rid: number; key: string }[];
+  const ends = db
+    .prepare(
+      'SELECT rowid AS rid, id_key AS key FROM calls WHERE rowid IN ((SELECT min(rowid) FROM calls), (SELECT max(rowid) FROM calls))',
+    )
+    .all() as { rid: number; key: string }[];
   const has = db.prepare('SELECT 1 FROM call_ids_all WHERE key = ? AND rid = ?').pluck();
   if (ends.every((r) => has.get(r.key, r.rid) !== undefined)) return false;
   db.transaction(() => {
-    db.exec('DELETE FROM call_ids; DELETE FROM call_ids_recent; INSERT INTO call_ids (key, rid) SELECT id_key, rowid FROM calls ORDER BY 1, 2');
+    db.exec(
+      'DELETE FROM call_ids; DELETE FROM call_ids_recent; INSERT INTO call_ids (key, rid) SELECT id_key, rowid FROM calls ORDER BY 1, 2',
+    );
   }).immediate();
   return true;
 }

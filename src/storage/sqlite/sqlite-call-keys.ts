@@ -72,7 +72,8 @@ const KEYED: Readonly<Record<string, string>> = { id: 'id_key', trace_id: 'trace
 
 /** `values` when `e` is `column IN (string literals)` or `column = string literal` on a keyed column. */
 function keyedLiterals(e: Expr): { key: string; values: string[] } | null {
-  const column = (x: Expr) => (x.kind === 'field' && x.field.kind === 'column' && Object.hasOwn(KEYED, x.field.name) ? KEYED[x.field.name]! : null);
+  const column = (x: Expr) =>
+    x.kind === 'field' && x.field.kind === 'column' && Object.hasOwn(KEYED, x.field.name) ? KEYED[x.field.name]! : null;
   const text = (x: Expr) => (x.kind === 'literal' && typeof x.value === 'string' ? x.value : null);
   if (e.kind === 'in') {
     const key = column(e.left);
@@ -105,9 +106,13 @@ export function callKeyTests(where: Expr | null): SqlFragment[] {
     const keyed = keyedLiterals(e);
     if (keyed === null) continue;
     tests.push({
-      sql: keyed.key === 'id_key'
-        ? idKeyIn('calls', keyed.values.map(() => callKeyOf('?')))
-        : `calls.${keyed.key} IN (${keyed.values.map(() => callKeyOf('?')).join(', ')})`,
+      sql:
+        keyed.key === 'id_key'
+          ? idKeyIn(
+              'calls',
+              keyed.values.map(() => callKeyOf('?')),
+            )
+          : `calls.${keyed.key} IN (${keyed.values.map(() => callKeyOf('?')).join(', ')})`,
       params: keyed.values.flatMap(keyParams),
     });
   }

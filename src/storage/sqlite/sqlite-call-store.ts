@@ -2,7 +2,18 @@
 // (sqlite-call-writes.ts; each batch acknowledged only after its commit); queries streamed in
 // chunks from the reader threads (sqlite-read-threads.ts), point reads on this thread. Expired
 // calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
-import type { CallEndPart, CallMetricRow, CallPart, CallProjectSummary, CallsQuery, CallStartPart, CallStore, StoredCall, ThreadTurns, TraceSkeletonRow } from '../call-store.js';
+import type {
+  CallEndPart,
+  CallMetricRow,
+  CallPart,
+  CallProjectSummary,
+  CallsQuery,
+  CallStartPart,
+  CallStore,
+  StoredCall,
+  ThreadTurns,
+  TraceSkeletonRow,
+} from '../call-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { callKeyOf, keyParams } from './sqlite-call-keys.js';
 import { nowMicros, type Micros } from '../../time.js';
@@ -39,10 +50,12 @@ const ROWS_PER_CHUNK = 256;
 /** Point reads run here, on `db`; queries and counts, which may scan, on the reader threads. */
 export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): CallStore {
   // Point reads, one prepared statement per combination of the size flags.
-  const byId = [false, true].map((size) => [false, true].map((total) => {
-    const { sql, args } = buildCallByIdSelect(size, total);
-    return { statement: db.prepare(sql), args };
-  }));
+  const byId = [false, true].map((size) =>
+    [false, true].map((total) => {
+      const { sql, args } = buildCallByIdSelect(size, total);
+      return { statement: db.prepare(sql), args };
+    }),
+  );
 
   // A batch usually holds both parts of most of its calls: those are written as one row
   // insert instead of an insert and an update. Start and end fields are disjoint, so merging
@@ -87,7 +100,8 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
     },
     queuedBytes: () => writer.queuedBytes(),
     purgeExpired: (now, limit) => writer.run('calls.purgeExpired', [BigInt(Math.floor(now)), limit]),
-    updateDisplayName: (projectId, callId, displayName) => writer.run('calls.updateName', [projectId, callId, displayName]),
+    updateDisplayName: (projectId, callId, displayName) =>
+      writer.run('calls.updateName', [projectId, callId, displayName]),
     async get(projectId, callId, opts) {
       const { statement, args } = byId[opts.storageSize ? 1 : 0]![opts.totalStorageSize ? 1 : 0]!;
       const row = statement.get(...args(projectId, callId, nowMicros())) as StoredCall | undefined;
@@ -109,7 +123,13 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
       return row!.bytes;
     },
     projectSummaries: () => reads.all<CallProjectSummary>(PROJECT_SUMMARIES, [nowMicros()]),
-    traceSkeleton: (projectId, traceId) => reads.stream<TraceSkeletonRow>(TRACE_SKELETON, [...keyParams(traceId), projectId, traceId, nowMicros()], SKELETON_ROWS_PER_CHUNK, { raw: true }),
+    traceSkeleton: (projectId, traceId) =>
+      reads.stream<TraceSkeletonRow>(
+        TRACE_SKELETON,
+        [...keyParams(traceId), projectId, traceId, nowMicros()],
+        SKELETON_ROWS_PER_CHUNK,
+        { raw: true },
+      ),
     async startedRange(q, from, to) {
       const { sql, params } = buildStartedRange(q, from, to, nowMicros());
       const [row] = await reads.all<{ count: number; first: Micros | null; last: Micros | null }>(sql, params);

@@ -19,10 +19,31 @@ export type CallRow = readonly [CallRowKind, readonly unknown[]];
 export type CallRowKind = 0 | 1 | 2;
 
 const START_COLUMNS = [
-  'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'started_at', 'attributes', 'inputs',
-  'input_refs', 'wb_user_id', 'wb_run_id', 'wb_run_step', 'start_bytes', 'expire_at',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'display_name',
+  'started_at',
+  'attributes',
+  'inputs',
+  'input_refs',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'start_bytes',
+  'expire_at',
 ] as const;
-const END_COLUMNS = ['ended_at', 'exception', 'output', 'summary', 'output_refs', 'wb_run_step_end', 'end_bytes'] as const;
+const END_COLUMNS = [
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'output_refs',
+  'wb_run_step_end',
+  'end_bytes',
+] as const;
 
 /** Stored size of a part's JSON: what storage_size_bytes reports (UTF-8 bytes). */
 export const startBytes = (s: CallStartPart): number =>
@@ -32,12 +53,31 @@ export const endBytes = (e: CallEndPart): number =>
 
 /** The start part's values in START_COLUMNS order. */
 export const startValues = (s: CallStartPart, bytes: number): unknown[] => [
-  s.trace_id, s.parent_id, s.thread_id, s.turn_id, s.op_name, s.display_name, s.started_at, s.attributes, s.inputs,
-  JSON.stringify(s.input_refs), s.wb_user_id, s.wb_run_id, s.wb_run_step, bytes, s.expire_at,
+  s.trace_id,
+  s.parent_id,
+  s.thread_id,
+  s.turn_id,
+  s.op_name,
+  s.display_name,
+  s.started_at,
+  s.attributes,
+  s.inputs,
+  JSON.stringify(s.input_refs),
+  s.wb_user_id,
+  s.wb_run_id,
+  s.wb_run_step,
+  bytes,
+  s.expire_at,
 ];
 /** The end part's values in END_COLUMNS order. */
 export const endValues = (e: CallEndPart, bytes: number): unknown[] => [
-  e.ended_at, e.exception, e.output, e.summary, JSON.stringify(e.output_refs), e.wb_run_step_end, bytes,
+  e.ended_at,
+  e.exception,
+  e.output,
+  e.summary,
+  JSON.stringify(e.output_refs),
+  e.wb_run_step_end,
+  bytes,
 ];
 
 /**
@@ -54,7 +94,9 @@ const KEEP: Readonly<Record<string, string>> = {
   expire_at: 'expire_at = CASE WHEN started_at IS NULL THEN ? ELSE expire_at END',
 };
 function partStatements(db: SqliteDb, columns: readonly string[]) {
-  const insert = db.prepare(`INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (?, ?, ${columns.map(() => '?').join(', ')})`);
+  const insert = db.prepare(
+    `INSERT INTO calls (project_id, id, ${columns.join(', ')}) VALUES (?, ?, ${columns.map(() => '?').join(', ')})`,
+  );
   const update = db.prepare(`UPDATE calls SET ${columns.map((c) => KEEP[c] ?? `${c} = ?`).join(', ')} WHERE rowid = ?`);
   /** values: [project_id, id, ...the columns' values]; insert returns the new rowid. */
   return {
@@ -78,7 +120,9 @@ const SUBTREE = `
   ) SELECT rid, id FROM doomed`;
 
 export function callWrites(db: SqliteDb) {
-  const [start, end, whole] = [START_COLUMNS, END_COLUMNS, [...START_COLUMNS, ...END_COLUMNS]].map((c) => partStatements(db, c));
+  const [start, end, whole] = [START_COLUMNS, END_COLUMNS, [...START_COLUMNS, ...END_COLUMNS]].map((c) =>
+    partStatements(db, c),
+  );
   const keys = callIdKeys(db);
   const upsert = (part: ReturnType<typeof partStatements>) => (v: readonly unknown[]) => {
     const [projectId, id] = v as [string, string];
@@ -94,7 +138,9 @@ export function callWrites(db: SqliteDb) {
   const subtree = db.prepare(SUBTREE).raw();
   const mark = db.prepare('UPDATE calls SET deleted_at = ? WHERE rowid IN (SELECT value FROM json_each(?))');
   // Expired calls, oldest expiry first (the calls_expire index), and their feedback.
-  const expired = db.prepare('SELECT rowid, project_id, id FROM calls WHERE expire_at IS NOT NULL AND expire_at <= ? ORDER BY expire_at LIMIT ?');
+  const expired = db.prepare(
+    'SELECT rowid, project_id, id FROM calls WHERE expire_at IS NOT NULL AND expire_at <= ? ORDER BY expire_at LIMIT ?',
+  );
   const dropCall = db.prepare('DELETE FROM calls WHERE rowid = ?');
   const dropFeedback = db.prepare('DELETE FROM feedback WHERE project_id = ? AND weave_ref = ?');
 

@@ -7,17 +7,42 @@ import { assertNever, type FieldRef } from '../../query/plan.js';
 import { nowMicros, type Micros } from '../../time.js';
 import { CALL_JSON_COLUMNS } from '../../query/calls-fields.js';
 import {
-  joinSql, param, printSqliteExpr, printSqliteOrderBy, sql, sqlIdentifier, sqliteJsonField, sqliteJsonExists,
-  sqliteJsonValue, type FieldPrinter, type FieldSql, type SqlFragment,
+  joinSql,
+  param,
+  printSqliteExpr,
+  printSqliteOrderBy,
+  sql,
+  sqlIdentifier,
+  sqliteJsonField,
+  sqliteJsonExists,
+  sqliteJsonValue,
+  type FieldPrinter,
+  type FieldSql,
+  type SqlFragment,
 } from './sqlite-dialect.js';
 import { callKeyOf, callKeyTests, idKeyIn, keyParams } from './sqlite-call-keys.js';
 
 /** Calls columns a plan may reference: the API columns plus the extracted ref arrays (CallsFilter). */
 const COLUMN_TYPES: Readonly<Record<string, 'text' | 'integer'>> = {
-  id: 'text', project_id: 'text', trace_id: 'text', parent_id: 'text', thread_id: 'text', turn_id: 'text',
-  op_name: 'text', display_name: 'text', started_at: 'integer', ended_at: 'integer', exception: 'text',
-  wb_user_id: 'text', wb_run_id: 'text', wb_run_step: 'integer', wb_run_step_end: 'integer',
-  deleted_at: 'integer', expire_at: 'integer', input_refs: 'text', output_refs: 'text',
+  id: 'text',
+  project_id: 'text',
+  trace_id: 'text',
+  parent_id: 'text',
+  thread_id: 'text',
+  turn_id: 'text',
+  op_name: 'text',
+  display_name: 'text',
+  started_at: 'integer',
+  ended_at: 'integer',
+  exception: 'text',
+  wb_user_id: 'text',
+  wb_run_id: 'text',
+  wb_run_step: 'integer',
+  wb_run_step_end: 'integer',
+  deleted_at: 'integer',
+  expire_at: 'integer',
+  input_refs: 'text',
+  output_refs: 'text',
 };
 
 /** Columns never NULL on a live call (the start part sets them; the primary key is never NULL). */
@@ -27,7 +52,8 @@ const raw = (text: string): SqlFragment => ({ sql: text, params: [] });
 const col = (name: string) => raw(`calls.${name}`);
 
 /** Started, not deleted, not expired; the one parameter is now (microseconds). */
-const LIVE = 'calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND (calls.expire_at IS NULL OR calls.expire_at > ?)';
+const LIVE =
+  'calls.started_at IS NOT NULL AND calls.deleted_at IS NULL AND (calls.expire_at IS NULL OR calls.expire_at > ?)';
 const live = (now: Micros): SqlFragment => ({ sql: LIVE, params: param(now).params });
 
 /**
@@ -112,9 +138,15 @@ const REQUIRED: ReadonlySet<CallColumn> = new Set(['id', 'project_id', 'trace_id
 
 function selectList(q: CallsQuery, now: Micros): SqlFragment {
   const wanted = q.columns === null ? null : new Set<CallColumn>(q.columns);
-  const items = CALL_COLUMNS.map((c) => (wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c}` : `NULL AS ${c}`));
-  items.push(q.includeStorageSize ? 'calls.start_bytes + calls.end_bytes AS storage_size_bytes' : 'NULL AS storage_size_bytes');
-  items.push(q.includeTotalStorageSize ? `${TRACE_BYTES} AS total_storage_size_bytes` : 'NULL AS total_storage_size_bytes');
+  const items = CALL_COLUMNS.map((c) =>
+    wanted === null || wanted.has(c) || REQUIRED.has(c) ? `calls.${c}` : `NULL AS ${c}`,
+  );
+  items.push(
+    q.includeStorageSize ? 'calls.start_bytes + calls.end_bytes AS storage_size_bytes' : 'NULL AS storage_size_bytes',
+  );
+  items.push(
+    q.includeTotalStorageSize ? `${TRACE_BYTES} AS total_storage_size_bytes` : 'NULL AS total_storage_size_bytes',
+  );
   return { sql: items.join(', '), params: q.includeTotalStorageSize ? param(now).params : [] };
 }
 
@@ -152,14 +184,32 @@ export function buildCallsSelect(q: CallsQuery, now: Micros = nowMicros()): SqlF
  * One live call by primary key (a point read), as SQL text to prepare once, and the
  * function that orders a read's values (the project, the id, now) as its parameters.
  */
-export function buildCallByIdSelect(includeStorageSize: boolean, includeTotalStorageSize: boolean): {
+export function buildCallByIdSelect(
+  includeStorageSize: boolean,
+  includeTotalStorageSize: boolean,
+): {
   sql: string;
   args: (projectId: string, callId: string, now: Micros) => unknown[];
 } {
-  const q: CallsQuery = { projectId: '', where: null, sort: [], limit: null, offset: null, columns: null, includeStorageSize, includeTotalStorageSize };
+  const q: CallsQuery = {
+    projectId: '',
+    where: null,
+    sort: [],
+    limit: null,
+    offset: null,
+    columns: null,
+    includeStorageSize,
+    includeTotalStorageSize,
+  };
   return {
     sql: `SELECT ${selectList(q, 0).sql} FROM calls WHERE ${idKeyIn('calls', [callKeyOf('?')])} AND +calls.project_id = ? AND calls.id = ? AND ${LIVE}`,
-    args: (projectId, callId, now) => [...selectList(q, now).params, ...keyParams(callId), projectId, callId, ...live(now).params],
+    args: (projectId, callId, now) => [
+      ...selectList(q, now).params,
+      ...keyParams(callId),
+      projectId,
+      callId,
+      ...live(now).params,
+    ],
   };
 }
 

@@ -9,6 +9,7 @@ import { openSqliteConnection } from './sqlite-database.js';
 const { path, intervalMs } = workerData as { path: string; intervalMs: number };
 const db = openSqliteConnection(path);
 let last = 0;
+// biome-ignore lint/correctness/noUnusedVariables: read by `timer ??=`, which schedules one checkpoint at a time
 let timer: NodeJS.Timeout | null = null;
 
 function checkpoint(): void {

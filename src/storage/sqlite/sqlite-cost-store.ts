@@ -5,7 +5,13 @@
 import type { FieldRef } from '../../query/plan.js';
 import { COST_COLUMN_TYPES, isCostColumn } from '../../query/cost-fields.js';
 import type { CostStore, PriceRow } from '../cost-store.js';
-import { printSqliteExpr, printSqliteOrderBy, sqlIdentifier, type FieldSql, type SqlValueType } from './sqlite-dialect.js';
+import {
+  printSqliteExpr,
+  printSqliteOrderBy,
+  sqlIdentifier,
+  type FieldSql,
+  type SqlValueType,
+} from './sqlite-dialect.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { COST_COLUMN_LIST as COLUMN_LIST } from './sqlite-cost-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';

@@ -41,10 +41,14 @@ function openError(path: string, err: unknown): StartupError {
   const code = String((err as { code?: unknown })?.code ?? '');
   const message = err instanceof Error ? err.message : String(err);
   if (/^SQLITE_(NOTADB|CORRUPT)/.test(code)) {
-    return new StartupError(`${path} is not a Weft database (SQLite: ${message}): move it away, or ${FIX_DIR}`, { cause: err });
+    return new StartupError(`${path} is not a Weft database (SQLite: ${message}): move it away, or ${FIX_DIR}`, {
+      cause: err,
+    });
   }
   if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code) || /^E(ACCES|PERM|ROFS)$/.test(code)) {
-    return new StartupError(`cannot open ${path} for writing (${message}): fix its permissions, or ${FIX_DIR}`, { cause: err });
+    return new StartupError(`cannot open ${path} for writing (${message}): fix its permissions, or ${FIX_DIR}`, {
+      cause: err,
+    });
   }
   return new StartupError(`cannot open ${path} (${code || 'error'}: ${message})`, { cause: err });
 }
@@ -55,7 +59,9 @@ export function openSqlite(path: string, migrations: readonly Migration[], onUpg
     try {
       mkdirSync(dir, { recursive: true });
     } catch (err) {
-      throw new StartupError(`cannot create the data directory ${dir} (${(err as Error).message}): ${FIX_DIR}`, { cause: err });
+      throw new StartupError(`cannot create the data directory ${dir} (${(err as Error).message}): ${FIX_DIR}`, {
+        cause: err,
+      });
     }
   }
   let db: SqliteDb | null = null;
@@ -78,7 +84,9 @@ function checkSchemaVersion(db: SqliteDb, path: string, migrations: readonly Mig
   const current = db.pragma('user_version', { simple: true }) as number;
   const known = Math.max(0, ...migrations.map((m) => m.version));
   if (current > known) {
-    throw new StartupError(`${path} was written by a newer Weft (schema ${current}; this Weft knows schemas up to ${known}): run that newer Weft, or upgrade this one`);
+    throw new StartupError(
+      `${path} was written by a newer Weft (schema ${current}; this Weft knows schemas up to ${known}): run that newer Weft, or upgrade this one`,
+    );
   }
 }
 

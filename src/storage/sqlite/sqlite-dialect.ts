@@ -53,7 +53,14 @@ export function sql(strings: TemplateStringsArray, ...parts: SqlFragment[]): Sql
  */
 export function param(value: string | number | boolean | null): SqlFragment {
   if (typeof value === 'string' && !value.isWellFormed()) return { sql: 'CAST(? AS TEXT)', params: [wtf8(value)] };
-  const bound = typeof value === 'boolean' ? (value ? 1n : 0n) : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+  const bound =
+    typeof value === 'boolean'
+      ? value
+        ? 1n
+        : 0n
+      : typeof value === 'number' && Number.isSafeInteger(value)
+        ? BigInt(value)
+        : value;
   return { sql: '?', params: [bound] };
 }
 
@@ -108,8 +115,9 @@ const CONTROL_CHARS = /[\u0000-\u001f]/;
 
 export function sqliteJsonPath(path: readonly string[]): string {
   // SQLite refuses control characters in a JSON path; no JSON key the SDKs write has them.
-  if (path.some((p) => CONTROL_CHARS.test(p))) throw new InvalidRequestError('A field path must not contain control characters');
-  return '$' + path.map((p) => (/^\d{1,9}$/.test(p) ? `[${Number(p)}]` : `."${p.replace(/["\\]/g, (c) => '\\' + c)}"`)).join('');
+  if (path.some((p) => CONTROL_CHARS.test(p)))
+    throw new InvalidRequestError('A field path must not contain control characters');
+  return `$${path.map((p) => (/^\d{1,9}$/.test(p) ? `[${Number(p)}]` : `."${p.replace(/["\\]/g, (c) => `\\${c}`)}"`)).join('')}`;
 }
 
 /** JSON_VALUE(column, path) as ClickHouse computes it. `column` is an identifier holding JSON text. */
@@ -171,7 +179,8 @@ class ExprPrinter {
       case 'literal': {
         const v = e.value;
         if (v === null) return { frag: raw('NULL'), type: null };
-        const type = typeof v === 'string' ? 'text' : typeof v === 'boolean' ? 'bool' : Number.isInteger(v) ? 'integer' : 'real';
+        const type =
+          typeof v === 'string' ? 'text' : typeof v === 'boolean' ? 'bool' : Number.isInteger(v) ? 'integer' : 'real';
         return { frag: param(v), type };
       }
       case 'field': {
@@ -183,7 +192,12 @@ class ExprPrinter {
       case 'and':
       case 'or': {
         if (e.items.length === 0) return bool(raw(e.kind === 'and' ? '1' : '0'));
-        return bool(balanced(e.items.map((i) => this.print(i).frag), e.kind === 'and' ? ' AND ' : ' OR '));
+        return bool(
+          balanced(
+            e.items.map((i) => this.print(i).frag),
+            e.kind === 'and' ? ' AND ' : ' OR ',
+          ),
+        );
       }
       case 'not':
         // SQL's three-valued logic, as Weave's servers apply it: a comparison with a missing
@@ -194,14 +208,21 @@ class ExprPrinter {
         return bool(sql`(${this.print(e.left).frag} ${raw(COMPARE_SQL[e.op])} ${this.print(e.right).frag})`);
       case 'in': {
         if (e.items.length === 0) return bool(raw('0'));
-        const items = joinSql(e.items.map((i) => this.print(i).frag), ', ');
+        const items = joinSql(
+          e.items.map((i) => this.print(i).frag),
+          ', ',
+        );
         return bool(sql`(${this.print(e.left).frag} IN (${items}))`);
       }
       case 'contains': {
         const input = this.print(e.input).frag;
         const substr = this.print(e.substr).frag;
         // instr() is case-sensitive (LIKE is not, for ASCII); lower() both sides when asked.
-        return bool(e.caseInsensitive ? sql`(instr(lower(${input}), lower(${substr})) > 0)` : sql`(instr(${input}, ${substr}) > 0)`);
+        return bool(
+          e.caseInsensitive
+            ? sql`(instr(lower(${input}), lower(${substr})) > 0)`
+            : sql`(instr(${input}, ${substr}) > 0)`,
+        );
       }
       case 'isNull': {
         const input = this.print(e.input);
@@ -233,15 +254,20 @@ class ExprPrinter {
         if (input.type === 'real') return { frag: sql`CAST(${x} AS INTEGER)`, type: 'integer' };
         return { frag: parseNumber(x, "= 'integer'", 'INTEGER'), type: 'integer' };
       case 'double':
-        if (input.type === 'integer' || input.type === 'real' || input.type === 'bool') return { frag: sql`CAST(${x} AS REAL)`, type: 'real' };
+        if (input.type === 'integer' || input.type === 'real' || input.type === 'bool')
+          return { frag: sql`CAST(${x} AS REAL)`, type: 'real' };
         return { frag: parseNumber(x, "IN ('integer', 'real')", 'REAL'), type: 'real' };
       case 'bool':
         if (input.type === 'bool') return input;
-        if (input.type === 'integer' || input.type === 'real') return bool(sql`CASE ${x} WHEN 1 THEN 1 WHEN 0 THEN 0 END`);
-        return bool(sql`CASE CAST(${x} AS TEXT) WHEN 'true' THEN 1 WHEN '1' THEN 1 WHEN 'false' THEN 0 WHEN '0' THEN 0 END`);
+        if (input.type === 'integer' || input.type === 'real')
+          return bool(sql`CASE ${x} WHEN 1 THEN 1 WHEN 0 THEN 0 END`);
+        return bool(
+          sql`CASE CAST(${x} AS TEXT) WHEN 'true' THEN 1 WHEN '1' THEN 1 WHEN 'false' THEN 0 WHEN '0' THEN 0 END`,
+        );
       case 'string':
         if (input.type === 'text') return { frag: x, type: 'text' };
-        if (input.type === 'bool') return { frag: sql`CASE ${x} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`, type: 'text' };
+        if (input.type === 'bool')
+          return { frag: sql`CASE ${x} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`, type: 'text' };
         return { frag: sql`CAST(${x} AS TEXT)`, type: 'text' };
       case 'exists':
         if (input.field?.exists) return bool(input.field.exists);

@@ -22,11 +22,16 @@ export function faultKind(code: unknown): FaultKind | null {
 export function sqliteFault(code: unknown, message: string, path: string): WeftError | null {
   switch (faultKind(code)) {
     case 'full':
-      return new StorageFullError(`The disk holding ${path} is full (${message}): nothing was written; free space there and writes resume`);
+      return new StorageFullError(
+        `The disk holding ${path} is full (${message}): nothing was written; free space there and writes resume`,
+      );
     case 'busy':
       return new ServiceUnavailableError('The database is locked by another process; retry shortly', 1);
     case 'io':
-      return new ServiceUnavailableError(`The database ${path} cannot be read or written (${String(code)}: ${message}); retry later`, 5);
+      return new ServiceUnavailableError(
+        `The database ${path} cannot be read or written (${String(code)}: ${message}); retry later`,
+        5,
+      );
     case null:
       return null;
   }

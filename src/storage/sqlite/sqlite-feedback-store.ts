@@ -4,7 +4,13 @@
 import type { FeedbackQuery, FeedbackRow, FeedbackStore } from '../feedback-store.js';
 import type { FieldRef } from '../../query/plan.js';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../query/feedback-fields.js';
-import { printSqliteExpr, printSqliteOrderBy, sqliteJsonField, sqlIdentifier, type FieldSql } from './sqlite-dialect.js';
+import {
+  printSqliteExpr,
+  printSqliteOrderBy,
+  sqliteJsonField,
+  sqlIdentifier,
+  type FieldSql,
+} from './sqlite-dialect.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { FEEDBACK_COLUMN_LIST as COLUMN_LIST } from './sqlite-feedback-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
@@ -97,7 +103,8 @@ export function createSqliteFeedbackStore(db: SqliteDb, writer: SqliteWriter): F
         const sql =
           `SELECT rowid AS _rowid, ${COLUMN_LIST} FROM feedback ` +
           `WHERE project_id = ? AND weave_ref IN (${part.map(() => '?').join(', ')})`;
-        for (const r of db.prepare(sql).all(projectId, ...part) as DbRow[]) found.push({ rowid: Number(r._rowid), row: toRow(r) });
+        for (const r of db.prepare(sql).all(projectId, ...part) as DbRow[])
+          found.push({ rowid: Number(r._rowid), row: toRow(r) });
       }
       return found.sort((a, b) => a.rowid - b.rowid).map((f) => f.row);
     },

@@ -10,7 +10,9 @@ export const FEEDBACK_COLUMN_LIST = FEEDBACK_COLUMNS.map(quote).join(', ');
 const INSERT_SQL =
   `INSERT INTO feedback (${FEEDBACK_COLUMN_LIST}) VALUES (${FEEDBACK_COLUMNS.map(() => '?').join(', ')}) ` +
   `ON CONFLICT (project_id, id) DO UPDATE SET ` +
-  FEEDBACK_COLUMNS.filter((c) => c !== 'project_id' && c !== 'id').map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ');
+  FEEDBACK_COLUMNS.filter((c) => c !== 'project_id' && c !== 'id')
+    .map((c) => `${quote(c)} = excluded.${quote(c)}`)
+    .join(', ');
 
 /** Row -> positional parameters in FEEDBACK_COLUMNS order; JSON columns as JSON text. */
 function toParams(row: FeedbackRow): unknown[] {

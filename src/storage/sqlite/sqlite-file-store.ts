@@ -41,7 +41,14 @@ export function createSqliteFileStore(db: SqliteDb, writer: SqliteWriter, chunkB
         done = true;
         try {
           const tail = chunks.tail();
-          return { created: await writer.run('files.publish', [projectId, digest, { ...staged, size: staged.size + tail.length }, tail]) };
+          return {
+            created: await writer.run('files.publish', [
+              projectId,
+              digest,
+              { ...staged, size: staged.size + tail.length },
+              tail,
+            ]),
+          };
         } catch (err) {
           if (staged.blobId !== null) await writer.run('files.discard', [staged.blobId]).catch(() => undefined);
           throw err;
@@ -72,7 +79,9 @@ export function createSqliteFileStore(db: SqliteDb, writer: SqliteWriter, chunkB
       return beginUpload();
     },
     async open(projectId, digest): Promise<FileContent | null> {
-      const row = findFile.get(projectId, digest) as { blob_id: number; size_bytes: number; n_chunks: number } | undefined;
+      const row = findFile.get(projectId, digest) as
+        | { blob_id: number; size_bytes: number; n_chunks: number }
+        | undefined;
       if (row === undefined) return null;
       return { size_bytes: row.size_bytes, chunks: chunksOf(row.blob_id, row.n_chunks) };
     },

@@ -5,7 +5,8 @@ import type { SqliteDb } from './sqlite-database.js';
 import { nowMicros } from '../../time.js';
 
 /** Bytes as better-sqlite3 binds them: a Buffer (a Uint8Array arrives from another thread). */
-const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+const asBuffer = (b: Uint8Array): Buffer =>
+  Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 /** An upload's chunks written so far: its blob (null until the first chunk), chunk count, bytes. */
 export interface StagedBlob {

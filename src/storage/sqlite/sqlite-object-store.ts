@@ -3,7 +3,14 @@
 // bound parameters, lists as one JSON-array parameter read with json_each (no limit on list
 // length, fixed SQL text).
 import type Database from 'better-sqlite3';
-import type { ObjectSortField, ObjectsQuery, ObjectStore, ReadOptions, StoredObjectVersion, VersionSelector } from '../object-store.js';
+import type {
+  ObjectSortField,
+  ObjectsQuery,
+  ObjectStore,
+  ReadOptions,
+  StoredObjectVersion,
+  VersionSelector,
+} from '../object-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { IN_LIST, selectorSql } from './sqlite-object-sql.js';
 import type { SqliteWriter } from './sqlite-writer.js';
@@ -17,9 +24,13 @@ const META_COLUMNS = `v.project_id, v.object_id, v.digest, v.version_index, v.is
   v.leaf_object_class, v.size_bytes, v.wb_user_id, v.created_at, v.deleted_at`;
 const columns = (metadataOnly: boolean) => `${META_COLUMNS}, ${metadataOnly ? 'NULL' : 'v.val'} AS val`;
 
-const SORT_COLUMNS: Readonly<Record<ObjectSortField, string>> = { object_id: 'v.object_id', created_at: 'v.created_at' };
+const SORT_COLUMNS: Readonly<Record<ObjectSortField, string>> = {
+  object_id: 'v.object_id',
+  created_at: 'v.created_at',
+};
 const STATEMENT_CACHE_LIMIT = 256;
-const TOTAL_SIZE = 'SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM object_versions WHERE project_id = ? AND deleted_at IS NULL';
+const TOTAL_SIZE =
+  'SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM object_versions WHERE project_id = ? AND deleted_at IS NULL';
 // Every object with a live version has exactly one live latest version (create and delete keep
 // it so), so the partial index object_versions_latest holds one entry per live object: the
 // distinct projects come from it alone.
@@ -42,8 +53,11 @@ function compileQuery(q: ObjectsQuery): { sql: string; params: unknown[] } {
   }
   if (q.leafObjectClasses?.length) cond(`v.leaf_object_class ${IN_LIST}`, q.leafObjectClasses);
   if (q.tags?.length) {
-    cond(`EXISTS (SELECT 1 FROM object_tags t WHERE t.project_id = v.project_id AND t.object_id = v.object_id
-      AND t.digest = v.digest AND t.tag ${IN_LIST})`, q.tags);
+    cond(
+      `EXISTS (SELECT 1 FROM object_tags t WHERE t.project_id = v.project_id AND t.object_id = v.object_id
+      AND t.digest = v.digest AND t.tag ${IN_LIST})`,
+      q.tags,
+    );
   }
   if (q.aliases?.length) {
     const names = q.aliases.filter((a) => a !== 'latest');
@@ -80,11 +94,17 @@ export function createSqliteObjectStore(db: SqliteDb, reads: ReadThreads, writer
     }
     return s;
   };
-  const tagsOf = db.prepare(`SELECT object_id, digest, tag AS label FROM object_tags WHERE project_id = ? AND object_id ${IN_LIST} ORDER BY tag`);
-  const aliasesOf = db.prepare(`SELECT object_id, digest, alias AS label FROM object_aliases WHERE project_id = ? AND object_id ${IN_LIST} ORDER BY alias`);
+  const tagsOf = db.prepare(
+    `SELECT object_id, digest, tag AS label FROM object_tags WHERE project_id = ? AND object_id ${IN_LIST} ORDER BY tag`,
+  );
+  const aliasesOf = db.prepare(
+    `SELECT object_id, digest, alias AS label FROM object_aliases WHERE project_id = ? AND object_id ${IN_LIST} ORDER BY alias`,
+  );
   const listTags = db.prepare('SELECT DISTINCT tag FROM object_tags WHERE project_id = ? ORDER BY tag').pluck();
-  const listAliases = db.prepare(`SELECT alias FROM object_aliases WHERE project_id = ?
-    UNION SELECT 'latest' FROM object_versions WHERE project_id = ? AND is_latest = 1 ORDER BY 1`).pluck();
+  const listAliases = db
+    .prepare(`SELECT alias FROM object_aliases WHERE project_id = ?
+    UNION SELECT 'latest' FROM object_versions WHERE project_id = ? AND is_latest = 1 ORDER BY 1`)
+    .pluck();
 
   const attachLabels = (projectId: string, rows: StoredObjectVersion[]): void => {
     if (rows.length === 0) return;
@@ -128,8 +148,10 @@ export function createSqliteObjectStore(db: SqliteDb, reads: ReadThreads, writer
     delete: (projectId, objectId, selectors, at) => writer.run('objects.delete', [projectId, objectId, selectors, at]),
     addTags: (projectId, objectId, sel, tags) => writer.run('objects.addTags', [projectId, objectId, sel, tags]),
     removeTags: (projectId, objectId, sel, tags) => writer.run('objects.removeTags', [projectId, objectId, sel, tags]),
-    setAliases: (projectId, objectId, sel, aliases) => writer.run('objects.setAliases', [projectId, objectId, sel, aliases]),
-    removeAliases: (projectId, objectId, aliases) => writer.run('objects.removeAliases', [projectId, objectId, aliases]),
+    setAliases: (projectId, objectId, sel, aliases) =>
+      writer.run('objects.setAliases', [projectId, objectId, sel, aliases]),
+    removeAliases: (projectId, objectId, aliases) =>
+      writer.run('objects.removeAliases', [projectId, objectId, aliases]),
     async totalSize(projectId) {
       const [row] = await reads.all<{ bytes: number }>(TOTAL_SIZE, [projectId]);
       return row!.bytes;

@@ -2,13 +2,21 @@
 // transaction, see sqlite-writer.ts). Contracts: object-store.ts.
 import type Database from 'better-sqlite3';
 import { assertNever } from '../../query/plan.js';
-import type { CreateOutcome, DeletedVersion, DeleteOutcome, ObjectVersionInput, VersionSelector } from '../object-store.js';
+import type {
+  CreateOutcome,
+  DeletedVersion,
+  DeleteOutcome,
+  ObjectVersionInput,
+  VersionSelector,
+} from '../object-store.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { IN_LIST, OBJ, selectorSql } from './sqlite-object-sql.js';
 
 export function objectWrites(db: SqliteDb) {
   const findByDigest = db.prepare(`SELECT version_index, deleted_at FROM object_versions WHERE ${OBJ} AND digest = ?`);
-  const makeLatest = db.prepare(`UPDATE object_versions SET is_latest = (digest = ?) WHERE ${OBJ} AND (is_latest = 1 OR digest = ?)`);
+  const makeLatest = db.prepare(
+    `UPDATE object_versions SET is_latest = (digest = ?) WHERE ${OBJ} AND (is_latest = 1 OR digest = ?)`,
+  );
   const counts = db.prepare(`SELECT COUNT(*) AS n, MAX(version_index) AS max_index FROM object_versions WHERE ${OBJ}`);
   const clearLatest = db.prepare(`UPDATE object_versions SET is_latest = 0 WHERE ${OBJ} AND is_latest = 1`);
   const insert = db.prepare(`
@@ -24,7 +32,9 @@ export function objectWrites(db: SqliteDb) {
   const liveVersions = db.prepare(`SELECT digest, version_index, is_latest, base_object_class, leaf_object_class
     FROM object_versions WHERE ${OBJ} AND deleted_at IS NULL`);
   const aliasTarget = db.prepare(`SELECT digest FROM object_aliases WHERE ${OBJ} AND alias = ?`).pluck();
-  const softDelete = db.prepare(`UPDATE object_versions SET deleted_at = ?, is_latest = 0 WHERE ${OBJ} AND digest ${IN_LIST}`);
+  const softDelete = db.prepare(
+    `UPDATE object_versions SET deleted_at = ?, is_latest = 0 WHERE ${OBJ} AND digest ${IN_LIST}`,
+  );
   const dropTags = db.prepare(`DELETE FROM object_tags WHERE ${OBJ} AND digest ${IN_LIST}`);
   const dropAliases = db.prepare(`DELETE FROM object_aliases WHERE ${OBJ} AND digest ${IN_LIST}`);
   const repairLatest = db.prepare(`
@@ -48,36 +58,61 @@ export function objectWrites(db: SqliteDb) {
     const [cond, params] = selectorSql(sel);
     let s = liveDigestBy.get(sel.kind);
     if (!s) {
-      s = db.prepare(`SELECT v.digest FROM object_versions v
-        WHERE v.project_id = ? AND v.object_id = ? AND v.deleted_at IS NULL AND ${cond} LIMIT 1`).pluck();
+      s = db
+        .prepare(`SELECT v.digest FROM object_versions v
+        WHERE v.project_id = ? AND v.object_id = ? AND v.deleted_at IS NULL AND ${cond} LIMIT 1`)
+        .pluck();
       liveDigestBy.set(sel.kind, s);
     }
     return (s.get(projectId, objectId, ...params) as string | undefined) ?? null;
   };
 
   /** Resolves the live version, then applies one tag/alias statement to it; false if none. */
-  const labelWrite = (write: Database.Statement, projectId: string, objectId: string, sel: VersionSelector, labels: readonly string[]): boolean => {
+  const labelWrite = (
+    write: Database.Statement,
+    projectId: string,
+    objectId: string,
+    sel: VersionSelector,
+    labels: readonly string[],
+  ): boolean => {
     const digest = liveDigest(projectId, objectId, sel);
     if (digest === null) return false;
-    write.run({ project_id: projectId, object_id: objectId, digest, labels: JSON.stringify(labels), at: Date.now() * 1000 });
+    write.run({
+      project_id: projectId,
+      object_id: objectId,
+      digest,
+      labels: JSON.stringify(labels),
+      at: Date.now() * 1000,
+    });
     return true;
   };
 
   /** Which live versions the selectors name (all of them for null), and which selectors name none. */
   const match = (projectId: string, objectId: string, selectors: readonly VersionSelector[] | null): DeleteOutcome => {
-    const live = liveVersions.all(projectId, objectId) as (DeletedVersion & { version_index: number; is_latest: number })[];
+    const live = liveVersions.all(projectId, objectId) as (DeletedVersion & {
+      version_index: number;
+      is_latest: number;
+    })[];
     const matched = new Set<string>();
     const unmatched: number[] = [];
-    if (selectors === null) live.forEach((r) => matched.add(r.digest));
+    if (selectors === null) for (const r of live) matched.add(r.digest);
     selectors?.forEach((sel, i) => {
-      const named = sel.kind === 'name' ? ((aliasTarget.get(projectId, objectId, sel.name) as string | undefined) ?? sel.name) : null;
+      const named =
+        sel.kind === 'name'
+          ? ((aliasTarget.get(projectId, objectId, sel.name) as string | undefined) ?? sel.name)
+          : null;
       const hit = live.find((r) => {
         switch (sel.kind) {
-          case 'latest': return r.is_latest === 1;
-          case 'index': return r.version_index === sel.index;
-          case 'digest': return r.digest === sel.digest;
-          case 'name': return r.digest === named;
-          default: return assertNever(sel);
+          case 'latest':
+            return r.is_latest === 1;
+          case 'index':
+            return r.version_index === sel.index;
+          case 'digest':
+            return r.digest === sel.digest;
+          case 'name':
+            return r.digest === named;
+          default:
+            return assertNever(sel);
         }
       });
       if (hit) matched.add(hit.digest);
@@ -92,7 +127,9 @@ export function objectWrites(db: SqliteDb) {
 
   return {
     'objects.create'(v: ObjectVersionInput): CreateOutcome {
-      const found = findByDigest.get(v.project_id, v.object_id, v.digest) as { version_index: number; deleted_at: number | null } | undefined;
+      const found = findByDigest.get(v.project_id, v.object_id, v.digest) as
+        | { version_index: number; deleted_at: number | null }
+        | undefined;
       if (found && found.deleted_at === null) {
         makeLatest.run(v.digest, v.project_id, v.object_id, v.digest);
         return { digest: v.digest, version_index: found.version_index, created: false };
@@ -105,7 +142,12 @@ export function objectWrites(db: SqliteDb) {
       (found ? resurrect : insert).run({ ...v, version_index, size_bytes: v.val.length });
       return { digest: v.digest, version_index, created: true };
     },
-    'objects.delete'(projectId: string, objectId: string, selectors: readonly VersionSelector[] | null, at: number): DeleteOutcome {
+    'objects.delete'(
+      projectId: string,
+      objectId: string,
+      selectors: readonly VersionSelector[] | null,
+      at: number,
+    ): DeleteOutcome {
       const outcome = match(projectId, objectId, selectors);
       if (outcome.unmatched.length > 0 || outcome.matched.length === 0) return outcome;
       const digests = JSON.stringify(outcome.matched);
@@ -121,7 +163,12 @@ export function objectWrites(db: SqliteDb) {
     'objects.removeTags'(projectId: string, objectId: string, sel: VersionSelector, tags: readonly string[]): void {
       labelWrite(deleteTags, projectId, objectId, sel, tags);
     },
-    'objects.setAliases'(projectId: string, objectId: string, sel: VersionSelector, aliases: readonly string[]): boolean {
+    'objects.setAliases'(
+      projectId: string,
+      objectId: string,
+      sel: VersionSelector,
+      aliases: readonly string[],
+    ): boolean {
       return labelWrite(upsertAliases, projectId, objectId, sel, aliases);
     },
     'objects.removeAliases'(projectId: string, objectId: string, aliases: readonly string[]): void {

@@ -11,6 +11,7 @@ export function createSqliteProjectSettingsStore(db: SqliteDb, writer: SqliteWri
       const days = read.get(projectId) as number | null | undefined;
       return days ?? null;
     },
-    setRetentionDays: (projectId, days, at, userId) => writer.run('projects.setRetention', [projectId, days, at, userId]),
+    setRetentionDays: (projectId, days, at, userId) =>
+      writer.run('projects.setRetention', [projectId, days, at, userId]),
   };
 }

@@ -61,7 +61,10 @@ export function createReadThreads(db: SqliteDb, path: string, size = 2): ReadThr
   }
 
   const pick = (): Thread => {
-    const free = threads.reduce<Thread | undefined>((best, t) => (best === undefined || t.load < best.load ? t : best), undefined);
+    const free = threads.reduce<Thread | undefined>(
+      (best, t) => (best === undefined || t.load < best.load ? t : best),
+      undefined,
+    );
     return free !== undefined && (free.load === 0 || threads.length >= size) ? free : start();
   };
 

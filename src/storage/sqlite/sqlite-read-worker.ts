@@ -96,6 +96,11 @@ parentPort!.on('message', (msg: [string, number, ...unknown[]]) => {
     }
   } catch (e) {
     end(id);
-    parentPort!.postMessage([id, false, e instanceof Error ? e.message : String(e), (e as { code?: unknown })?.code ?? null]);
+    parentPort!.postMessage([
+      id,
+      false,
+      e instanceof Error ? e.message : String(e),
+      (e as { code?: unknown })?.code ?? null,
+    ]);
   }
 });

@@ -29,11 +29,16 @@ const PROJECT_IDS = `SELECT DISTINCT project_id AS p FROM calls UNION SELECT DIS
   UNION SELECT DISTINCT pricing_level_id FROM llm_token_prices WHERE pricing_level = 'project'`;
 
 /** Bytes of a file, 0 when it does not exist (the WAL between checkpoints may not). */
-const fileBytes = (path: string) => stat(path).then((s) => s.size, () => 0);
+const fileBytes = (path: string) =>
+  stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
 
 /** Bytes of the database: its file and WAL, or (in memory) its pages. */
 async function databaseBytes(db: SqliteDb, path: string): Promise<number> {
-  if (path === ':memory:') return Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
+  if (path === ':memory:')
+    return Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
   const [main, wal] = await Promise.all([fileBytes(path), fileBytes(`${path}-wal`)]);
   return main + wal;
 }
@@ -51,7 +56,10 @@ export interface SqliteStoreOptions {
 }
 
 /** Opens (creating if needed) the store in `dataDir`, or in memory for ':memory:'. */
-export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}): Store & { readonly db: ReturnType<typeof openSqlite> } {
+export function createSqliteStore(
+  dataDir: string,
+  opts: SqliteStoreOptions = {},
+): Store & { readonly db: ReturnType<typeof openSqlite> } {
   const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, SQLITE_FILE);
   const db = openSqlite(path, SQLITE_MIGRATIONS, opts.onUpgrade);
   dropInterruptedUploads(db);
@@ -75,7 +83,8 @@ export function createSqliteStore(dataDir: string, opts: SqliteStoreOptions = {}
       const rows = await reads.all<{ p: string }>(PROJECT_IDS, []);
       return rows.map((r) => r.p);
     },
-    storageFault: (err) => (err instanceof Error ? sqliteFault((err as { code?: unknown }).code, err.message, path) : null),
+    storageFault: (err) =>
+      err instanceof Error ? sqliteFault((err as { code?: unknown }).code, err.message, path) : null,
     async close() {
       await writer.close();
       await reads.close();

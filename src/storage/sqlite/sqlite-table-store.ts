@@ -6,7 +6,15 @@
 import type { FieldRef } from '../../query/plan.js';
 import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../table-store.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { joinSql, param, printSqliteOrderBy, sql, sqliteJsonField, type FieldSql, type SqlFragment } from './sqlite-dialect.js';
+import {
+  joinSql,
+  param,
+  printSqliteOrderBy,
+  sql,
+  sqliteJsonField,
+  type FieldSql,
+  type SqlFragment,
+} from './sqlite-dialect.js';
 import type { ReadThreads } from './sqlite-read-threads.js';
 import { FIND_TABLE } from './sqlite-table-writes.js';
 import type { SqliteWriter } from './sqlite-writer.js';
@@ -47,24 +55,35 @@ export function buildTableRowsSelect(tableId: number, q: TableRowsQuery): SqlFra
 
 export function createSqliteTableStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): TableStore {
   const findTable = db.prepare(FIND_TABLE).pluck();
-  const rowDigestsOf = db.prepare(`SELECT r.digest FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
-    WHERE e.table_id = ? ORDER BY e.position`).pluck();
-  const rowsByDigest = db.prepare(`SELECT digest, val FROM table_rows WHERE project_id = ? AND digest ${IN_JSON_LIST}`).raw();
-  const tablesByDigest = db.prepare(`SELECT id, digest, row_count FROM tables WHERE project_id = ? AND digest ${IN_JSON_LIST}`);
-  const storageSize = db.prepare(`SELECT COALESCE(SUM(r.size_bytes), 0) FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
-    WHERE e.table_id = ?`).pluck();
+  const rowDigestsOf = db
+    .prepare(`SELECT r.digest FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
+    WHERE e.table_id = ? ORDER BY e.position`)
+    .pluck();
+  const rowsByDigest = db
+    .prepare(`SELECT digest, val FROM table_rows WHERE project_id = ? AND digest ${IN_JSON_LIST}`)
+    .raw();
+  const tablesByDigest = db.prepare(
+    `SELECT id, digest, row_count FROM tables WHERE project_id = ? AND digest ${IN_JSON_LIST}`,
+  );
+  const storageSize = db
+    .prepare(`SELECT COALESCE(SUM(r.size_bytes), 0) FROM table_entries AS e JOIN table_rows AS r ON r.id = e.row_id
+    WHERE e.table_id = ?`)
+    .pluck();
 
   async function* queryRows(q: TableRowsQuery): AsyncGenerator<readonly StoredTableRow[]> {
     const tableId = findTable.get(q.projectId, q.digest) as number | undefined;
     if (tableId === undefined) return;
     const select = buildTableRowsSelect(tableId, q);
-    for await (const rows of reads.stream<[number, string, string]>(select.sql, select.params, CHUNK_ROWS, { raw: true })) {
+    for await (const rows of reads.stream<[number, string, string]>(select.sql, select.params, CHUNK_ROWS, {
+      raw: true,
+    })) {
       yield rows.map(([position, digest, val]) => ({ digest, val, original_index: position }));
     }
   }
 
   return {
-    putTable: (projectId, digest, rowDigests, newRows) => writer.run('tables.put', [projectId, digest, rowDigests, newRows]),
+    putTable: (projectId, digest, rowDigests, newRows) =>
+      writer.run('tables.put', [projectId, digest, rowDigests, newRows]),
     async getTableRowDigests(projectId, tableDigest) {
       const tableId = findTable.get(projectId, tableDigest) as number | undefined;
       return tableId === undefined ? null : (rowDigestsOf.all(tableId) as string[]);
@@ -72,14 +91,19 @@ export function createSqliteTableStore(db: SqliteDb, reads: ReadThreads, writer:
     async getRows(projectId, rowDigests) {
       const out = new Map<string, string>();
       if (rowDigests.length === 0) return out;
-      for (const [digest, val] of rowsByDigest.all(projectId, JSON.stringify(rowDigests)) as [string, string][]) out.set(digest, val);
+      for (const [digest, val] of rowsByDigest.all(projectId, JSON.stringify(rowDigests)) as [string, string][])
+        out.set(digest, val);
       return out;
     },
     queryRows,
     async stats(projectId, digests, includeStorageSize): Promise<TableStats[]> {
       if (digests.length === 0) return [];
       const found = new Map<string, { id: number; row_count: number }>();
-      for (const t of tablesByDigest.all(projectId, JSON.stringify(digests)) as { id: number; digest: string; row_count: number }[]) {
+      for (const t of tablesByDigest.all(projectId, JSON.stringify(digests)) as {
+        id: number;
+        digest: string;
+        row_count: number;
+      }[]) {
         found.set(t.digest, t);
       }
       const sizes = new Map<number, number>();
@@ -91,11 +115,16 @@ export function createSqliteTableStore(db: SqliteDb, reads: ReadThreads, writer:
       });
     },
     async totalSize(projectId) {
-      const [row] = await reads.all<{ bytes: number }>('SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM table_rows WHERE project_id = ?', [projectId]);
+      const [row] = await reads.all<{ bytes: number }>(
+        'SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM table_rows WHERE project_id = ?',
+        [projectId],
+      );
       return row!.bytes;
     },
     async digests(projectId) {
-      return (await reads.all<{ digest: string }>('SELECT digest FROM tables WHERE project_id = ?', [projectId])).map((r) => r.digest);
+      return (await reads.all<{ digest: string }>('SELECT digest FROM tables WHERE project_id = ?', [projectId])).map(
+        (r) => r.digest,
+      );
     },
   };
 }

@@ -21,23 +21,32 @@ export function tableWrites(db: SqliteDb) {
   // json_each first (CROSS JOIN fixes the loop order): one index probe per position.
   const insertEntries = db.prepare(`INSERT INTO table_entries (table_id, position, row_id)
     SELECT ?, e.key, r.id FROM json_each(?) AS e CROSS JOIN table_rows AS r WHERE r.project_id = ? AND r.digest = e.value`);
-  const missingRows = db.prepare(`SELECT e.value FROM json_each(?) AS e
-    WHERE NOT EXISTS (SELECT 1 FROM table_rows AS r WHERE r.project_id = ? AND r.digest = e.value) ORDER BY e.key`).pluck();
+  const missingRows = db
+    .prepare(`SELECT e.value FROM json_each(?) AS e
+    WHERE NOT EXISTS (SELECT 1 FROM table_rows AS r WHERE r.project_id = ? AND r.digest = e.value) ORDER BY e.key`)
+    .pluck();
 
-  const put = db.transaction((projectId: string, digest: string, rowDigests: readonly string[], newRows: readonly TableRowInput[]) => {
-    if (findTable.get(projectId, digest) !== undefined) return;
-    // Canonical JSON is pure ASCII (ensure_ascii), so its length is its size in bytes.
-    for (const r of newRows) insertRow.run(projectId, r.digest, r.val, r.val.length);
-    const tableId = insertTable.run(projectId, digest, rowDigests.length, Date.now() * 1000).lastInsertRowid;
-    const list = JSON.stringify(rowDigests);
-    if (insertEntries.run(tableId, list, projectId).changes !== rowDigests.length) {
-      throw new MissingRows([...new Set(missingRows.all(list, projectId) as string[])]);
-    }
-  });
+  const put = db.transaction(
+    (projectId: string, digest: string, rowDigests: readonly string[], newRows: readonly TableRowInput[]) => {
+      if (findTable.get(projectId, digest) !== undefined) return;
+      // Canonical JSON is pure ASCII (ensure_ascii), so its length is its size in bytes.
+      for (const r of newRows) insertRow.run(projectId, r.digest, r.val, r.val.length);
+      const tableId = insertTable.run(projectId, digest, rowDigests.length, Date.now() * 1000).lastInsertRowid;
+      const list = JSON.stringify(rowDigests);
+      if (insertEntries.run(tableId, list, projectId).changes !== rowDigests.length) {
+        throw new MissingRows([...new Set(missingRows.all(list, projectId) as string[])]);
+      }
+    },
+  );
 
   return {
     /** Stores the table unless it exists; `missing` lists the row digests neither stored nor sent (then nothing is written). */
-    'tables.put'(projectId: string, digest: string, rowDigests: readonly string[], newRows: readonly TableRowInput[]): { missing: string[] } {
+    'tables.put'(
+      projectId: string,
+      digest: string,
+      rowDigests: readonly string[],
+      newRows: readonly TableRowInput[],
+    ): { missing: string[] } {
       try {
         put(projectId, digest, rowDigests, newRows);
         return { missing: [] };

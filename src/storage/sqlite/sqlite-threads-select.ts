@@ -5,9 +5,17 @@
 // JSON-array parameter.
 import type { ThreadTurnsFilter } from '../call-store.js';
 
-export function buildThreadTurnsSelect(projectId: string, filter: ThreadTurnsFilter, now: number): { sql: string; params: unknown[] } {
+export function buildThreadTurnsSelect(
+  projectId: string,
+  filter: ThreadTurnsFilter,
+  now: number,
+): { sql: string; params: unknown[] } {
   const where = [
-    'project_id = ?', 'id = turn_id', 'started_at IS NOT NULL', 'deleted_at IS NULL', '(expire_at IS NULL OR expire_at > ?)',
+    'project_id = ?',
+    'id = turn_id',
+    'started_at IS NOT NULL',
+    'deleted_at IS NULL',
+    '(expire_at IS NULL OR expire_at > ?)',
   ];
   const params: unknown[] = [projectId, now];
   if (filter.threadIds !== null) {

@@ -3,7 +3,10 @@
 // registers tsx's loader itself (tsx registers it on the main thread only).
 import { Worker } from 'node:worker_threads';
 
-export function spawnSqliteWorker(entry: 'sqlite-write-worker' | 'sqlite-read-worker' | 'sqlite-checkpoint-worker', workerData: unknown): Worker {
+export function spawnSqliteWorker(
+  entry: 'sqlite-write-worker' | 'sqlite-read-worker' | 'sqlite-checkpoint-worker',
+  workerData: unknown,
+): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${entry}.js`, import.meta.url), { workerData });
   const source = new URL(`./${entry}.ts`, import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');

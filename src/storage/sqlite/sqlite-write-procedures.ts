@@ -33,8 +33,9 @@ export type WriteResult<K extends WriteName> = ReturnType<WriteProcedures[K]>;
 /** One queued write: a procedure name and its arguments. */
 export type WriteJob = readonly [WriteName, readonly unknown[]];
 /** What a job came to: its value, or the error it threw (its message and SQLite code). */
-export type JobResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string; readonly code: string | null };
-
+export type JobResult =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string; readonly code: string | null };
 
 /**
  * Runs a group of jobs in one transaction (group commit). A job that throws is rolled back
@@ -56,7 +57,9 @@ export function createGroupRunner(db: SqliteDb): (jobs: readonly WriteJob[]) => 
     code: typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : null,
   });
   const busy = (e: unknown) => faultKind((e as { code?: unknown }).code) === 'busy';
-  const plain = db.transaction((jobs: readonly WriteJob[]) => jobs.map((job): JobResult => ({ ok: true, value: procs[job[0]](...job[1]) })));
+  const plain = db.transaction((jobs: readonly WriteJob[]) =>
+    jobs.map((job): JobResult => ({ ok: true, value: procs[job[0]](...job[1]) })),
+  );
   const group = db.transaction((jobs: readonly WriteJob[]) =>
     jobs.map((job): JobResult => {
       try {

@@ -16,7 +16,9 @@ import { ServiceUnavailableError } from '../../api/errors.js';
 import { startValues, type CallRow } from './sqlite-call-writes.js';
 import type { CallStartPart } from '../call-store.js';
 
-async function withWriter(fn: (w: ReturnType<typeof createSqliteWriter>, ids: () => string[], path: string) => Promise<void>) {
+async function withWriter(
+  fn: (w: ReturnType<typeof createSqliteWriter>, ids: () => string[], path: string) => Promise<void>,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'weft-writer-'));
   const path = join(dir, 'w.sqlite');
   const db = openSqlite(path, SQLITE_MIGRATIONS);
@@ -31,8 +33,22 @@ async function withWriter(fn: (w: ReturnType<typeof createSqliteWriter>, ids: ()
 }
 
 const start = (id: string): CallStartPart => ({
-  project_id: 'e/p', id, trace_id: 't', parent_id: null, thread_id: null, turn_id: null, op_name: 'op', display_name: null,
-  started_at: 1, attributes: '{}', inputs: '{}', input_refs: [], wb_user_id: null, wb_run_id: null, wb_run_step: null, expire_at: null,
+  project_id: 'e/p',
+  id,
+  trace_id: 't',
+  parent_id: null,
+  thread_id: null,
+  turn_id: null,
+  op_name: 'op',
+  display_name: null,
+  started_at: 1,
+  attributes: '{}',
+  inputs: '{}',
+  input_refs: [],
+  wb_user_id: null,
+  wb_run_id: null,
+  wb_run_step: null,
+  expire_at: null,
 });
 const row = (id: string): CallRow => [0, ['e/p', id, ...startValues(start(id), 0)]];
 
@@ -45,7 +61,17 @@ test('an acknowledged write is committed and visible to another connection', asy
 
 test('results come back from the worker', async () => {
   await withWriter(async (w) => {
-    const v = { project_id: 'e/p', object_id: 'o', digest: 'd1', kind: 'object' as const, base_object_class: null, leaf_object_class: null, val: '{}', wb_user_id: null, created_at: 1 };
+    const v = {
+      project_id: 'e/p',
+      object_id: 'o',
+      digest: 'd1',
+      kind: 'object' as const,
+      base_object_class: null,
+      leaf_object_class: null,
+      val: '{}',
+      wb_user_id: null,
+      created_at: 1,
+    };
     assert.deepEqual(await w.run('objects.create', [v]), { digest: 'd1', version_index: 0, created: true });
     assert.deepEqual(await w.run('objects.create', [v]), { digest: 'd1', version_index: 0, created: false });
     assert.equal(await w.run('calls.delete', ['e/p', ['nope'], 5]), 1);
@@ -61,7 +87,10 @@ test('jobs written together: a failing one is rejected alone with its SQLite cod
       w.run('calls.write', [[row('c3'), bad]]),
       w.run('calls.write', [[row('c4')]]),
     ]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    );
     const err = (results[2] as PromiseRejectedResult).reason;
     assert.ok(err instanceof SqliteWriteError);
     assert.match(err.code ?? '', /^SQLITE_CONSTRAINT/);
@@ -97,22 +126,46 @@ test('committed pages reach the database file soon after the commits, copied by 
     const inputs = JSON.stringify({ text: 'x'.repeat(1000) });
     // ~3 MB of rows, far below the WAL size at which the writer would checkpoint by itself.
     for (let batch = 0; batch < 10; batch++) {
-      const rows: CallRow[] = Array.from({ length: 200 }, (_, i) => [0, ['e/p', `r${batch}-${i}`, ...startValues({ ...start(`r${batch}-${i}`), inputs }, 0)]]);
+      const rows: CallRow[] = Array.from({ length: 200 }, (_, i) => [
+        0,
+        ['e/p', `r${batch}-${i}`, ...startValues({ ...start(`r${batch}-${i}`), inputs }, 0)],
+      ]);
       await w.run('calls.write', [rows]);
     }
     assert.equal(ids().length, 2000);
     const deadline = Date.now() + 5000;
-    while (statSync(path).size < before + 2_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(statSync(path).size >= before + 2_000_000, `the database file grew from ${before} to ${statSync(path).size} bytes only`);
+    while (statSync(path).size < before + 2_000_000 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.ok(
+      statSync(path).size >= before + 2_000_000,
+      `the database file grew from ${before} to ${statSync(path).size} bytes only`,
+    );
   });
 });
 
-test('a write is acknowledged only after the writer synced the WAL file: with that file gone, writes fail with 503', { skip: process.platform !== 'linux' && 'the writer syncs the WAL itself on Linux only (sqlite-wal-sync.ts)' }, async () => {
+test('a write is acknowledged only after the writer synced the WAL file: with that file gone, writes fail with 503', {
+  skip: process.platform !== 'linux' && 'the writer syncs the WAL itself on Linux only (sqlite-wal-sync.ts)',
+}, async () => {
   await withWriter(async (w, ids, path) => {
     await w.run('calls.write', [[row('before')]]);
     // SQLite keeps writing through its open descriptor; the writer's sync opens the file by name.
     unlinkSync(`${path}-wal`);
-    const results = await Promise.allSettled([w.run('calls.write', [[row('a1')]]), w.run('objects.create', [{ project_id: 'e/p', object_id: 'o', digest: 'd', kind: 'object', base_object_class: null, leaf_object_class: null, val: '{}', wb_user_id: null, created_at: 1 }])]);
+    const results = await Promise.allSettled([
+      w.run('calls.write', [[row('a1')]]),
+      w.run('objects.create', [
+        {
+          project_id: 'e/p',
+          object_id: 'o',
+          digest: 'd',
+          kind: 'object',
+          base_object_class: null,
+          leaf_object_class: null,
+          val: '{}',
+          wb_user_id: null,
+          created_at: 1,
+        },
+      ]),
+    ]);
     for (const r of results) {
       assert.equal(r.status, 'rejected');
       const err = (r as PromiseRejectedResult).reason;

@@ -22,7 +22,14 @@ import { spawnSqliteWorker } from './sqlite-worker-spawn.js';
 import type { StoreHealth } from '../store.js';
 import { faultKind, sqliteFault } from './sqlite-faults.js';
 import { createCommitListeners } from '../commit-listeners.js';
-import { createGroupRunner, type JobResult, type WriteArgs, type WriteJob, type WriteName, type WriteResult } from './sqlite-write-procedures.js';
+import {
+  createGroupRunner,
+  type JobResult,
+  type WriteArgs,
+  type WriteJob,
+  type WriteName,
+  type WriteResult,
+} from './sqlite-write-procedures.js';
 
 export interface WriteOptions {
   /** Approximate bytes the job holds while queued (counted against the bound). */
@@ -47,7 +54,10 @@ export interface SqliteWriter {
 
 /** A failed write, with SQLite's error code when it has one (SQLITE_FULL, SQLITE_BUSY...). */
 export class SqliteWriteError extends Error {
-  constructor(message: string, readonly code: string | null) {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
     super(message);
     this.name = 'SqliteWriteError';
   }
@@ -58,7 +68,8 @@ export class SqliteWriteError extends Error {
  * a full disk is a 507, a database another process keeps locked or a failing file a 503),
  * anything else as it came.
  */
-const jobError = (r: Extract<JobResult, { ok: false }>, path: string): Error => sqliteFault(r.code, r.message, path) ?? new SqliteWriteError(r.message, r.code);
+const jobError = (r: Extract<JobResult, { ok: false }>, path: string): Error =>
+  sqliteFault(r.code, r.message, path) ?? new SqliteWriteError(r.message, r.code);
 
 /** How often, at most, the checkpointer copies committed WAL frames into the database file. */
 const CHECKPOINT_INTERVAL_MS = 250;
@@ -112,7 +123,9 @@ export function createInlineWriter(db: SqliteDb): SqliteWriter {
       const [result] = runGroup([[name, args]]);
       commits.emit((performance.now() - began) / 1000);
       watch.saw(result!);
-      return (result!.ok ? Promise.resolve(result!.value) : Promise.reject(jobError(result!, db.name))) as Promise<never>;
+      return (
+        result!.ok ? Promise.resolve(result!.value) : Promise.reject(jobError(result!, db.name))
+      ) as Promise<never>;
     },
     limit() {},
     queuedBytes: () => 0,
@@ -176,13 +189,16 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
     run(name, args, opts = {}) {
       if (broken) return Promise.reject(broken);
       const bytes = opts.bytes ?? 0;
-      if (opts.sheddable && queued > 0 && queued + bytes > limitBytes) return Promise.reject(new WriteQueueFullError(queued, limitBytes));
+      if (opts.sheddable && queued > 0 && queued + bytes > limitBytes)
+        return Promise.reject(new WriteQueueFullError(queued, limitBytes));
       const id = ++seq;
       const job: WriteJob = [name, args];
       worker.postMessage([id, job]);
       if (pending.size === 0) worker.ref(); // keep the process alive while a commit is outstanding
       queued += bytes;
-      return new Promise((resolve, reject) => pending.set(id, { bytes, resolve: resolve as (v: unknown) => void, reject }));
+      return new Promise((resolve, reject) =>
+        pending.set(id, { bytes, resolve: resolve as (v: unknown) => void, reject }),
+      );
     },
     limit(bytes) {
       limitBytes = bytes;

@@ -3,7 +3,10 @@
 import { currentKey, reportRefused } from './auth';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly reason: string) {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+  ) {
     super(`${status}: ${reason}`);
   }
 }
@@ -63,7 +66,12 @@ export async function postText(path: string, body: unknown, signal?: AbortSignal
  * POSTs and reads a JSON Lines answer as it arrives: `onRows` gets each network chunk's
  * complete lines, so the first rows can be shown before the last ones are sent.
  */
-export async function streamJsonl<T>(path: string, body: unknown, onRows: (rows: T[]) => void, signal?: AbortSignal): Promise<void> {
+export async function streamJsonl<T>(
+  path: string,
+  body: unknown,
+  onRows: (rows: T[]) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const res = await fetch(path, { method: 'POST', headers: headers(true), body: JSON.stringify(body), signal });
   if (!res.ok) throw await failure(res);
   if (res.body === null) return;

@@ -13,7 +13,14 @@ export function useViewer(): Viewer | null {
   const { key } = useAuth();
   const q = useQuery({
     queryKey: ['viewer', key],
-    queryFn: async ({ signal }) => (await postJson<{ data?: { viewer?: Viewer | null } }>('/graphql', { query: '{ viewer { id username } }' }, signal)).data?.viewer ?? null,
+    queryFn: async ({ signal }) =>
+      (
+        await postJson<{ data?: { viewer?: Viewer | null } }>(
+          '/graphql',
+          { query: '{ viewer { id username } }' },
+          signal,
+        )
+      ).data?.viewer ?? null,
     staleTime: Infinity,
   });
   return q.data ?? null;

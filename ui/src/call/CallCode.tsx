@@ -16,7 +16,10 @@ export function opRefParts(opName: string): { name: string; digest: string } | n
 export function CallCode({ projectId, opName }: { projectId: string; opName: string }) {
   const ref = opRefParts(opName);
   const q = useObjectVersion(projectId, ref?.name ?? '', ref?.digest);
-  if (ref === null) return <p className={styles.muted}>This call's op ({opName}) is not a saved op version, so there is no code to show.</p>;
+  if (ref === null)
+    return (
+      <p className={styles.muted}>This call's op ({opName}) is not a saved op version, so there is no code to show.</p>
+    );
   if (q.isPending) return <p className={styles.muted}>Loading the op…</p>;
   if (q.isError) return <ErrorBanner error={q.error} onRetry={() => void q.refetch()} />;
   const source = opSourceOf(q.data.val);
@@ -24,9 +27,19 @@ export function CallCode({ projectId, opName }: { projectId: string; opName: str
   return (
     <div data-testid="call-code">
       <p className={styles.muted}>
-        Op <Link to="/$entity/$project/objects/$name/versions/$digest" params={{ entity, project, name: ref.name, digest: ref.digest }}>{ref.name}:{ref.digest.slice(0, 8)}</Link>
+        Op{' '}
+        <Link
+          to="/$entity/$project/objects/$name/versions/$digest"
+          params={{ entity, project, name: ref.name, digest: ref.digest }}
+        >
+          {ref.name}:{ref.digest.slice(0, 8)}
+        </Link>
       </p>
-      {source ? <OpCode projectId={projectId} file={source} /> : <p className={styles.muted}>The op version has no saved code.</p>}
+      {source ? (
+        <OpCode projectId={projectId} file={source} />
+      ) : (
+        <p className={styles.muted}>The op version has no saved code.</p>
+      )}
     </div>
   );
 }

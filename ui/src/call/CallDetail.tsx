@@ -19,16 +19,38 @@ import styles from './CallDetail.module.css';
 // The code tab carries a syntax highlighter: loaded when first opened.
 const CallCode = lazy(() => import('./CallCode').then((m) => ({ default: m.CallCode })));
 
-const TAB_LABELS: Record<Tab, string> = { io: 'Inputs & output', feedback: 'Feedback', code: 'Code', attributes: 'Attributes', summary: 'Summary', raw: 'Raw' };
+const TAB_LABELS: Record<Tab, string> = {
+  io: 'Inputs & output',
+  feedback: 'Feedback',
+  code: 'Code',
+  attributes: 'Attributes',
+  summary: 'Summary',
+  raw: 'Raw',
+};
 
 /** Memoised: the trace view redraws as its tree streams in, the detail only when its props change. */
-export const CallDetail = memo(function CallDetail({ projectId, callId, tab, onTab }: { projectId: string; callId: string; tab: Tab; onTab: (t: Tab) => void }) {
+export const CallDetail = memo(function CallDetail({
+  projectId,
+  callId,
+  tab,
+  onTab,
+}: {
+  projectId: string;
+  callId: string;
+  tab: Tab;
+  onTab: (t: Tab) => void;
+}) {
   const req: CallReadReq = { project_id: projectId, id: callId, include_costs: true };
   const q = useQuery({
     queryKey: ['call', projectId, callId],
     queryFn: ({ signal }) => postJson<{ call: Call | null }>('/call/read', req, signal),
   });
-  if (q.isPending) return <p className={styles.muted} data-testid="detail-loading">Loading call…</p>;
+  if (q.isPending)
+    return (
+      <p className={styles.muted} data-testid="detail-loading">
+        Loading call…
+      </p>
+    );
   if (q.isError) return <ErrorBanner error={q.error} onRetry={() => void q.refetch()} />;
   const call = q.data.call;
   if (call === null) return <p className={styles.muted}>No call {callId}.</p>;
@@ -42,14 +64,30 @@ export const CallDetail = memo(function CallDetail({ projectId, callId, tab, onT
         {totalCost(call) ? <span className={styles.muted}>{formatCost(totalCost(call))}</span> : null}
       </header>
       <div className={styles.ids}>
-        <span>id <code>{call.id}</code></span>
-        <span>trace <code>{call.trace_id}</code></span>
-        {call.thread_id && <span>thread <code>{call.thread_id}</code></span>}
+        <span>
+          id <code>{call.id}</code>
+        </span>
+        <span>
+          trace <code>{call.trace_id}</code>
+        </span>
+        {call.thread_id && (
+          <span>
+            thread <code>{call.thread_id}</code>
+          </span>
+        )}
       </div>
       <CallReactions projectId={projectId} callId={call.id} />
       <nav className={styles.tabs} role="tablist">
         {TABS.map((t) => (
-          <button key={t} role="tab" aria-selected={t === tab} className={t === tab ? styles.activeTab : ''} onClick={() => onTab(t)} data-testid={`tab-${t}`}>
+          <button
+            type="button"
+            key={t}
+            role="tab"
+            aria-selected={t === tab}
+            className={t === tab ? styles.activeTab : ''}
+            onClick={() => onTab(t)}
+            data-testid={`tab-${t}`}
+          >
             {TAB_LABELS[t]}
           </button>
         ))}
@@ -69,7 +107,11 @@ export const CallDetail = memo(function CallDetail({ projectId, callId, tab, onT
             <JsonTree value={call.summary ?? {}} />
           </>
         )}
-        {tab === 'raw' && <pre className={styles.raw} data-testid="raw">{JSON.stringify(call, null, 2).slice(0, 200_000)}</pre>}
+        {tab === 'raw' && (
+          <pre className={styles.raw} data-testid="raw">
+            {JSON.stringify(call, null, 2).slice(0, 200_000)}
+          </pre>
+        )}
       </div>
     </div>
   );
@@ -90,7 +132,11 @@ function InputsOutput({ call }: { call: Call }) {
       </section>
       <section data-testid="output">
         <h3>Output</h3>
-        {call.output === undefined || call.output === null ? <span className={styles.muted}>{call.ended_at ? 'None' : 'Running…'}</span> : <ValueView value={call.output} />}
+        {call.output === undefined || call.output === null ? (
+          <span className={styles.muted}>{call.ended_at ? 'None' : 'Running…'}</span>
+        ) : (
+          <ValueView value={call.output} />
+        )}
       </section>
     </>
   );

@@ -29,7 +29,12 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
             <div className={styles.noteHead}>
               <strong>{who(n)}</strong> <span className={styles.muted}>{formatTime(n.created_at)}</span>
               {viewer !== null && n.wb_user_id === viewer.id && (
-                <button className={styles.linkButton} onClick={() => remove.mutate(n.id)} disabled={remove.isPending}>
+                <button
+                  type="button"
+                  className={styles.linkButton}
+                  onClick={() => remove.mutate(n.id)}
+                  disabled={remove.isPending}
+                >
                   Delete
                 </button>
               )}
@@ -45,7 +50,15 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
             add.mutate({ feedback_type: NOTE, payload: { note: note.trim() } }, { onSuccess: () => setNote('') });
           }}
         >
-          <textarea value={note} onChange={(e) => setNote(e.target.value)} maxLength={1024} rows={2} placeholder="Add a note…" aria-label="Note" data-testid="note-input" />
+          <textarea
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            maxLength={1024}
+            rows={2}
+            placeholder="Add a note…"
+            aria-label="Note"
+            data-testid="note-input"
+          />
           <button type="submit" disabled={add.isPending || note.trim() === ''} data-testid="note-add">
             Add note
           </button>
@@ -57,14 +70,25 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
           <h3>Scores and other feedback</h3>
           <table className={styles.table} data-testid="other-feedback">
             <thead>
-              <tr><th>Type</th><th>Value</th><th>From</th><th>When</th></tr>
+              <tr>
+                <th>Type</th>
+                <th>Value</th>
+                <th>From</th>
+                <th>When</th>
+              </tr>
             </thead>
             <tbody>
               {others.map((f) => (
                 <tr key={f.id}>
-                  <td><code>{f.feedback_type}</code></td>
-                  <td><JsonTree value={f.payload} /></td>
-                  <td>{f.runnable_ref ? <code title={f.runnable_ref}>{f.runnable_ref.split('/').pop()}</code> : who(f)}</td>
+                  <td>
+                    <code>{f.feedback_type}</code>
+                  </td>
+                  <td>
+                    <JsonTree value={f.payload} />
+                  </td>
+                  <td>
+                    {f.runnable_ref ? <code title={f.runnable_ref}>{f.runnable_ref.split('/').pop()}</code> : who(f)}
+                  </td>
                   <td className={styles.muted}>{formatTime(f.created_at)}</td>
                 </tr>
               ))}
@@ -78,7 +102,10 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
           <ul className={styles.reactionList}>
             {reactions.map((r) => (
               <li key={r.id}>
-                {String(r.payload.emoji ?? '')} <span className={styles.muted}>{who(r)} · {formatTime(r.created_at)}</span>
+                {String(r.payload.emoji ?? '')}{' '}
+                <span className={styles.muted}>
+                  {who(r)} · {formatTime(r.created_at)}
+                </span>
               </li>
             ))}
           </ul>

@@ -29,11 +29,16 @@ export function ReactionBar({ rows, viewer, busy, onAdd, onRemove }: ReactionBar
         const mine = viewer === null ? undefined : list.find((r) => r.wb_user_id === viewer.id);
         return (
           <button
+            type="button"
             key={e}
             className={`${styles.reaction} ${mine ? styles.mine : ''} ${list.length === 0 ? styles.unused : ''}`}
             disabled={busy}
             aria-pressed={mine !== undefined}
-            title={list.length > 0 ? `${list.map((r) => r.creator ?? r.wb_user_id ?? 'someone').join(', ')}` : `React with ${e}`}
+            title={
+              list.length > 0
+                ? `${list.map((r) => r.creator ?? r.wb_user_id ?? 'someone').join(', ')}`
+                : `React with ${e}`
+            }
             data-emoji={e}
             onClick={() => (mine ? onRemove(mine.id) : onAdd(e))}
           >

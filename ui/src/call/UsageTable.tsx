@@ -20,14 +20,23 @@ export function UsageTable({ call }: { call: Call }) {
   return (
     <table className={styles.usage} data-testid="usage">
       <thead>
-        <tr><th>Model</th><th>Requests</th><th>Input tokens</th><th>Cached</th><th>Output tokens</th><th>Total</th><th>Cost</th></tr>
+        <tr>
+          <th>Model</th>
+          <th>Requests</th>
+          <th>Input tokens</th>
+          <th>Cached</th>
+          <th>Output tokens</th>
+          <th>Total</th>
+          <th>Cost</th>
+        </tr>
       </thead>
       <tbody>
         {models.map((m) => {
           const u = usage[m] ?? {};
           const c = costs[m];
           const input = c?.prompt_tokens ?? num(u.prompt_tokens) ?? num(u.input_tokens) ?? num(u.prompt_token_count);
-          const output = c?.completion_tokens ?? num(u.completion_tokens) ?? num(u.output_tokens) ?? num(u.candidates_token_count);
+          const output =
+            c?.completion_tokens ?? num(u.completion_tokens) ?? num(u.output_tokens) ?? num(u.candidates_token_count);
           return (
             <tr key={m}>
               <td>{m}</td>

@@ -23,7 +23,12 @@ export interface CostBlock {
 
 /** What the tokens of one cost block are billed: uncached input, cache reads and writes, output. */
 export function blockCost(c: CostBlock): number {
-  return (c.prompt_tokens_total_cost ?? 0) + (c.completion_tokens_total_cost ?? 0) + (c.cache_read_input_tokens_total_cost ?? 0) + (c.cache_creation_input_tokens_total_cost ?? 0);
+  return (
+    (c.prompt_tokens_total_cost ?? 0) +
+    (c.completion_tokens_total_cost ?? 0) +
+    (c.cache_read_input_tokens_total_cost ?? 0) +
+    (c.cache_creation_input_tokens_total_cost ?? 0)
+  );
 }
 
 function weaveSummary(call: Pick<Call, 'summary'>): WeaveSummary {
@@ -55,7 +60,15 @@ export function totalTokens(call: Pick<Call, 'summary'>): number | null {
     const t = u.total_tokens ?? u.total_token_count;
     if (typeof t === 'number') total += t;
     else {
-      for (const k of ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens', 'prompt_token_count', 'candidates_token_count']) if (typeof u[k] === 'number') total += u[k] as number;
+      for (const k of [
+        'prompt_tokens',
+        'completion_tokens',
+        'input_tokens',
+        'output_tokens',
+        'prompt_token_count',
+        'candidates_token_count',
+      ])
+        if (typeof u[k] === 'number') total += u[k] as number;
     }
   }
   return total;
@@ -75,7 +88,8 @@ export function feedbackCounts(call: Pick<Call, 'summary'>): { reactions: [strin
   const counts = new Map<string, number>();
   let other = 0;
   for (const f of weaveSummary(call).feedback ?? []) {
-    if (f.feedback_type === 'wandb.reaction.1' && typeof f.payload?.emoji === 'string') counts.set(f.payload.emoji, (counts.get(f.payload.emoji) ?? 0) + 1);
+    if (f.feedback_type === 'wandb.reaction.1' && typeof f.payload?.emoji === 'string')
+      counts.set(f.payload.emoji, (counts.get(f.payload.emoji) ?? 0) + 1);
     else other++;
   }
   return { reactions: [...counts], other };

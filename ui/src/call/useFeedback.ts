@@ -26,7 +26,11 @@ export function useFeedback(projectId: string, callId: string) {
   const list = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) => {
-      const req: FeedbackQueryReq = { project_id: projectId, query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: ref }] } }, sort_by: [{ field: 'created_at', direction: 'asc' }] };
+      const req: FeedbackQueryReq = {
+        project_id: projectId,
+        query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: ref }] } },
+        sort_by: [{ field: 'created_at', direction: 'asc' }],
+      };
       return (await postJson<{ result: FeedbackRow[] }>('/feedback/query', req, signal)).result;
     },
   });
@@ -44,7 +48,10 @@ export function useFeedback(projectId: string, callId: string) {
   });
   const remove = useMutation({
     mutationFn: (id: string) => {
-      const req: FeedbackPurgeReq = { project_id: projectId, query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } } };
+      const req: FeedbackPurgeReq = {
+        project_id: projectId,
+        query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } },
+      };
       return postJson('/feedback/purge', req);
     },
     onSuccess: changed,

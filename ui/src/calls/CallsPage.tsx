@@ -28,29 +28,48 @@ export function CallsPage() {
   const projectId = `${entity}/${project}`;
   const sort = sortOf(search);
   const cols = search.cols ?? [];
-  const columns = useMemo(() => [...CALL_COLUMNS, ...cols.map(pathColumn)], [cols.join('\n')]); // eslint-disable-line react-hooks/exhaustive-deps
-  const filterRequest = useMemo(() => callsFilterRequest(projectId, view), [projectId, JSON.stringify(view)]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the column paths' value; `cols` is a new array each time the URL is read
+  const columns = useMemo(() => [...CALL_COLUMNS, ...cols.map(pathColumn)], [cols.join('\n')]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the view's value (its JSON), not its identity, which is new on every navigation
+  const filterRequest = useMemo(() => callsFilterRequest(projectId, view), [projectId, JSON.stringify(view)]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the view's value, like filterRequest; sort and columns are part of the view
   const request = useMemo(
-    () => ({ ...filterRequest, sort_by: [sort], columns: [...new Set([...ROW_COLUMNS, ...cols.map((c) => c.split('.')[0]!)])], include_costs: true, include_feedback: true }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    () => ({
+      ...filterRequest,
+      sort_by: [sort],
+      columns: [...new Set([...ROW_COLUMNS, ...cols.map((c) => c.split('.')[0]!)])],
+      include_costs: true,
+      include_feedback: true,
+    }),
     [projectId, JSON.stringify(view)],
   );
   const [range, setRange] = useState<[number, number]>([0, 50]);
   const onRange = useCallback((a: number, b: number) => setRange([a, b]), []);
   const data = useCallWindows(request, range[0], range[1]);
   const [selected, setSelected] = useState(-1);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new request (filter, sort or columns) clears the selection: the request is the trigger
   useEffect(() => setSelected(-1), [request]);
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
-  const check = useCallback((c: { id: string }) => setChecked((s) => { const n = new Set(s); if (!n.delete(c.id)) n.add(c.id); return n; }), []);
+  const check = useCallback(
+    (c: { id: string }) =>
+      setChecked((s) => {
+        const n = new Set(s);
+        if (!n.delete(c.id)) n.add(c.id);
+        return n;
+      }),
+    [],
+  );
 
   // The first rows show as soon as they arrive; the count (which may scan more) follows.
   const rowCount = data.total ?? data.firstWindow ?? 0;
   const setSearch = (next: CallsSearch) => void navigate({ search: next, replace: true });
   const open = useCallback(
-    (callId: string) => void navigate({ to: '/$entity/$project/calls/$callId', params: { entity, project, callId }, search: {} }),
+    (callId: string) =>
+      void navigate({ to: '/$entity/$project/calls/$callId', params: { entity, project, callId }, search: {} }),
     [navigate, entity, project],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setSearch is rebuilt each render; the listener is re-bound when anything it reads changes
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey || rowCount === 0) return;
@@ -68,13 +87,14 @@ export function CallsPage() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [data, selected, open, rowCount, peek, search]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [data, selected, open, rowCount, peek, search]);
 
   // With the drawer open, it follows the selection.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the drawer follows a change of selection only, not every change of the URL
   useEffect(() => {
     const c = selected >= 0 ? data.row(selected) : undefined;
     if (peek && c && c.id !== peek) setSearch({ ...search, peek: c.id });
-  }, [selected]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [selected]);
 
   useEffect(() => {
     if (data.total === 0 || data.row(0) !== undefined) performance.mark('weft:view-ready');
@@ -84,19 +104,38 @@ export function CallsPage() {
     <div className={styles.page}>
       <FilterBar search={search} onChange={setSearch} />
       <div className={styles.status}>
-        <ColumnPicker request={filterRequest} cols={cols} onChange={(next) => setSearch({ ...search, cols: next.length > 0 ? next : undefined })} />
+        <ColumnPicker
+          request={filterRequest}
+          cols={cols}
+          onChange={(next) => setSearch({ ...search, cols: next.length > 0 ? next : undefined })}
+        />
         <span data-testid="calls-total">
-          {data.total === null ? 'Counting…' : `${formatCount(data.total)} ${search.roots === false ? 'call' : 'trace'}${data.total === 1 ? '' : 's'}`}
+          {data.total === null
+            ? 'Counting…'
+            : `${formatCount(data.total)} ${search.roots === false ? 'call' : 'trace'}${data.total === 1 ? '' : 's'}`}
         </span>
         <ExportButton request={{ ...filterRequest, sort_by: [sort] }} cols={cols} total={data.total} />
         {checked.size > 0 && (
           <span className={styles.actions}>
             <span data-testid="checked-count">{checked.size} selected</span>
-            <button disabled={checked.size < 2} onClick={() => void navigate({ to: '/$entity/$project/compare', params: { entity, project }, search: { ids: [...checked] } })} data-testid="compare-selected">
+            <button
+              type="button"
+              disabled={checked.size < 2}
+              onClick={() =>
+                void navigate({
+                  to: '/$entity/$project/compare',
+                  params: { entity, project },
+                  search: { ids: [...checked] },
+                })
+              }
+              data-testid="compare-selected"
+            >
               Compare
             </button>
             <DeleteCalls projectId={projectId} ids={[...checked]} onDone={() => setChecked(new Set())} />
-            <button onClick={() => setChecked(new Set())}>Clear</button>
+            <button type="button" onClick={() => setChecked(new Set())}>
+              Clear
+            </button>
           </span>
         )}
       </div>
@@ -105,28 +144,45 @@ export function CallsPage() {
       ) : data.error ? (
         <ErrorBanner error={data.error} onRetry={data.refetch} />
       ) : null}
-      {data.total === 0 && <p className={styles.empty} data-testid="no-calls">No calls match.</p>}
+      {data.total === 0 && (
+        <p className={styles.empty} data-testid="no-calls">
+          No calls match.
+        </p>
+      )}
       {rowCount > 0 && (
         <div className={styles.body}>
-        <CallsTable
-          columns={columns}
-          checked={checked}
-          onCheck={check}
-          onPeek={(i, c) => { setSelected(i); setSearch({ ...search, peek: c.id }); }}
-          total={rowCount}
-          row={data.row}
-          sort={sort}
-          onSort={(field) => setSearch({ ...search, sort: `${field}:${sort.field === field && sort.direction === 'desc' ? 'asc' : 'desc'}` })}
-          onOpen={(c) => open(c.id)}
-          selected={selected}
-          onSelect={setSelected}
-          onRange={onRange}
-        />
-        {peek && (
-          <Suspense fallback={<aside className={styles.peek} />}>
-            <PeekDrawer entity={entity} project={project} callId={peek} onClose={() => setSearch({ ...search, peek: undefined })} />
-          </Suspense>
-        )}
+          <CallsTable
+            columns={columns}
+            checked={checked}
+            onCheck={check}
+            onPeek={(i, c) => {
+              setSelected(i);
+              setSearch({ ...search, peek: c.id });
+            }}
+            total={rowCount}
+            row={data.row}
+            sort={sort}
+            onSort={(field) =>
+              setSearch({
+                ...search,
+                sort: `${field}:${sort.field === field && sort.direction === 'desc' ? 'asc' : 'desc'}`,
+              })
+            }
+            onOpen={(c) => open(c.id)}
+            selected={selected}
+            onSelect={setSelected}
+            onRange={onRange}
+          />
+          {peek && (
+            <Suspense fallback={<aside className={styles.peek} />}>
+              <PeekDrawer
+                entity={entity}
+                project={project}
+                callId={peek}
+                onClose={() => setSearch({ ...search, peek: undefined })}
+              />
+            </Suspense>
+          )}
         </div>
       )}
     </div>

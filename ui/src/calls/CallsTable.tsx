@@ -33,7 +33,12 @@ const EMPTY: Call[] = [];
 
 export function CallsTable(p: CallsTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: p.total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const virtual = useVirtualizer({
+    count: p.total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
   const items = virtual.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
@@ -44,9 +49,15 @@ export function CallsTable(p: CallsTableProps) {
   }, [p.selected, virtual]);
 
   // The table model holds only the columns; rows are rendered per virtual item.
-  const table = useReactTable({ data: EMPTY, columns: p.columns, getCoreRowModel: getCoreRowModel(), columnResizeMode: 'onChange', enableColumnResizing: true });
+  const table = useReactTable({
+    data: EMPTY,
+    columns: p.columns,
+    getCoreRowModel: getCoreRowModel(),
+    columnResizeMode: 'onChange',
+    enableColumnResizing: true,
+  });
   const headers = table.getHeaderGroups()[0]!.headers;
-  const template = `${CHECK_WIDTH}px ` + headers.map((h) => `${h.getSize()}px`).join(' ') + ' 1fr';
+  const template = `${CHECK_WIDTH}px ${headers.map((h) => `${h.getSize()}px`).join(' ')} 1fr`;
   const width = CHECK_WIDTH + headers.reduce((s, h) => s + h.getSize(), 0);
 
   return (
@@ -81,19 +92,38 @@ export function CallsTable(p: CallsTableProps) {
               ) : (
                 [
                   <span key="check" className={styles.check} onClick={(e) => e.stopPropagation()}>
-                    <input type="checkbox" checked={p.checked.has(call.id)} onChange={() => p.onCheck(call)} aria-label="Select this call" data-testid="row-check" />
-                    <button className={styles.peekButton} onClick={() => p.onPeek(v.index, call)} aria-label="Peek at this call" title="Peek (Space)" data-testid="row-peek">
+                    <input
+                      type="checkbox"
+                      checked={p.checked.has(call.id)}
+                      onChange={() => p.onCheck(call)}
+                      aria-label="Select this call"
+                      data-testid="row-check"
+                    />
+                    <button
+                      type="button"
+                      className={styles.peekButton}
+                      onClick={() => p.onPeek(v.index, call)}
+                      aria-label="Peek at this call"
+                      title="Peek (Space)"
+                      data-testid="row-peek"
+                    >
                       <EyeIcon />
                     </button>
                   </span>,
-                ].concat(headers.map((h) => {
-                  const meta = h.column.columnDef.meta as ColumnMeta;
-                  return (
-                    <span key={h.id} className={`${styles.cell} ${meta.align === 'right' ? styles.right : ''}`} data-col={h.id}>
-                      {meta.render(call)}
-                    </span>
-                  );
-                }))
+                ].concat(
+                  headers.map((h) => {
+                    const meta = h.column.columnDef.meta as ColumnMeta;
+                    return (
+                      <span
+                        key={h.id}
+                        className={`${styles.cell} ${meta.align === 'right' ? styles.right : ''}`}
+                        data-col={h.id}
+                      >
+                        {meta.render(call)}
+                      </span>
+                    );
+                  }),
+                )
               )}
             </div>
           );
@@ -103,21 +133,42 @@ export function CallsTable(p: CallsTableProps) {
   );
 }
 
-function HeaderCell({ header, sort, onSort }: { header: Header<Call, unknown>; sort: CallsTableProps['sort']; onSort: (f: string) => void }) {
+function HeaderCell({
+  header,
+  sort,
+  onSort,
+}: {
+  header: Header<Call, unknown>;
+  sort: CallsTableProps['sort'];
+  onSort: (f: string) => void;
+}) {
   const meta = header.column.columnDef.meta as ColumnMeta | undefined;
   const sortField = meta?.sortField;
   const active = sortField !== undefined && sort.field === sortField;
   return (
-    <span className={`${styles.headCell} ${meta?.align === 'right' ? styles.right : ''}`} role="columnheader" aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
+    <span
+      className={`${styles.headCell} ${meta?.align === 'right' ? styles.right : ''}`}
+      role="columnheader"
+      aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+    >
       {sortField ? (
-        <button className={styles.sortButton} onClick={() => onSort(sortField)} data-testid={`sort-${header.column.id}`}>
+        <button
+          type="button"
+          className={styles.sortButton}
+          onClick={() => onSort(sortField)}
+          data-testid={`sort-${header.column.id}`}
+        >
           {flexRender(header.column.columnDef.header, header.getContext())}
           {active ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}
         </button>
       ) : (
         flexRender(header.column.columnDef.header, header.getContext())
       )}
-      <span className={styles.resizer} onMouseDown={header.getResizeHandler()} onDoubleClick={() => header.column.resetSize()} />
+      <span
+        className={styles.resizer}
+        onMouseDown={header.getResizeHandler()}
+        onDoubleClick={() => header.column.resetSize()}
+      />
     </span>
   );
 }

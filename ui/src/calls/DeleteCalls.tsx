@@ -7,11 +7,23 @@ import type { CallsDeleteReq } from '../api/types';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import shell from '../shell/Shell.module.css';
 
-export function DeleteCalls({ projectId, ids, onDone }: { projectId: string; ids: readonly string[]; onDone: () => void }) {
+export function DeleteCalls({
+  projectId,
+  ids,
+  onDone,
+}: {
+  projectId: string;
+  ids: readonly string[];
+  onDone: () => void;
+}) {
   const [asking, setAsking] = useState(false);
   const queryClient = useQueryClient();
   const del = useMutation({
-    mutationFn: () => postJson<{ num_deleted: number }>('/calls/delete', { project_id: projectId, call_ids: [...ids] } satisfies CallsDeleteReq),
+    mutationFn: () =>
+      postJson<{ num_deleted: number }>('/calls/delete', {
+        project_id: projectId,
+        call_ids: [...ids],
+      } satisfies CallsDeleteReq),
     onSuccess: () => {
       setAsking(false);
       void queryClient.invalidateQueries({ queryKey: ['calls-count'] });
@@ -21,18 +33,33 @@ export function DeleteCalls({ projectId, ids, onDone }: { projectId: string; ids
   });
   return (
     <>
-      <button onClick={() => setAsking(true)} data-testid="delete-selected">
+      <button type="button" onClick={() => setAsking(true)} data-testid="delete-selected">
         Delete {ids.length}
       </button>
       {asking && (
         <div className={shell.overlay} onClick={() => setAsking(false)}>
-          <div className={shell.dialog} role="dialog" aria-label="Delete calls" data-testid="confirm-delete" onClick={(e) => e.stopPropagation()}>
-            <h2>Delete {ids.length} {ids.length === 1 ? 'call' : 'calls'}?</h2>
+          <div
+            className={shell.dialog}
+            role="dialog"
+            aria-label="Delete calls"
+            data-testid="confirm-delete"
+            onClick={(e) => e.stopPropagation()}
+          >
+            <h2>
+              Delete {ids.length} {ids.length === 1 ? 'call' : 'calls'}?
+            </h2>
             <p>Their descendant calls are deleted with them. This cannot be undone from the UI.</p>
             {del.isError && <ErrorBanner error={del.error} />}
             <div className={shell.dialogButtons}>
-              <button onClick={() => setAsking(false)} autoFocus>Cancel</button>
-              <button onClick={() => del.mutate()} disabled={del.isPending} data-testid="confirm-delete-button">
+              <button type="button" onClick={() => setAsking(false)} autoFocus>
+                Cancel
+              </button>
+              <button
+                type="button"
+                onClick={() => del.mutate()}
+                disabled={del.isPending}
+                data-testid="confirm-delete-button"
+              >
                 {del.isPending ? 'Deleting…' : 'Delete'}
               </button>
             </div>

@@ -4,7 +4,19 @@ import { typingIn } from '../shell/Shell';
 import { CLAUSE_OPS, OP_LABELS, type CallsSearch, type ClauseOp, type FilterClause } from './callsSearch';
 import styles from './CallsPage.module.css';
 
-const FIELD_HINTS = ['display_name', 'op_name', 'inputs.', 'output', 'output.', 'attributes.', 'summary.weave.status', 'summary.weave.latency_ms', 'exception', 'wb_user_id', 'thread_id'];
+const FIELD_HINTS = [
+  'display_name',
+  'op_name',
+  'inputs.',
+  'output',
+  'output.',
+  'attributes.',
+  'summary.weave.status',
+  'summary.weave.latency_ms',
+  'exception',
+  'wb_user_id',
+  'thread_id',
+];
 
 export function FilterBar({ search, onChange }: { search: CallsSearch; onChange: (next: CallsSearch) => void }) {
   const [field, setField] = useState('');
@@ -27,11 +39,21 @@ export function FilterBar({ search, onChange }: { search: CallsSearch; onChange:
   return (
     <div className={styles.filters} data-testid="filter-bar">
       <label className={styles.toggle}>
-        <input type="checkbox" checked={search.roots !== false} onChange={(e) => onChange({ ...search, roots: e.target.checked ? undefined : false })} data-testid="roots-only" />
+        <input
+          type="checkbox"
+          checked={search.roots !== false}
+          onChange={(e) => onChange({ ...search, roots: e.target.checked ? undefined : false })}
+          data-testid="roots-only"
+        />
         Trace roots only
       </label>
       <label className={styles.toggle}>
-        <input type="checkbox" checked={search.errors === true} onChange={(e) => onChange({ ...search, errors: e.target.checked ? true : undefined })} data-testid="errors-only" />
+        <input
+          type="checkbox"
+          checked={search.errors === true}
+          onChange={(e) => onChange({ ...search, errors: e.target.checked ? true : undefined })}
+          data-testid="errors-only"
+        />
         Errors only
       </label>
       <input
@@ -48,7 +70,11 @@ export function FilterBar({ search, onChange }: { search: CallsSearch; onChange:
       {clauses.map((c, i) => (
         <span key={`${c.field}-${i}`} className={styles.chip} data-testid="filter-chip">
           <code>{c.field}</code> {OP_LABELS[c.op]} <code>{JSON.stringify(c.value)}</code>
-          <button aria-label="Remove filter" onClick={() => setClauses(clauses.filter((_, j) => j !== i))}>
+          <button
+            type="button"
+            aria-label="Remove filter"
+            onClick={() => setClauses(clauses.filter((_, j) => j !== i))}
+          >
             ×
           </button>
         </span>
@@ -63,20 +89,39 @@ export function FilterBar({ search, onChange }: { search: CallsSearch; onChange:
           setValue('');
         }}
       >
-        <input ref={fieldInput} list="weft-filter-fields" placeholder="field, e.g. inputs.question" value={field} onChange={(e) => setField(e.target.value)} aria-label="Filter field" data-testid="filter-field" />
+        <input
+          ref={fieldInput}
+          list="weft-filter-fields"
+          placeholder="field, e.g. inputs.question"
+          value={field}
+          onChange={(e) => setField(e.target.value)}
+          aria-label="Filter field"
+          data-testid="filter-field"
+        />
         <datalist id="weft-filter-fields">
           {FIELD_HINTS.map((f) => (
             <option key={f} value={f} />
           ))}
         </datalist>
-        <select value={op} onChange={(e) => setOp(e.target.value as ClauseOp)} aria-label="Filter operator" data-testid="filter-op">
+        <select
+          value={op}
+          onChange={(e) => setOp(e.target.value as ClauseOp)}
+          aria-label="Filter operator"
+          data-testid="filter-op"
+        >
           {CLAUSE_OPS.map((o) => (
             <option key={o} value={o}>
               {OP_LABELS[o]}
             </option>
           ))}
         </select>
-        <input placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} aria-label="Filter value" data-testid="filter-value" />
+        <input
+          placeholder="value"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          aria-label="Filter value"
+          data-testid="filter-value"
+        />
         <button type="submit" data-testid="filter-add">
           Add filter
         </button>

@@ -23,7 +23,11 @@ export const CALL_COLUMNS = [
   column('op', 'Op', 220, { sortField: 'op_name', render: (c) => opShortName(c.op_name) }),
   column('name', 'Name', 200, { sortField: 'display_name', render: (c) => c.display_name ?? '' }),
   column('started', 'Started', 160, { sortField: 'started_at', render: (c) => formatTime(c.started_at) }),
-  column('latency', 'Latency', 90, { sortField: 'summary.weave.latency_ms', align: 'right', render: (c) => formatDuration(latencyMs(c)) }),
+  column('latency', 'Latency', 90, {
+    sortField: 'summary.weave.latency_ms',
+    align: 'right',
+    render: (c) => formatDuration(latencyMs(c)),
+  }),
   column('tokens', 'Tokens', 80, { align: 'right', render: (c) => formatTokens(totalTokens(c)) }),
   column('cost', 'Cost', 80, { align: 'right', render: (c) => formatCost(totalCost(c)) }),
   column('feedback', 'Feedback', 110, { render: (c) => <FeedbackCell call={c} /> }),
@@ -60,4 +64,5 @@ function cellText(v: unknown): string {
 }
 
 /** A column of the user's choosing, at a path inside the call; sorted by the server. */
-export const pathColumn = (path: string) => column(`path:${path}`, path, 180, { sortField: path, render: (c) => cellText(valueAt(c, path)) });
+export const pathColumn = (path: string) =>
+  column(`path:${path}`, path, 180, { sortField: path, render: (c) => cellText(valueAt(c, path)) });

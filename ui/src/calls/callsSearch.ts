@@ -40,7 +40,14 @@ export const SORTABLE: Record<string, string> = {
 
 function isClause(x: unknown): x is FilterClause {
   const c = x as FilterClause;
-  return typeof c === 'object' && c !== null && typeof c.field === 'string' && c.field !== '' && (CLAUSE_OPS as readonly string[]).includes(c.op) && typeof c.value === 'string';
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.field === 'string' &&
+    c.field !== '' &&
+    (CLAUSE_OPS as readonly string[]).includes(c.op) &&
+    typeof c.value === 'string'
+  );
 }
 
 /** Keeps what is valid of a URL's search params; anything else is dropped, never an error. */
@@ -81,22 +88,35 @@ function compileClause(c: FilterClause): object {
     case 'contains':
       return { $contains: { input: field(c.field), substr: literal(c.value), case_insensitive: true } };
     case 'eq':
-      return numeric ? { $or: [{ $eq: [field(c.field), literal(c.value)] }, { $eq: [{ $convert: { input: field(c.field), to: 'double' } }, literal(num)] }] } : { $eq: [field(c.field), literal(c.value)] };
+      return numeric
+        ? {
+            $or: [
+              { $eq: [field(c.field), literal(c.value)] },
+              { $eq: [{ $convert: { input: field(c.field), to: 'double' } }, literal(num)] },
+            ],
+          }
+        : { $eq: [field(c.field), literal(c.value)] };
     case 'neq':
       return { $not: [compileClause({ ...c, op: 'eq' })] };
     case 'gt':
     case 'lt': {
       const cmp = c.op === 'gt' ? '$gt' : '$lt';
-      return numeric ? { [cmp]: [{ $convert: { input: field(c.field), to: 'double' } }, literal(num)] } : { [cmp]: [field(c.field), literal(c.value)] };
+      return numeric
+        ? { [cmp]: [{ $convert: { input: field(c.field), to: 'double' } }, literal(num)] }
+        : { [cmp]: [field(c.field), literal(c.value)] };
     }
   }
 }
 
 /** The filter part of a calls request (the same for the rows and for query_stats). */
-export function callsFilterRequest(projectId: string, search: CallsSearch): Pick<CallsQueryReq, 'project_id' | 'filter' | 'query'> {
+export function callsFilterRequest(
+  projectId: string,
+  search: CallsSearch,
+): Pick<CallsQueryReq, 'project_id' | 'filter' | 'query'> {
   const terms: object[] = (search.f ?? []).map(compileClause);
   if (search.errors) terms.push({ $eq: [field('summary.weave.status'), literal('error')] });
-  if (search.op) terms.push({ $contains: { input: field('op_name'), substr: literal(search.op), case_insensitive: true } });
+  if (search.op)
+    terms.push({ $contains: { input: field('op_name'), substr: literal(search.op), case_insensitive: true } });
   const query = terms.length === 0 ? null : ({ $expr: terms.length === 1 ? terms[0] : { $and: terms } } as Query);
   return { project_id: projectId, filter: { trace_roots_only: search.roots !== false }, query };
 }

@@ -7,7 +7,18 @@ import type { Call, CallsQueryReq } from '../api/types';
 export const WINDOW = 200;
 
 /** The columns a table row needs: no inputs or output (a cell never shows a whole payload). */
-export const ROW_COLUMNS = ['id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'started_at', 'ended_at', 'exception', 'summary', 'wb_user_id'];
+export const ROW_COLUMNS = [
+  'id',
+  'op_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'started_at',
+  'ended_at',
+  'exception',
+  'summary',
+  'wb_user_id',
+];
 
 export interface CallWindows {
   total: number | null;
@@ -20,19 +31,30 @@ export interface CallWindows {
   refetch(): void;
 }
 
-export function useCallWindows(base: Omit<CallsQueryReq, 'limit' | 'offset'>, first: number, last: number): CallWindows {
+export function useCallWindows(
+  base: Omit<CallsQueryReq, 'limit' | 'offset'>,
+  first: number,
+  last: number,
+): CallWindows {
   const key = JSON.stringify(base);
   const stats = useQuery({
     queryKey: ['calls-count', key],
-    queryFn: ({ signal }) => postJson<{ count: number }>('/calls/query_stats', { project_id: base.project_id, filter: base.filter, query: base.query }, signal),
+    queryFn: ({ signal }) =>
+      postJson<{ count: number }>(
+        '/calls/query_stats',
+        { project_id: base.project_id, filter: base.filter, query: base.query },
+        signal,
+      ),
     placeholderData: keepPreviousData,
   });
   const windows: number[] = [];
-  for (let w = Math.floor(Math.max(first, 0) / WINDOW); w <= Math.floor(Math.max(last, 0) / WINDOW); w++) windows.push(w);
+  for (let w = Math.floor(Math.max(first, 0) / WINDOW); w <= Math.floor(Math.max(last, 0) / WINDOW); w++)
+    windows.push(w);
   const results = useQueries({
     queries: windows.map((w) => ({
       queryKey: ['calls-window', key, w],
-      queryFn: ({ signal }: { signal: AbortSignal }) => postJsonl<Call>('/calls/stream_query', { ...base, offset: w * WINDOW, limit: WINDOW }, signal),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        postJsonl<Call>('/calls/stream_query', { ...base, offset: w * WINDOW, limit: WINDOW }, signal),
       staleTime: 30_000,
     })),
   });

@@ -14,7 +14,12 @@ import styles from './Evaluations.module.css';
 const route = getRouteApi('/$entity/$project/evaluations/compare');
 
 /** Whether run `r` scores worse (or better) than the baseline `b` on `score` (any score if undefined). */
-function differs(r: ExampleRowData['results'][number], b: ExampleRowData['results'][number], score: string | undefined, want: 'regressions' | 'improvements'): boolean {
+function differs(
+  r: ExampleRowData['results'][number],
+  b: ExampleRowData['results'][number],
+  score: string | undefined,
+  want: 'regressions' | 'improvements',
+): boolean {
   if (!r || !b) return false;
   for (const [k, s] of r.scores) {
     if (score !== undefined && k !== score) continue;
@@ -37,8 +42,12 @@ export function EvaluationsComparePage() {
   const error = results.find((r) => r.error)?.error;
   const runs: EvalRun[] = loaded ? results.flatMap((r) => (r.data!.run ? [evalRun(r.data!.run)] : [])) : [];
   const baselineId = search.baseline ?? ids[0];
-  const baselineIndex = Math.max(0, runs.findIndex((r) => r.call.id === baselineId));
+  const baselineIndex = Math.max(
+    0,
+    runs.findIndex((r) => r.call.id === baselineId),
+  );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed when a run's examples (re)load, not when the query objects are rebuilt
   const rows = useMemo(() => {
     if (!loaded) return [];
     const byKey = new Map<string, ExampleRowData>();
@@ -51,18 +60,35 @@ export function EvaluationsComparePage() {
       }
     });
     return [...byKey.values()];
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded, ...results.map((r) => r.dataUpdatedAt)]);
   const refs = useRefValues(rows.map((r) => r.example).filter((e): e is string => typeof e === 'string'));
-  const resolved = useMemo(() => rows.map((r) => (typeof r.example === 'string' && refs.data?.has(r.example) ? { ...r, example: refs.data.get(r.example) } : r)), [rows, refs.data]);
-  const shown = search.filter ? resolved.filter((row) => row.results.some((r, i) => i !== baselineIndex && differs(r, row.results[baselineIndex], search.score, search.filter!))) : resolved;
+  const resolved = useMemo(
+    () =>
+      rows.map((r) =>
+        typeof r.example === 'string' && refs.data?.has(r.example) ? { ...r, example: refs.data.get(r.example) } : r,
+      ),
+    [rows, refs.data],
+  );
+  const shown = search.filter
+    ? resolved.filter((row) =>
+        row.results.some(
+          (r, i) => i !== baselineIndex && differs(r, row.results[baselineIndex], search.score, search.filter!),
+        ),
+      )
+    : resolved;
   const scores = [...new Set(rows.flatMap((r) => r.results.flatMap((x) => (x ? [...x.scores.keys()] : []))))];
   const set = (patch: Record<string, unknown>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
 
   if (ids.length < 2) {
     return (
       <div className={styles.page}>
-        <p>Pick two or more runs to compare on the <Link to="/$entity/$project/evaluations" params={{ entity, project }}>evaluations</Link> page.</p>
+        <p>
+          Pick two or more runs to compare on the{' '}
+          <Link to="/$entity/$project/evaluations" params={{ entity, project }}>
+            evaluations
+          </Link>{' '}
+          page.
+        </p>
       </div>
     );
   }
@@ -72,13 +98,25 @@ export function EvaluationsComparePage() {
         <h1>Compare {ids.length} evaluation runs</h1>
         <label>
           Baseline
-          <select value={runs[baselineIndex]?.call.id ?? ''} onChange={(e) => set({ baseline: e.target.value })} data-testid="baseline">
-            {runs.map((r) => <option key={r.call.id} value={r.call.id}>{r.model || r.name}</option>)}
+          <select
+            value={runs[baselineIndex]?.call.id ?? ''}
+            onChange={(e) => set({ baseline: e.target.value })}
+            data-testid="baseline"
+          >
+            {runs.map((r) => (
+              <option key={r.call.id} value={r.call.id}>
+                {r.model || r.name}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Change as
-          <select value={search.delta ?? 'diff'} onChange={(e) => set({ delta: e.target.value === 'diff' ? undefined : (e.target.value as DeltaMode) })} data-testid="delta-mode">
+          <select
+            value={search.delta ?? 'diff'}
+            onChange={(e) => set({ delta: e.target.value === 'diff' ? undefined : (e.target.value as DeltaMode) })}
+            data-testid="delta-mode"
+          >
             <option value="diff">difference</option>
             <option value="pct">percent</option>
             <option value="ratio">ratio</option>
@@ -93,12 +131,19 @@ export function EvaluationsComparePage() {
             <h2>Scores</h2>
             <Scorecard runs={runs} baseline={runs[baselineIndex]!} mode={search.delta ?? 'diff'} />
           </section>
-          <section className={styles.section} style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 300 }}>
+          <section
+            className={styles.section}
+            style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 300 }}
+          >
             <div className={styles.bar}>
               <h2>Examples</h2>
               <label>
                 Show
-                <select value={search.filter ?? ''} onChange={(e) => set({ filter: e.target.value === '' ? undefined : e.target.value })} data-testid="example-filter">
+                <select
+                  value={search.filter ?? ''}
+                  onChange={(e) => set({ filter: e.target.value === '' ? undefined : e.target.value })}
+                  data-testid="example-filter"
+                >
                   <option value="">all</option>
                   <option value="regressions">regressions against the baseline</option>
                   <option value="improvements">improvements over the baseline</option>
@@ -106,14 +151,30 @@ export function EvaluationsComparePage() {
               </label>
               <label>
                 on
-                <select value={search.score ?? ''} onChange={(e) => set({ score: e.target.value === '' ? undefined : e.target.value })} data-testid="example-score">
+                <select
+                  value={search.score ?? ''}
+                  onChange={(e) => set({ score: e.target.value === '' ? undefined : e.target.value })}
+                  data-testid="example-score"
+                >
                   <option value="">any score</option>
-                  {scores.map((s) => <option key={s} value={s}>{s}</option>)}
+                  {scores.map((s) => (
+                    <option key={s} value={s}>
+                      {s}
+                    </option>
+                  ))}
                 </select>
               </label>
-              <span className={styles.muted} data-testid="examples-count">{formatCount(shown.length)} of {formatCount(rows.length)} examples</span>
+              <span className={styles.muted} data-testid="examples-count">
+                {formatCount(shown.length)} of {formatCount(rows.length)} examples
+              </span>
             </div>
-            <ExampleTable rows={shown} runNames={runs.map((r) => r.model || r.name)} baselineIndex={baselineIndex} entity={entity} project={project} />
+            <ExampleTable
+              rows={shown}
+              runNames={runs.map((r) => r.model || r.name)}
+              baselineIndex={baselineIndex}
+              entity={entity}
+              project={project}
+            />
           </section>
         </>
       )}

@@ -8,7 +8,8 @@ export type DeltaMode = 'diff' | 'pct' | 'ratio';
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
 
 export function delta(mode: DeltaMode, value: number, base: number): string {
-  if (mode === 'pct') return base === 0 ? '' : `${value >= base ? '+' : ''}${(((value - base) / Math.abs(base)) * 100).toFixed(1)}%`;
+  if (mode === 'pct')
+    return base === 0 ? '' : `${value >= base ? '+' : ''}${(((value - base) / Math.abs(base)) * 100).toFixed(1)}%`;
   if (mode === 'ratio') return base === 0 ? '' : `${(value / base).toFixed(2)}x`;
   const d = value - base;
   return `${d >= 0 ? '+' : ''}${fmt(d)}`;
@@ -22,7 +23,11 @@ export function Scorecard({ runs, baseline, mode }: { runs: readonly EvalRun[]; 
         <tr>
           <th>Metric</th>
           {runs.map((r) => (
-            <th key={r.call.id} className={`${styles.num} ${r === baseline ? styles.baseline : ''}`} data-run={r.call.id}>
+            <th
+              key={r.call.id}
+              className={`${styles.num} ${r === baseline ? styles.baseline : ''}`}
+              data-run={r.call.id}
+            >
               {r.model || r.name}
               {r === baseline ? ' (baseline)' : ''}
             </th>
@@ -34,13 +39,19 @@ export function Scorecard({ runs, baseline, mode }: { runs: readonly EvalRun[]; 
           const base = baseline.metrics.get(m);
           return (
             <tr key={m} data-metric={m}>
-              <td><code>{m}</code></td>
+              <td>
+                <code>{m}</code>
+              </td>
               {runs.map((r) => {
                 const v = r.metrics.get(m);
                 const changed = r !== baseline && v !== undefined && base !== undefined && v !== base;
                 const better = changed && (lowerIsBetter(m) ? v! < base! : v! > base!);
                 return (
-                  <td key={r.call.id} className={`${styles.num} ${r === baseline ? styles.baseline : ''}`} data-run={r.call.id}>
+                  <td
+                    key={r.call.id}
+                    className={`${styles.num} ${r === baseline ? styles.baseline : ''}`}
+                    data-run={r.call.id}
+                  >
                     <span data-value>{v === undefined ? '–' : fmt(v)}</span>
                     {changed && (
                       <span className={better ? styles.better : styles.worse} data-delta>

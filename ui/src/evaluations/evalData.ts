@@ -5,11 +5,15 @@
 import type { Call } from '../api/types';
 
 export const isEvaluate = (opName: string) => /\/op\/Evaluation\.evaluate:/.test(opName);
-export const isPredictAndScore = (opName: string) => /\/op\/Evaluation\.(predict_and_score|predictAndScore):/.test(opName);
+export const isPredictAndScore = (opName: string) =>
+  /\/op\/Evaluation\.(predict_and_score|predictAndScore):/.test(opName);
 
 /** The object or op a ref names: `weave:///e/p/object/Name:digest` -> `Name`. */
 export function refName(v: unknown): string {
-  if (typeof v !== 'string') return typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' ? (v as { name: string }).name : '';
+  if (typeof v !== 'string')
+    return typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string'
+      ? (v as { name: string }).name
+      : '';
   const m = /^weave:\/\/\/[^/]+\/[^/]+\/(?:object|op)\/([^:/]+)/.exec(v);
   return m ? decodeURIComponent(m[1]!) : v;
 }
@@ -64,7 +68,8 @@ export function exampleResult(call: Call): ExampleResult {
   const booleans = new Set<string>();
   const walk = (v: unknown, prefix: string) => {
     if (typeof v === 'boolean') booleans.add(prefix);
-    else if (typeof v === 'object' && v !== null && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) walk(x, prefix === '' ? k : `${prefix}.${k}`);
+    else if (typeof v === 'object' && v !== null && !Array.isArray(v))
+      for (const [k, x] of Object.entries(v)) walk(x, prefix === '' ? k : `${prefix}.${k}`);
   };
   walk(out.scores, '');
   return { call, output: out.model_output ?? out.output, scores: numericLeaves(out.scores), booleans };
@@ -72,7 +77,11 @@ export function exampleResult(call: Call): ExampleResult {
 
 export function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  if (typeof v === 'object' && v !== null) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (typeof v === 'object' && v !== null)
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 

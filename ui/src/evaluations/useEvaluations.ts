@@ -5,7 +5,18 @@ import { postJson, postJsonl } from '../api/client';
 import type { Call, CallsQueryReq } from '../api/types';
 import { isPredictAndScore } from './evalData';
 
-const RUN_COLUMNS = ['id', 'op_name', 'display_name', 'trace_id', 'started_at', 'ended_at', 'exception', 'inputs', 'output', 'summary'];
+const RUN_COLUMNS = [
+  'id',
+  'op_name',
+  'display_name',
+  'trace_id',
+  'started_at',
+  'ended_at',
+  'exception',
+  'inputs',
+  'output',
+  'summary',
+];
 
 export function useEvaluateCalls(projectId: string) {
   return useQuery({
@@ -13,7 +24,9 @@ export function useEvaluateCalls(projectId: string) {
     queryFn: ({ signal }) => {
       const req: CallsQueryReq = {
         project_id: projectId,
-        query: { $expr: { $contains: { input: { $getField: 'op_name' }, substr: { $literal: '/op/Evaluation.evaluate:' } } } },
+        query: {
+          $expr: { $contains: { input: { $getField: 'op_name' }, substr: { $literal: '/op/Evaluation.evaluate:' } } },
+        },
         sort_by: [{ field: 'started_at', direction: 'desc' }],
         columns: RUN_COLUMNS,
         limit: 1000,
@@ -30,8 +43,21 @@ export function useRuns(projectId: string, ids: readonly string[]) {
       queryKey: ['evaluation-run', projectId, id],
       queryFn: async ({ signal }: { signal: AbortSignal }) => {
         const [runs, children] = await Promise.all([
-          postJsonl<Call>('/calls/stream_query', { project_id: projectId, filter: { call_ids: [id] }, columns: RUN_COLUMNS } satisfies CallsQueryReq, signal),
-          postJsonl<Call>('/calls/stream_query', { project_id: projectId, filter: { parent_ids: [id] }, columns: RUN_COLUMNS, sort_by: [{ field: 'started_at', direction: 'asc' }] } satisfies CallsQueryReq, signal),
+          postJsonl<Call>(
+            '/calls/stream_query',
+            { project_id: projectId, filter: { call_ids: [id] }, columns: RUN_COLUMNS } satisfies CallsQueryReq,
+            signal,
+          ),
+          postJsonl<Call>(
+            '/calls/stream_query',
+            {
+              project_id: projectId,
+              filter: { parent_ids: [id] },
+              columns: RUN_COLUMNS,
+              sort_by: [{ field: 'started_at', direction: 'asc' }],
+            } satisfies CallsQueryReq,
+            signal,
+          ),
         ]);
         return { run: runs[0] ?? null, examples: children.filter((c) => isPredictAndScore(c.op_name)) };
       },
@@ -51,7 +77,9 @@ export function useRefValues(refs: readonly string[]) {
       for (let i = 0; i < sorted.length; i += 100) {
         const batch = sorted.slice(i, i + 100);
         const { vals } = await postJson<{ vals: unknown[] }>('/refs/read_batch', { refs: batch }, signal);
-        batch.forEach((r, j) => out.set(r, vals[j]));
+        batch.forEach((r, j) => {
+          out.set(r, vals[j]);
+        });
       }
       return out;
     },

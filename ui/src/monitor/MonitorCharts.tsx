@@ -18,35 +18,60 @@ function specs(data: UiTimeseriesRes): ChartSpec[] {
   const b = data.buckets;
   return [
     {
-      testId: 'chart-calls', title: 'Calls and errors', format: compact,
+      testId: 'chart-calls',
+      title: 'Calls and errors',
+      format: compact,
       series: [
         { label: 'Calls', color: 'accent', kind: 'bars', values: b.map((x) => x.calls) },
         { label: 'Errors', color: 'error', kind: 'bars', values: b.map((x) => x.errors) },
       ],
     },
     {
-      testId: 'chart-error-rate', title: 'Error rate', format: (v) => percent(v),
-      series: [{ label: 'Errors', color: 'error', kind: 'line', values: b.map((x) => (x.calls > 0 ? (100 * x.errors) / x.calls : null)) }],
+      testId: 'chart-error-rate',
+      title: 'Error rate',
+      format: (v) => percent(v),
+      series: [
+        {
+          label: 'Errors',
+          color: 'error',
+          kind: 'line',
+          values: b.map((x) => (x.calls > 0 ? (100 * x.errors) / x.calls : null)),
+        },
+      ],
     },
     {
-      testId: 'chart-latency', title: 'Latency', format: (v) => ms(v), axisFormat: msAxis,
+      testId: 'chart-latency',
+      title: 'Latency',
+      format: (v) => ms(v),
+      axisFormat: msAxis,
       series: [
         { label: 'p50', color: 'accent', kind: 'line', values: b.map((x) => x.latency_p50_ms) },
         { label: 'p95', color: 'running', kind: 'line', values: b.map((x) => x.latency_p95_ms) },
       ],
     },
     {
-      testId: 'chart-tokens', title: 'Tokens', format: compact,
+      testId: 'chart-tokens',
+      title: 'Tokens',
+      format: compact,
       series: [{ label: 'Tokens', color: 'bar', kind: 'bars', values: b.map((x) => x.tokens) }],
     },
     {
-      testId: 'chart-cost', title: 'Cost', format: usd, axisFormat: usdAxis,
+      testId: 'chart-cost',
+      title: 'Cost',
+      format: usd,
+      axisFormat: usdAxis,
       series: [{ label: 'Cost', color: 'ok', kind: 'bars', values: b.map((x) => x.cost_usd) }],
     },
   ];
 }
 
-export function MonitorCharts({ data, onBrush }: { data: UiTimeseriesRes; onBrush: (from: number, to: number) => void }) {
+export function MonitorCharts({
+  data,
+  onBrush,
+}: {
+  data: UiTimeseriesRes;
+  onBrush: (from: number, to: number) => void;
+}) {
   const x = useMemo(() => data.buckets.map((b) => Date.parse(b.start) / 1000), [data]);
   const charts = useMemo(() => specs(data), [data]);
   const range = useMemo((): [number, number] => [Date.parse(data.from!) / 1000, Date.parse(data.to!) / 1000], [data]);

@@ -21,8 +21,18 @@ function Empty({ search, onReset }: { search: MonitorSearch; onReset: () => void
   const zoomed = search.from !== undefined || search.to !== undefined;
   return (
     <div className={styles.empty} data-testid="monitor-empty">
-      <p>{zoomed ? 'No calls match in this window.' : isFiltered(search) ? 'No calls match this filter.' : 'No calls in this project yet.'}</p>
-      {zoomed && <button onClick={onReset}>Show all time</button>}
+      <p>
+        {zoomed
+          ? 'No calls match in this window.'
+          : isFiltered(search)
+            ? 'No calls match this filter.'
+            : 'No calls in this project yet.'}
+      </p>
+      {zoomed && (
+        <button type="button" onClick={onReset}>
+          Show all time
+        </button>
+      )}
     </div>
   );
 }
@@ -32,11 +42,8 @@ export function MonitorPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
-  const request = useMemo(
-    () => timeseriesRequest(projectId, search),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [projectId, JSON.stringify(search)],
-  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the search's value (its JSON), not its identity
+  const request = useMemo(() => timeseriesRequest(projectId, search), [projectId, JSON.stringify(search)]);
   const q = useQuery({
     queryKey: ['ui-timeseries', request],
     queryFn: ({ signal }) => postJson<UiTimeseriesRes>('/ui/api/calls/timeseries', request, signal),
@@ -44,17 +51,27 @@ export function MonitorPage() {
   });
 
   // Filter and range edits replace the entry; a zoom pushes one, so Back zooms out.
-  const setSearch = useCallback((next: MonitorSearch, push = false) => void navigate({ search: next, replace: !push }), [navigate]);
+  const setSearch = useCallback(
+    (next: MonitorSearch, push = false) => void navigate({ search: next, replace: !push }),
+    [navigate],
+  );
   const onFilter = (next: MonitorFilter) => {
     const { from, to, bucket } = search;
     setSearch({ ...filterOf(next), ...(from ? { from } : {}), ...(to ? { to } : {}), ...(bucket ? { bucket } : {}) });
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the search's value (its JSON), not its identity
   const onBrush = useCallback(
     (from: number, to: number) => {
       const { bucket: _, ...rest } = search;
-      setSearch({ ...rest, from: new Date(Math.floor(from * 1000)).toISOString(), to: new Date(Math.ceil(to * 1000)).toISOString() }, true);
+      setSearch(
+        {
+          ...rest,
+          from: new Date(Math.floor(from * 1000)).toISOString(),
+          to: new Date(Math.ceil(to * 1000)).toISOString(),
+        },
+        true,
+      );
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [setSearch, JSON.stringify(search)],
   );
 
@@ -75,7 +92,9 @@ export function MonitorPage() {
             Computing the time series…
           </p>
         )}
-        {data && data.totals.calls === 0 && !q.isError && <Empty search={search} onReset={() => setSearch({ ...filterOf(search) })} />}
+        {data && data.totals.calls === 0 && !q.isError && (
+          <Empty search={search} onReset={() => setSearch({ ...filterOf(search) })} />
+        )}
         {data && data.totals.calls > 0 && !q.isError && (
           <div className={q.isPlaceholderData ? styles.stale : undefined} data-testid="monitor-content">
             <MonitorTotals totals={data.totals} traces={search.roots !== false} />

@@ -23,7 +23,16 @@ export function MonitorTable({ data }: { data: UiTimeseriesRes }) {
         </thead>
         <tbody>
           {data.buckets.map((b) => (
-            <tr key={b.start} data-start={b.start} data-calls={b.calls} data-errors={b.errors} data-tokens={b.tokens} data-cost={b.cost_usd} data-p50={b.latency_p50_ms ?? ''} data-p95={b.latency_p95_ms ?? ''}>
+            <tr
+              key={b.start}
+              data-start={b.start}
+              data-calls={b.calls}
+              data-errors={b.errors}
+              data-tokens={b.tokens}
+              data-cost={b.cost_usd}
+              data-p50={b.latency_p50_ms ?? ''}
+              data-p95={b.latency_p95_ms ?? ''}
+            >
               <th scope="row">{formatTime(b.start)}</th>
               <td>{formatCount(b.calls)}</td>
               <td>{formatCount(b.errors)}</td>

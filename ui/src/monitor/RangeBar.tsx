@@ -29,7 +29,10 @@ interface Props {
 export function RangeBar({ entity, project, search, data, onChange }: Props) {
   const zoomed = search.from !== undefined || search.to !== undefined;
   const spanSeconds = data?.from && data.to ? (Date.parse(data.to) - Date.parse(data.from)) / 1000 : null;
-  const buckets = search.bucket !== undefined && !BUCKETS.includes(search.bucket) ? [...BUCKETS, search.bucket].sort((a, b) => a - b) : BUCKETS;
+  const buckets =
+    search.bucket !== undefined && !BUCKETS.includes(search.bucket)
+      ? [...BUCKETS, search.bucket].sort((a, b) => a - b)
+      : BUCKETS;
   const window = (ms: number) => {
     const now = Date.now();
     const { bucket: _, ...rest } = search;
@@ -40,7 +43,7 @@ export function RangeBar({ entity, project, search, data, onChange }: Props) {
     <div className={styles.rangeBar} data-testid="range-bar">
       <div className={styles.segmented} role="group" aria-label="Time range">
         {RANGES.map(([id, label, ms]) => (
-          <button key={id} onClick={() => window(ms)} data-testid={`range-${id}`} title={label}>
+          <button type="button" key={id} onClick={() => window(ms)} data-testid={`range-${id}`} title={label}>
             {id}
           </button>
         ))}
@@ -52,21 +55,34 @@ export function RangeBar({ entity, project, search, data, onChange }: Props) {
           onChange={(e) => onChange({ ...search, bucket: e.target.value === '' ? undefined : Number(e.target.value) })}
           data-testid="bucket-select"
         >
-          <option value="">Auto{data && search.bucket === undefined ? ` (${bucketLabel(data.bucket_seconds)})` : ''}</option>
+          <option value="">
+            Auto{data && search.bucket === undefined ? ` (${bucketLabel(data.bucket_seconds)})` : ''}
+          </option>
           {buckets.map((s) => (
-            <option key={s} value={s} disabled={spanSeconds !== null && spanSeconds / s > MAX_BUCKETS && s !== search.bucket}>
+            <option
+              key={s}
+              value={s}
+              disabled={spanSeconds !== null && spanSeconds / s > MAX_BUCKETS && s !== search.bucket}
+            >
               {bucketLabel(s)}
             </option>
           ))}
         </select>
       </label>
       {data?.from && data.to && (
-        <span className={styles.window} data-testid="monitor-window" data-from={data.from} data-to={data.to} data-bucket={data.bucket_seconds}>
+        <span
+          className={styles.window}
+          data-testid="monitor-window"
+          data-from={data.from}
+          data-to={data.to}
+          data-bucket={data.bucket_seconds}
+        >
           {windowLabel(data.from, data.to)} · {bucketLabel(data.bucket_seconds)} buckets
         </span>
       )}
       {zoomed && (
         <button
+          type="button"
           onClick={() => {
             const { from: _f, to: _t, ...rest } = search;
             onChange(rest);
@@ -79,7 +95,13 @@ export function RangeBar({ entity, project, search, data, onChange }: Props) {
       )}
       <span className={styles.spacer} />
       <span className={styles.hint}>Drag across a chart to zoom</span>
-      <Link to="/$entity/$project/calls" params={{ entity, project }} search={filterOf(search)} className={styles.showCalls} data-testid="show-calls">
+      <Link
+        to="/$entity/$project/calls"
+        params={{ entity, project }}
+        search={filterOf(search)}
+        className={styles.showCalls}
+        data-testid="show-calls"
+      >
         Show these calls →
       </Link>
     </div>

@@ -63,12 +63,20 @@ function bucketValue(_u: uPlot, v: number | null): string {
 const SYNC_KEY = 'weft-monitor';
 const notDrag = (type: string) => type !== 'mousedown' && type !== 'mouseup';
 
-function seriesOptions(s: ChartSeries, colors: ReturnType<typeof readChartColors>, format: (v: number) => string): uPlot.Series {
+function seriesOptions(
+  s: ChartSeries,
+  colors: ReturnType<typeof readChartColors>,
+  format: (v: number) => string,
+): uPlot.Series {
   const color = colors[s.color];
   const fmt = (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : format(v));
   if (s.kind === 'bars') {
     return {
-      label: s.label, stroke: color, fill: withAlpha(color, 0.85), width: 0, value: fmt,
+      label: s.label,
+      stroke: color,
+      fill: withAlpha(color, 0.85),
+      width: 0,
+      value: fmt,
       // Left-aligned: a bar covers its bucket [start, start + width), as the server counts.
       paths: uPlot.paths.bars!({ align: 1, size: [0.88, Infinity], gap: 1 }),
       points: { show: false },
@@ -76,7 +84,11 @@ function seriesOptions(s: ChartSeries, colors: ReturnType<typeof readChartColors
   }
   const shown = s.values.filter((v) => v !== null).length;
   return {
-    label: s.label, stroke: color, width: 1.75, value: fmt, spanGaps: false,
+    label: s.label,
+    stroke: color,
+    width: 1.75,
+    value: fmt,
+    spanGaps: false,
     // Sparse series: points, so that a lone value between empty buckets stays visible.
     points: { show: shown <= 60, size: 4, fill: color },
   };
@@ -84,7 +96,12 @@ function seriesOptions(s: ChartSeries, colors: ReturnType<typeof readChartColors
 
 function options(p: TimeChartProps, width: number): uPlot.Options {
   const colors = readChartColors();
-  const axis = { stroke: colors.muted, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 }, font: '11px system-ui, sans-serif' };
+  const axis = {
+    stroke: colors.muted,
+    grid: { stroke: colors.grid, width: 1 },
+    ticks: { stroke: colors.grid, width: 1 },
+    font: '11px system-ui, sans-serif',
+  };
   return {
     width,
     height: p.height,
@@ -99,7 +116,11 @@ function options(p: TimeChartProps, width: number): uPlot.Options {
     scales: { x: { time: true, range: () => p.range }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
     axes: [
       { ...axis, space: 64, values: timeTicks },
-      { ...axis, size: ySize, values: (_u, splits) => splits.map((v) => (v === null ? '' : (p.axisFormat ?? p.format)(v))) },
+      {
+        ...axis,
+        size: ySize,
+        values: (_u, splits) => splits.map((v) => (v === null ? '' : (p.axisFormat ?? p.format)(v))),
+      },
     ],
     series: [{ label: 'Bucket', value: bucketValue }, ...p.series.map((s) => seriesOptions(s, colors, p.format))],
     hooks: {
@@ -125,6 +146,7 @@ export function TimeChart(p: TimeChartProps) {
   const onBrush = useRef(p.onBrush);
   onBrush.current = p.onBrush;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the chart is rebuilt when its data, its window or the theme change; the brush handler is read through a ref
   useEffect(() => {
     const el = box.current!;
     const data: uPlot.AlignedData = [p.x, ...p.series.map((s) => s.values)];
@@ -140,7 +162,6 @@ export function TimeChart(p: TimeChartProps) {
       plot.current = null;
     };
     // The chart is rebuilt when its data, its window or the theme change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.x, p.series, p.range[0], p.range[1], p.height, theme]);
 
   return (

@@ -49,8 +49,18 @@ export function bucketLabel(seconds: number): string {
 export function windowLabel(fromIso: string, toIso: string): string {
   const from = new Date(fromIso);
   const to = new Date(toIso);
-  const day = (d: Date) => d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: d.getFullYear() === new Date().getFullYear() ? undefined : 'numeric' });
-  const time = (d: Date) => d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: d.getSeconds() ? '2-digit' : undefined });
+  const day = (d: Date) =>
+    d.toLocaleDateString('en-US', {
+      month: 'short',
+      day: 'numeric',
+      year: d.getFullYear() === new Date().getFullYear() ? undefined : 'numeric',
+    });
+  const time = (d: Date) =>
+    d.toLocaleTimeString('en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: d.getSeconds() ? '2-digit' : undefined,
+    });
   const sameDay = from.toDateString() === to.toDateString();
   return `${day(from)} ${time(from)} – ${sameDay ? '' : `${day(to)} `}${time(to)}`;
 }

@@ -29,7 +29,12 @@ function instant(v: unknown): string | undefined {
 /** The filter part of search params (raw or parsed): exactly what the calls view would read from them. */
 export function filterOf(raw: object): MonitorFilter {
   const { f, op, errors, roots } = parseCallsSearch(raw as Record<string, unknown>);
-  return { ...(f ? { f } : {}), ...(op ? { op } : {}), ...(errors ? { errors } : {}), ...(roots === false ? { roots } : {}) };
+  return {
+    ...(f ? { f } : {}),
+    ...(op ? { op } : {}),
+    ...(errors ? { errors } : {}),
+    ...(roots === false ? { roots } : {}),
+  };
 }
 
 /** Keeps what is valid of a URL's search params; anything else is dropped, never an error. */
@@ -43,12 +48,18 @@ export function parseMonitorSearch(raw: Record<string, unknown>): MonitorSearch 
     if (to) out.to = to;
   }
   const bucket = typeof raw.bucket === 'string' ? Number(raw.bucket) : raw.bucket;
-  if (typeof bucket === 'number' && Number.isInteger(bucket) && bucket >= 1 && bucket <= MAX_BUCKET_SECONDS) out.bucket = bucket;
+  if (typeof bucket === 'number' && Number.isInteger(bucket) && bucket >= 1 && bucket <= MAX_BUCKET_SECONDS)
+    out.bucket = bucket;
   return out;
 }
 
 export function timeseriesRequest(projectId: string, search: MonitorSearch): UiTimeseriesReq {
-  return { ...callsFilterRequest(projectId, search), from: search.from ?? null, to: search.to ?? null, bucket_seconds: search.bucket ?? null };
+  return {
+    ...callsFilterRequest(projectId, search),
+    from: search.from ?? null,
+    to: search.to ?? null,
+    bucket_seconds: search.bucket ?? null,
+  };
 }
 
 /** True when the filter differs from the calls view's default (trace roots, nothing else). */

@@ -6,7 +6,9 @@ export function TagChips({ tags }: { tags: readonly string[] }) {
   return (
     <span className={styles.chips}>
       {tags.map((t) => (
-        <span key={t} className={styles.tag} data-testid="tag" data-tag={t}>{t}</span>
+        <span key={t} className={styles.tag} data-testid="tag" data-tag={t}>
+          {t}
+        </span>
       ))}
     </span>
   );
@@ -17,7 +19,9 @@ export function AliasChips({ aliases }: { aliases: readonly string[] }) {
   return (
     <span className={styles.chips}>
       {aliases.map((a) => (
-        <span key={a} className={styles.alias} data-testid="alias" data-alias={a}>{a}</span>
+        <span key={a} className={styles.alias} data-testid="alias" data-alias={a}>
+          {a}
+        </span>
       ))}
     </span>
   );

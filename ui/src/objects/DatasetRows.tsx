@@ -47,14 +47,20 @@ export function DatasetRows({ projectId, digest, selected, onSelect }: Props) {
   });
   const total = stats.data?.count ?? null;
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: total ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtual = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   const items = virtual.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
 
   const windows: number[] = [];
   for (let w = Math.floor(first / WINDOW); w <= Math.floor(last / WINDOW); w++) windows.push(w);
-  if (selected !== undefined && !windows.includes(Math.floor(selected / WINDOW))) windows.push(Math.floor(selected / WINDOW));
+  if (selected !== undefined && !windows.includes(Math.floor(selected / WINDOW)))
+    windows.push(Math.floor(selected / WINDOW));
   const results = useTableWindows(projectId, digest, windows);
   const byWindow = new Map(windows.map((w, i) => [w, results[i]?.data]));
   const row = (i: number): TableRow | undefined => byWindow.get(Math.floor(i / WINDOW))?.[i % WINDOW];
@@ -62,13 +68,18 @@ export function DatasetRows({ projectId, digest, selected, onSelect }: Props) {
 
   // Columns: the keys of the rows seen so far, in first-seen order, window 0 first.
   const columnsRef = useRef<string[]>([]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: columns grow as windows load: keyed by the windows' load times, and they keep first-seen order across renders through a ref
   const columns = useMemo(() => {
     const seen = new Set(columnsRef.current);
     const next = [...columnsRef.current];
     for (const w of [...byWindow.keys()].sort((a, b) => a - b)) {
       for (const r of byWindow.get(w) ?? []) {
         if (typeof r.val !== 'object' || r.val === null || Array.isArray(r.val)) continue;
-        for (const k of Object.keys(r.val)) if (!seen.has(k) && next.length < MAX_COLUMNS) { seen.add(k); next.push(k); }
+        for (const k of Object.keys(r.val))
+          if (!seen.has(k) && next.length < MAX_COLUMNS) {
+            seen.add(k);
+            next.push(k);
+          }
       }
     }
     // The server keeps a row's keys sorted; an `id` column still reads best first.
@@ -76,7 +87,6 @@ export function DatasetRows({ projectId, digest, selected, onSelect }: Props) {
     if (at > 0) next.unshift(...next.splice(at, 1));
     columnsRef.current = next;
     return next;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [results.map((r) => r.dataUpdatedAt).join()]);
 
   // A deep link centres its row once the table has a size; later selections (keys, the
@@ -123,7 +133,13 @@ export function DatasetRows({ projectId, digest, selected, onSelect }: Props) {
     <div className={`${styles.layout} ${selected !== undefined ? styles.withDetail : ''}`}>
       <div className={styles.tablePane}>
         <div className={styles.status}>
-          <span data-testid="dataset-total">{total === null ? (stats.isError ? '' : 'Counting rows…') : `${formatCount(total)} row${total === 1 ? '' : 's'}`}</span>
+          <span data-testid="dataset-total">
+            {total === null
+              ? stats.isError
+                ? ''
+                : 'Counting rows…'
+              : `${formatCount(total)} row${total === 1 ? '' : 's'}`}
+          </span>
           {total !== null && total > 0 && virtual.range && (
             <span className={styles.range} data-testid="dataset-range">
               showing {formatCount(virtual.range.startIndex)}–{formatCount(virtual.range.endIndex)}
@@ -132,14 +148,20 @@ export function DatasetRows({ projectId, digest, selected, onSelect }: Props) {
         </div>
         {stats.isError && <ErrorBanner error={stats.error} onRetry={() => void stats.refetch()} />}
         {failed && <ErrorBanner error={failed.error} onRetry={() => void failed.refetch()} />}
-        {total === 0 && <p className={styles.empty} data-testid="dataset-empty">This dataset has no rows.</p>}
+        {total === 0 && (
+          <p className={styles.empty} data-testid="dataset-empty">
+            This dataset has no rows.
+          </p>
+        )}
         {total !== null && total > 0 && (
           <div className={styles.scroller} ref={scroller} data-testid="dataset-table" tabIndex={0}>
             <div className={styles.header} style={{ gridTemplateColumns: template, minWidth }} role="row">
               <span className={styles.headCell}>#</span>
               {columns.length === 0 && <span className={styles.headCell}>value</span>}
               {columns.map((c) => (
-                <span key={c} className={styles.headCell} title={c} data-testid="dataset-column">{c}</span>
+                <span key={c} className={styles.headCell} title={c} data-testid="dataset-column">
+                  {c}
+                </span>
               ))}
             </div>
             <div style={{ height: virtual.getTotalSize(), position: 'relative', minWidth }}>
@@ -177,15 +199,39 @@ export function DatasetRows({ projectId, digest, selected, onSelect }: Props) {
           <div className={styles.detailHead}>
             <strong>Row {formatCount(selected)}</strong>
             {total !== null && <span className={styles.muted}>of {formatCount(total)}</span>}
-            {selectedRow && <code className={styles.muted} title="Row digest">{selectedRow.digest.slice(0, 10)}</code>}
+            {selectedRow && (
+              <code className={styles.muted} title="Row digest">
+                {selectedRow.digest.slice(0, 10)}
+              </code>
+            )}
             <span className={styles.spacer} />
-            <button onClick={() => onSelect(Math.max(selected - 1, 0))} disabled={selected === 0} aria-label="Previous row" title="Previous row (k)">↑</button>
-            <button onClick={() => onSelect(selected + 1)} disabled={total === null || selected >= total - 1} aria-label="Next row" title="Next row (j)">↓</button>
-            <button onClick={() => onSelect(undefined)} aria-label="Close the row" title="Close (Esc)">×</button>
+            <button
+              type="button"
+              onClick={() => onSelect(Math.max(selected - 1, 0))}
+              disabled={selected === 0}
+              aria-label="Previous row"
+              title="Previous row (k)"
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              onClick={() => onSelect(selected + 1)}
+              disabled={total === null || selected >= total - 1}
+              aria-label="Next row"
+              title="Next row (j)"
+            >
+              ↓
+            </button>
+            <button type="button" onClick={() => onSelect(undefined)} aria-label="Close the row" title="Close (Esc)">
+              ×
+            </button>
           </div>
           <div className={styles.detailBody} data-testid="row-value">
             {total !== null && selected >= total ? (
-              <p className={styles.muted}>No row {formatCount(selected)}: the dataset has {formatCount(total)} rows.</p>
+              <p className={styles.muted}>
+                No row {formatCount(selected)}: the dataset has {formatCount(total)} rows.
+              </p>
             ) : selectedRow === undefined ? (
               <p className={styles.muted}>Loading row…</p>
             ) : (
@@ -199,7 +245,9 @@ export function DatasetRows({ projectId, digest, selected, onSelect }: Props) {
 }
 
 function cellOf(val: unknown, column: string): unknown {
-  return typeof val === 'object' && val !== null && !Array.isArray(val) ? (val as Record<string, unknown>)[column] : undefined;
+  return typeof val === 'object' && val !== null && !Array.isArray(val)
+    ? (val as Record<string, unknown>)[column]
+    : undefined;
 }
 
 function Cell({ value }: { value: unknown }) {

@@ -26,7 +26,15 @@ export function DiffTable({ left, right, shown, onUnfold }: Props) {
       <div className={`${styles.grid} ${styles.body}`}>
         {drawn.map((s) =>
           'fold' in s ? (
-            <button key={`f${s.at}`} className={styles.fold} onClick={onUnfold} data-testid="diff-hidden" data-count={s.fold} title="Show every line">
+            <button
+              type="button"
+              key={`f${s.at}`}
+              className={styles.fold}
+              onClick={onUnfold}
+              data-testid="diff-hidden"
+              data-count={s.fold}
+              title="Show every line"
+            >
               ⋯ {formatCount(s.fold)} unchanged line{s.fold === 1 ? '' : 's'}
             </button>
           ) : (
@@ -37,7 +45,9 @@ export function DiffTable({ left, right, shown, onUnfold }: Props) {
       {shown.length > limit && (
         <p className={styles.more}>
           Showing the first {formatCount(limit)} of {formatCount(shown.length)} lines.{' '}
-          <button onClick={() => setLimit((l) => l + MAX_ROWS)}>Show {formatCount(Math.min(MAX_ROWS, shown.length - limit))} more</button>
+          <button type="button" onClick={() => setLimit((l) => l + MAX_ROWS)}>
+            Show {formatCount(Math.min(MAX_ROWS, shown.length - limit))} more
+          </button>
         </p>
       )}
     </div>
@@ -54,14 +64,36 @@ function Row({ row }: { row: DiffRow }) {
   );
 }
 
-function Cell({ side, mark, words, testid }: { side: Side | undefined; mark: 'del' | 'ins' | null; words: [string, boolean][] | undefined; testid: string }) {
+function Cell({
+  side,
+  mark,
+  words,
+  testid,
+}: {
+  side: Side | undefined;
+  mark: 'del' | 'ins' | null;
+  words: [string, boolean][] | undefined;
+  testid: string;
+}) {
   if (side === undefined) return <div className={`${styles.cell} ${styles.blank}`} data-testid={testid} data-empty />;
   return (
     <div className={`${styles.cell} ${mark ? styles[mark] : ''}`} data-testid={testid}>
       <span className={styles.lineNo}>{side.n}</span>
-      <span className={styles.sign} aria-hidden>{mark === 'del' ? '−' : mark === 'ins' ? '+' : ''}</span>
+      <span className={styles.sign} aria-hidden>
+        {mark === 'del' ? '−' : mark === 'ins' ? '+' : ''}
+      </span>
       <span className={styles.text} data-testid="diff-text">
-        {words ? words.map(([t, differs], i) => (differs ? <mark key={i} className={styles.word}>{t}</mark> : t)) : side.text}
+        {words
+          ? words.map(([t, differs], i) =>
+              differs ? (
+                <mark key={i} className={styles.word}>
+                  {t}
+                </mark>
+              ) : (
+                t
+              ),
+            )
+          : side.text}
       </span>
     </div>
   );

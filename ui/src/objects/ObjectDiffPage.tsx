@@ -25,20 +25,27 @@ export function ObjectDiffPage() {
   const versions = useObjectVersions(projectId, name);
   const a = useObjectVersion(projectId, name, search.a);
   const b = useObjectVersion(projectId, name, search.b);
-  const setSearch = (patch: Partial<typeof search>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
+  const setSearch = (patch: Partial<typeof search>) =>
+    void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
 
   // Without a pair in the URL, compare the two newest versions; "v<N>" or an alias in the
   // URL becomes the digest it names, so the link keeps meaning the same two versions.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fills in a missing pair once; setSearch is rebuilt each render
   useEffect(() => {
     if ((search.a === undefined || search.b === undefined) && versions.objs.length >= 2) {
       setSearch({ a: search.a ?? versions.objs[1]!.digest, b: search.b ?? versions.objs[0]!.digest });
     }
-  }, [search.a, search.b, versions.objs]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [search.a, search.b, versions.objs]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rewrites the URL when the resolved versions arrive, not on every URL change
   useEffect(() => {
-    if (a.data && b.data && (a.data.digest !== search.a || b.data.digest !== search.b)) setSearch({ a: a.data.digest, b: b.data.digest });
-  }, [a.data, b.data]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (a.data && b.data && (a.data.digest !== search.a || b.data.digest !== search.b))
+      setSearch({ a: a.data.digest, b: b.data.digest });
+  }, [a.data, b.data]);
 
-  const texts = useMemo(() => (a.data && b.data ? [stableStringify(a.data.val), stableStringify(b.data.val)] as const : null), [a.data, b.data]);
+  const texts = useMemo(
+    () => (a.data && b.data ? ([stableStringify(a.data.val), stableStringify(b.data.val)] as const) : null),
+    [a.data, b.data],
+  );
   const rows = useMemo(() => (texts ? sideBySide(texts[0], texts[1]) : null), [texts]);
   const counts = useMemo(() => (rows ? countChanges(rows) : null), [rows]);
   const diffOnly = search.diffOnly === 1;
@@ -54,7 +61,9 @@ export function ObjectDiffPage() {
   return (
     <div className={styles.fill} data-testid="diff-page">
       <header className={own.head}>
-        <ObjectCrumbs entity={entity} project={project} name={name}>Compare versions</ObjectCrumbs>
+        <ObjectCrumbs entity={entity} project={project} name={name}>
+          Compare versions
+        </ObjectCrumbs>
         <div className={styles.titleRow}>
           <h1 className={styles.title}>{name}</h1>
           {counts && (
@@ -74,13 +83,37 @@ export function ObjectDiffPage() {
         </div>
         {!single && (
           <div className={own.toolbar}>
-            <VersionSelect label="From" value={a.data?.digest ?? search.a} options={options} onChange={(d) => setSearch({ a: d })} testid="diff-a" />
-            <button onClick={() => setSearch({ a: search.b, b: search.a })} disabled={!search.a || !search.b} title="Swap the two sides" aria-label="Swap the two sides" data-testid="diff-swap">
+            <VersionSelect
+              label="From"
+              value={a.data?.digest ?? search.a}
+              options={options}
+              onChange={(d) => setSearch({ a: d })}
+              testid="diff-a"
+            />
+            <button
+              type="button"
+              onClick={() => setSearch({ a: search.b, b: search.a })}
+              disabled={!search.a || !search.b}
+              title="Swap the two sides"
+              aria-label="Swap the two sides"
+              data-testid="diff-swap"
+            >
               ⇄ Swap
             </button>
-            <VersionSelect label="To" value={b.data?.digest ?? search.b} options={options} onChange={(d) => setSearch({ b: d })} testid="diff-b" />
+            <VersionSelect
+              label="To"
+              value={b.data?.digest ?? search.b}
+              options={options}
+              onChange={(d) => setSearch({ b: d })}
+              testid="diff-b"
+            />
             <label className={own.toggle}>
-              <input type="checkbox" checked={diffOnly} onChange={(e) => setSearch({ diffOnly: e.target.checked ? 1 : undefined })} data-testid="diff-only" />
+              <input
+                type="checkbox"
+                checked={diffOnly}
+                onChange={(e) => setSearch({ diffOnly: e.target.checked ? 1 : undefined })}
+                data-testid="diff-only"
+              />
               Changes only
             </label>
             {diffOnly && counts && counts.same > 0 && (
@@ -91,13 +124,28 @@ export function ObjectDiffPage() {
           </div>
         )}
       </header>
-      {error !== null && <ErrorBanner error={error} onRetry={() => { void a.refetch(); void b.refetch(); versions.refetch(); }} />}
+      {error !== null && (
+        <ErrorBanner
+          error={error}
+          onRetry={() => {
+            void a.refetch();
+            void b.refetch();
+            versions.refetch();
+          }}
+        />
+      )}
       {single && (
         <p className={`${styles.empty} ${own.pad}`} data-testid="diff-single">
-          {versions.objs.length === 0 ? `No object named ${name}.` : `${name} has a single version: there is nothing to compare yet.`}
+          {versions.objs.length === 0
+            ? `No object named ${name}.`
+            : `${name} has a single version: there is nothing to compare yet.`}
         </p>
       )}
-      {(a.isLoading || b.isLoading || (versions.isPending && (!search.a || !search.b))) && <p className={`${styles.muted} ${own.pad}`} data-testid="loading">Loading versions…</p>}
+      {(a.isLoading || b.isLoading || (versions.isPending && (!search.a || !search.b))) && (
+        <p className={`${styles.muted} ${own.pad}`} data-testid="loading">
+          Loading versions…
+        </p>
+      )}
       {a.data && b.data && shown && (
         <DiffTable
           left={<SideHead obj={a.data} entity={entity} project={project} />}
@@ -110,7 +158,19 @@ export function ObjectDiffPage() {
   );
 }
 
-function VersionSelect({ label, value, options, onChange, testid }: { label: string; value: string | undefined; options: Obj[]; onChange: (d: string) => void; testid: string }) {
+function VersionSelect({
+  label,
+  value,
+  options,
+  onChange,
+  testid,
+}: {
+  label: string;
+  value: string | undefined;
+  options: Obj[];
+  onChange: (d: string) => void;
+  testid: string;
+}) {
   return (
     <label className={own.select}>
       <span className={styles.muted}>{label}</span>
@@ -118,7 +178,8 @@ function VersionSelect({ label, value, options, onChange, testid }: { label: str
         {value === undefined && <option value="">…</option>}
         {options.map((o) => (
           <option key={o.digest} value={o.digest}>
-            v{o.version_index} · {shortDigest(o.digest)}{(o.aliases ?? []).length > 0 ? ` · ${(o.aliases ?? []).join(', ')}` : ''}
+            v{o.version_index} · {shortDigest(o.digest)}
+            {(o.aliases ?? []).length > 0 ? ` · ${(o.aliases ?? []).join(', ')}` : ''}
           </option>
         ))}
       </select>
@@ -129,7 +190,11 @@ function VersionSelect({ label, value, options, onChange, testid }: { label: str
 function SideHead({ obj, entity, project }: { obj: Obj; entity: string; project: string }) {
   return (
     <span className={own.sideHead} data-testid="diff-side" data-version={obj.version_index} data-id={obj.digest}>
-      <Link to="/$entity/$project/objects/$name/versions/$digest" params={{ entity, project, name: obj.object_id, digest: obj.digest }} search={{}}>
+      <Link
+        to="/$entity/$project/objects/$name/versions/$digest"
+        params={{ entity, project, name: obj.object_id, digest: obj.digest }}
+        search={{}}
+      >
         v{obj.version_index}
       </Link>
       <code title={obj.digest}>{shortDigest(obj.digest)}</code>

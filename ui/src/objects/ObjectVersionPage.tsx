@@ -41,29 +41,58 @@ export function ObjectVersionPage() {
   return (
     <div className={styles.fill} data-testid="version-page">
       <header className={`${own.head} ${obj && tabs.length === 1 ? own.divided : ''}`}>
-        <ObjectCrumbs entity={entity} project={project} name={name}>{obj ? `v${obj.version_index}` : digest.slice(0, 8)}</ObjectCrumbs>
-        {q.isPending && <p className={styles.muted} data-testid="loading">Loading version…</p>}
+        <ObjectCrumbs entity={entity} project={project} name={name}>
+          {obj ? `v${obj.version_index}` : digest.slice(0, 8)}
+        </ObjectCrumbs>
+        {q.isPending && (
+          <p className={styles.muted} data-testid="loading">
+            Loading version…
+          </p>
+        )}
         {q.isError &&
           (q.error instanceof ApiError && q.error.status === 404 ? (
             <p className={styles.empty} data-testid="no-version">
-              No version <code>{digest}</code> of <code>{name}</code>. <Link to="/$entity/$project/objects/$name" params={{ entity, project, name }}>All versions</Link>
+              No version <code>{digest}</code> of <code>{name}</code>.{' '}
+              <Link to="/$entity/$project/objects/$name" params={{ entity, project, name }}>
+                All versions
+              </Link>
             </p>
           ) : (
             <ErrorBanner error={q.error} onRetry={() => void q.refetch()} />
           ))}
         {obj && <VersionHeader obj={obj} entity={entity} project={project} />}
-        {obj && <TagEditor projectId={projectId} objectId={name} digest={obj.digest} tags={obj.tags ?? []} aliases={obj.aliases ?? []} />}
+        {obj && (
+          <TagEditor
+            projectId={projectId}
+            objectId={name}
+            digest={obj.digest}
+            tags={obj.tags ?? []}
+            aliases={obj.aliases ?? []}
+          />
+        )}
         {obj && tabs.length > 1 && (
           <nav className={own.tabs} role="tablist">
             {tabs.map((t) => (
-              <button key={t} role="tab" aria-selected={t === tab} className={t === tab ? own.activeTab : ''} onClick={() => void navigate({ search: (s) => ({ ...s, tab: t === tabs[0] ? undefined : t }), replace: true })} data-testid={`tab-${t}`}>
+              <button
+                type="button"
+                key={t}
+                role="tab"
+                aria-selected={t === tab}
+                className={t === tab ? own.activeTab : ''}
+                onClick={() =>
+                  void navigate({ search: (s) => ({ ...s, tab: t === tabs[0] ? undefined : t }), replace: true })
+                }
+                data-testid={`tab-${t}`}
+              >
                 {TAB_LABELS[t]}
               </button>
             ))}
           </nav>
         )}
       </header>
-      {obj && tab === 'rows' && tables && <DatasetRows key={tables} projectId={projectId} digest={tables} selected={search.row} onSelect={selectRow} />}
+      {obj && tab === 'rows' && tables && (
+        <DatasetRows key={tables} projectId={projectId} digest={tables} selected={search.row} onSelect={selectRow} />
+      )}
       {obj && tab === 'code' && source && (
         <div className={own.body}>
           <OpCode projectId={projectId} file={source} />
@@ -87,19 +116,38 @@ function VersionHeader({ obj, entity, project }: { obj: Obj; entity: string; pro
         <h1 className={styles.title}>
           {name} <span className={own.version}>v{obj.version_index}</span>
         </h1>
-        <span className={styles.badge} data-group={groupOf(obj)}>{classLabel(obj)}</span>
+        <span className={styles.badge} data-group={groupOf(obj)}>
+          {classLabel(obj)}
+        </span>
         <div className={styles.actions}>
           {obj.kind === 'op' && (
-            <Link className={styles.button} to="/$entity/$project/calls" params={{ entity, project }} search={{ op: name }} data-testid="op-calls">
+            <Link
+              className={styles.button}
+              to="/$entity/$project/calls"
+              params={{ entity, project }}
+              search={{ op: name }}
+              data-testid="op-calls"
+            >
               Calls of this op →
             </Link>
           )}
           {obj.version_index > 0 && (
-            <Link className={styles.button} to="/$entity/$project/objects/$name/diff" params={{ entity, project, name }} search={{ a: `v${obj.version_index - 1}`, b: obj.digest }} data-testid="diff-previous">
+            <Link
+              className={styles.button}
+              to="/$entity/$project/objects/$name/diff"
+              params={{ entity, project, name }}
+              search={{ a: `v${obj.version_index - 1}`, b: obj.digest }}
+              data-testid="diff-previous"
+            >
               Compare with v{obj.version_index - 1}
             </Link>
           )}
-          <Link className={styles.button} to="/$entity/$project/objects/$name" params={{ entity, project, name }} data-testid="all-versions">
+          <Link
+            className={styles.button}
+            to="/$entity/$project/objects/$name"
+            params={{ entity, project, name }}
+            data-testid="all-versions"
+          >
             All versions
           </Link>
         </div>
@@ -112,7 +160,13 @@ function VersionHeader({ obj, entity, project }: { obj: Obj; entity: string; pro
         {obj.wb_user_id && <span>by {obj.wb_user_id}</span>}
         <span className={own.ref}>
           <code title={ref}>{ref}</code>
-          <button onClick={() => void navigator.clipboard?.writeText(ref).catch(() => undefined)} title="Copy the ref, to get this version from an SDK">Copy ref</button>
+          <button
+            type="button"
+            onClick={() => void navigator.clipboard?.writeText(ref).catch(() => undefined)}
+            title="Copy the ref, to get this version from an SDK"
+          >
+            Copy ref
+          </button>
         </span>
       </div>
     </>

@@ -36,22 +36,35 @@ export function ObjectVersionsPage() {
       <ObjectCrumbs entity={entity} project={project} name={name} />
       <div className={styles.titleRow}>
         <h1 className={styles.title}>{name}</h1>
-        {latest && <span className={styles.badge} data-group={groupOf(latest)}>{classLabel(latest)}</span>}
+        {latest && (
+          <span className={styles.badge} data-group={groupOf(latest)}>
+            {classLabel(latest)}
+          </span>
+        )}
         <div className={styles.actions}>
           {latest?.kind === 'op' && (
-            <Link className={styles.button} to="/$entity/$project/calls" params={{ entity, project }} search={{ op: name }} data-testid="op-calls">
+            <Link
+              className={styles.button}
+              to="/$entity/$project/calls"
+              params={{ entity, project }}
+              search={{ op: name }}
+              data-testid="op-calls"
+            >
               Calls of this op →
             </Link>
           )}
           {listing.objs.length >= 2 && (
             <button
+              type="button"
               className={`${styles.button} ${picked.length === 2 ? styles.primary : ''}`}
               disabled={picked.length !== 2}
               onClick={compare}
               title={picked.length === 2 ? 'Compare the two ticked versions' : 'Tick two versions to compare them'}
               data-testid="compare"
             >
-              {picked.length === 2 ? `Compare v${indexOf(picked[0]!)} and v${indexOf(picked[1]!)}` : `Tick two versions to compare (${picked.length}/2)`}
+              {picked.length === 2
+                ? `Compare v${indexOf(picked[0]!)} and v${indexOf(picked[1]!)}`
+                : `Tick two versions to compare (${picked.length}/2)`}
             </button>
           )}
         </div>
@@ -59,16 +72,25 @@ export function ObjectVersionsPage() {
       {latest && (
         <div className={styles.facts}>
           <span data-testid="versions-total">
-            {listing.complete ? `${formatCount(listing.objs.length)} version${listing.objs.length === 1 ? '' : 's'}` : `${formatCount(listing.objs.length)} of ${formatCount(total)} versions loaded`}
+            {listing.complete
+              ? `${formatCount(listing.objs.length)} version${listing.objs.length === 1 ? '' : 's'}`
+              : `${formatCount(listing.objs.length)} of ${formatCount(total)} versions loaded`}
           </span>
           <span title={formatTime(latest.created_at)}>last updated {timeAgo(latest.created_at)}</span>
         </div>
       )}
       {listing.error !== null && <ErrorBanner error={listing.error} onRetry={listing.refetch} />}
-      {listing.isPending && <p className={styles.muted} data-testid="loading">Loading versions…</p>}
+      {listing.isPending && (
+        <p className={styles.muted} data-testid="loading">
+          Loading versions…
+        </p>
+      )}
       {listing.complete && listing.objs.length === 0 && listing.error === null && (
         <p className={styles.empty} data-testid="no-object">
-          No object named <code>{name}</code> in {projectId}. <Link to="/$entity/$project/objects" params={{ entity, project }}>All objects</Link>
+          No object named <code>{name}</code> in {projectId}.{' '}
+          <Link to="/$entity/$project/objects" params={{ entity, project }}>
+            All objects
+          </Link>
         </p>
       )}
       {listing.objs.length > 0 && (
@@ -86,22 +108,56 @@ export function ObjectVersionsPage() {
           </thead>
           <tbody>
             {listing.objs.map((o, i) => (
-              <tr key={o.digest} className={picked.includes(o.digest) ? styles.selectedRow : ''} data-testid="version-row" data-index={i} data-id={o.digest} data-version={o.version_index}>
+              <tr
+                key={o.digest}
+                className={picked.includes(o.digest) ? styles.selectedRow : ''}
+                data-testid="version-row"
+                data-index={i}
+                data-id={o.digest}
+                data-version={o.version_index}
+              >
                 <td className={styles.first}>
-                  <input disabled={listing.objs.length < 2} type="checkbox" checked={picked.includes(o.digest)} onChange={() => toggle(o.digest)} aria-label={`Compare v${o.version_index}`} data-testid="version-pick" />
+                  <input
+                    disabled={listing.objs.length < 2}
+                    type="checkbox"
+                    checked={picked.includes(o.digest)}
+                    onChange={() => toggle(o.digest)}
+                    aria-label={`Compare v${o.version_index}`}
+                    data-testid="version-pick"
+                  />
                 </td>
                 <td className={styles.nowrap}>
-                  <Link to="/$entity/$project/objects/$name/versions/$digest" params={{ entity, project, name, digest: o.digest }} search={{}} className={own.version} data-testid="version-link">
+                  <Link
+                    to="/$entity/$project/objects/$name/versions/$digest"
+                    params={{ entity, project, name, digest: o.digest }}
+                    search={{}}
+                    className={own.version}
+                    data-testid="version-link"
+                  >
                     v{o.version_index}
                   </Link>
                 </td>
-                <td className={styles.mono} title={o.digest}>{shortDigest(o.digest)}</td>
-                <td className={styles.nowrap} title={timeAgo(o.created_at)} data-testid="volatile">{formatTime(o.created_at)}</td>
-                <td><TagChips tags={o.tags ?? []} /></td>
-                <td><AliasChips aliases={o.aliases ?? []} /></td>
+                <td className={styles.mono} title={o.digest}>
+                  {shortDigest(o.digest)}
+                </td>
+                <td className={styles.nowrap} title={timeAgo(o.created_at)} data-testid="volatile">
+                  {formatTime(o.created_at)}
+                </td>
+                <td>
+                  <TagChips tags={o.tags ?? []} />
+                </td>
+                <td>
+                  <AliasChips aliases={o.aliases ?? []} />
+                </td>
                 <td className={styles.nowrap}>
                   {listing.objs[i + 1] && (
-                    <Link to="/$entity/$project/objects/$name/diff" params={{ entity, project, name }} search={{ a: listing.objs[i + 1]!.digest, b: o.digest }} className={own.changes} data-testid="version-changes">
+                    <Link
+                      to="/$entity/$project/objects/$name/diff"
+                      params={{ entity, project, name }}
+                      search={{ a: listing.objs[i + 1]!.digest, b: o.digest }}
+                      className={own.changes}
+                      data-testid="version-changes"
+                    >
                       changes since v{listing.objs[i + 1]!.version_index}
                     </Link>
                   )}
@@ -112,7 +168,13 @@ export function ObjectVersionsPage() {
         </table>
       )}
       {listing.loadMore && (
-        <button className={own.more} onClick={listing.loadMore} disabled={listing.loadingMore} data-testid="versions-more">
+        <button
+          type="button"
+          className={own.more}
+          onClick={listing.loadMore}
+          disabled={listing.loadingMore}
+          data-testid="versions-more"
+        >
           {listing.loadingMore ? 'Loading…' : 'Load older versions'}
         </button>
       )}

@@ -21,12 +21,20 @@ export function ObjectsPage() {
   const search = route.useSearch();
   const navigate = useNavigate();
   const setSearch = (next: ObjectsSearch) =>
-    void navigate({ to: '/$entity/$project/objects', params: { entity, project }, search: next as never, replace: true });
+    void navigate({
+      to: '/$entity/$project/objects',
+      params: { entity, project },
+      search: next as never,
+      replace: true,
+    });
 
   const projectId = `${entity}/${project}`;
   const listing = useLatestObjects(projectId);
   const needle = (search.q ?? '').toLowerCase();
-  const matching = useMemo(() => listing.objs.filter((o) => o.object_id.toLowerCase().includes(needle)), [listing.objs, needle]);
+  const matching = useMemo(
+    () => listing.objs.filter((o) => o.object_id.toLowerCase().includes(needle)),
+    [listing.objs, needle],
+  );
   const byGroup = useMemo(() => {
     const m = new Map<ObjectGroup, Obj[]>();
     for (const o of matching) {
@@ -35,7 +43,9 @@ export function ObjectsPage() {
     }
     return m;
   }, [matching]);
-  const shownGroups = GROUPS.filter(([g]) => (search.kind === undefined || search.kind === g) && (byGroup.get(g)?.length ?? 0) > 0);
+  const shownGroups = GROUPS.filter(
+    ([g]) => (search.kind === undefined || search.kind === g) && (byGroup.get(g)?.length ?? 0) > 0,
+  );
 
   return (
     <div className={styles.page} data-testid="objects-page">
@@ -46,33 +56,52 @@ export function ObjectsPage() {
           {listing.isPending ? '' : countLine(listing.objs.length, matching.length, listing.complete, needle !== '')}
         </span>
         {listing.loadMore && (
-          <button onClick={listing.loadMore} disabled={listing.loadingMore} data-testid="objects-more">
+          <button type="button" onClick={listing.loadMore} disabled={listing.loadingMore} data-testid="objects-more">
             {listing.loadingMore ? 'Loading…' : 'Load more'}
           </button>
         )}
       </div>
       {!listing.isPending && listing.objs.length > 0 && (
         <nav className={own.kinds} aria-label="Kinds">
-          <button aria-pressed={search.kind === undefined} onClick={() => setSearch({ ...search, kind: undefined })} data-testid="kind-all">
+          <button
+            type="button"
+            aria-pressed={search.kind === undefined}
+            onClick={() => setSearch({ ...search, kind: undefined })}
+            data-testid="kind-all"
+          >
             All <span className={own.count}>{formatCount(matching.length)}</span>
           </button>
           {GROUPS.filter(([g]) => byGroup.has(g) || search.kind === g).map(([g, label]) => (
-            <button key={g} aria-pressed={search.kind === g} onClick={() => setSearch({ ...search, kind: search.kind === g ? undefined : g })} data-testid={`kind-${g}`}>
+            <button
+              type="button"
+              key={g}
+              aria-pressed={search.kind === g}
+              onClick={() => setSearch({ ...search, kind: search.kind === g ? undefined : g })}
+              data-testid={`kind-${g}`}
+            >
               {label} <span className={own.count}>{formatCount(byGroup.get(g)?.length ?? 0)}</span>
             </button>
           ))}
         </nav>
       )}
       {listing.error !== null && <ErrorBanner error={listing.error} onRetry={listing.refetch} />}
-      {listing.isPending && <p className={styles.muted} data-testid="loading">Loading objects…</p>}
+      {listing.isPending && (
+        <p className={styles.muted} data-testid="loading">
+          Loading objects…
+        </p>
+      )}
       {!listing.isPending && listing.error === null && listing.objs.length === 0 && (
         <div className={styles.empty} data-testid="no-objects">
           <p>No objects in {projectId} yet.</p>
-          <p>Ops appear here when a traced function first runs; datasets, models and prompts when an SDK publishes them.</p>
+          <p>
+            Ops appear here when a traced function first runs; datasets, models and prompts when an SDK publishes them.
+          </p>
         </div>
       )}
       {listing.objs.length > 0 && shownGroups.length === 0 && (
-        <p className={styles.empty} data-testid="no-match">No {search.kind ? GROUP_LABELS[search.kind].toLowerCase() : 'objects'} match “{search.q}”.</p>
+        <p className={styles.empty} data-testid="no-match">
+          No {search.kind ? GROUP_LABELS[search.kind].toLowerCase() : 'objects'} match “{search.q}”.
+        </p>
       )}
       {shownGroups.map(([g, label]) => (
         <section key={g} className={own.group} data-testid="object-group" data-group={g}>
@@ -87,7 +116,9 @@ export function ObjectsPage() {
 }
 
 function countLine(loaded: number, matching: number, complete: boolean, filtered: boolean): string {
-  const of = complete ? `${formatCount(loaded)} object${loaded === 1 ? '' : 's'}` : `the ${formatCount(loaded)} most recently updated objects (more exist)`;
+  const of = complete
+    ? `${formatCount(loaded)} object${loaded === 1 ? '' : 's'}`
+    : `the ${formatCount(loaded)} most recently updated objects (more exist)`;
   return filtered ? `${formatCount(matching)} of ${of}` : of;
 }
 
@@ -144,24 +175,40 @@ function ObjectTable({ objs, entity, project }: { objs: Obj[]; entity: string; p
         {objs.map((o) => (
           <tr key={o.object_id} data-testid="object-row" data-id={o.object_id} data-group={groupOf(o)}>
             <td className={`${styles.first} ${styles.nameCell}`}>
-              <Link to="/$entity/$project/objects/$name" params={{ entity, project, name: o.object_id }} data-testid="object-link">
+              <Link
+                to="/$entity/$project/objects/$name"
+                params={{ entity, project, name: o.object_id }}
+                data-testid="object-link"
+              >
                 {o.object_id}
               </Link>
             </td>
             <td>
-              <span className={styles.badge} data-group={groupOf(o)}>{classLabel(o)}</span>
+              <span className={styles.badge} data-group={groupOf(o)}>
+                {classLabel(o)}
+              </span>
             </td>
             <td className={styles.num}>
-              <Link to="/$entity/$project/objects/$name/versions/$digest" params={{ entity, project, name: o.object_id, digest: o.digest }} search={{}} title="Open the latest version" data-testid="object-versions">
+              <Link
+                to="/$entity/$project/objects/$name/versions/$digest"
+                params={{ entity, project, name: o.object_id, digest: o.digest }}
+                search={{}}
+                title="Open the latest version"
+                data-testid="object-versions"
+              >
                 {formatCount(o.version_index + 1)}
               </Link>
             </td>
             <td className={styles.nowrap} title={formatTime(o.created_at)} data-testid="volatile">
               {timeAgo(o.created_at)}
             </td>
-            <td><TagChips tags={o.tags ?? []} /></td>
+            <td>
+              <TagChips tags={o.tags ?? []} />
+            </td>
             {/* Every row is a latest version: only the user's own aliases say something. */}
-            <td><AliasChips aliases={(o.aliases ?? []).filter((a) => a !== 'latest')} /></td>
+            <td>
+              <AliasChips aliases={(o.aliases ?? []).filter((a) => a !== 'latest')} />
+            </td>
           </tr>
         ))}
       </tbody>

@@ -13,7 +13,11 @@ const HIGHLIGHT_LIMIT = 200_000;
 
 /** Python for the Python SDK's files; the TypeScript SDK stores the function's JavaScript. */
 export function languageOf(code: string): 'python' | 'javascript' {
-  if (/^\s*(?:async\s+)?function\b|=>|^\s*(?:const|let|var)\s/m.test(code) && !/^\s*(?:async\s+)?def\s+\w+\s*\(/m.test(code)) return 'javascript';
+  if (
+    /^\s*(?:async\s+)?function\b|=>|^\s*(?:const|let|var)\s/m.test(code) &&
+    !/^\s*(?:async\s+)?def\s+\w+\s*\(/m.test(code)
+  )
+    return 'javascript';
   return 'python';
 }
 
@@ -24,7 +28,10 @@ export function languageOf(code: string): 'python' | 'javascript' {
 export function dedentTail(code: string): string {
   const lines = code.split('\n');
   if (lines.length < 2 || /^\s/.test(lines[0]!)) return code;
-  const indents = lines.slice(1).filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => /^ */.exec(l)![0].length);
   const cut = Math.min(...indents);
   if (!Number.isFinite(cut) || cut === 0) return code;
   return [lines[0], ...lines.slice(1).map((l) => l.slice(Math.min(cut, /^ */.exec(l)![0].length)))].join('\n');
@@ -36,7 +43,12 @@ export function OpCode({ projectId, file }: { projectId: string; file: { name: s
     queryFn: ({ signal }) => fileText({ project_id: projectId, digest: file.digest }, signal),
     staleTime: Infinity, // a file digest names immutable content
   });
-  if (q.isPending) return <p className={styles.muted} data-testid="loading">Loading code…</p>;
+  if (q.isPending)
+    return (
+      <p className={styles.muted} data-testid="loading">
+        Loading code…
+      </p>
+    );
   if (q.isError) return <ErrorBanner error={q.error} onRetry={() => void q.refetch()} />;
   const code = dedentTail(q.data.replace(/\n+$/, ''));
   const language = languageOf(code);
@@ -45,9 +57,13 @@ export function OpCode({ projectId, file }: { projectId: string; file: { name: s
     <figure className={styles.figure} data-testid="op-code" data-language={language}>
       <figcaption className={styles.caption}>
         <span className={styles.fileName}>{file.name}</span>
-        <span className={styles.muted}>{language === 'python' ? 'Python' : 'JavaScript'} · {code.split('\n').length} lines</span>
+        <span className={styles.muted}>
+          {language === 'python' ? 'Python' : 'JavaScript'} · {code.split('\n').length} lines
+        </span>
         <span className={styles.spacer} />
-        <button onClick={copy} title="Copy the code">Copy</button>
+        <button type="button" onClick={copy} title="Copy the code">
+          Copy
+        </button>
       </figcaption>
       {code.length > HIGHLIGHT_LIMIT ? (
         <pre className={styles.code}>{code}</pre>
@@ -59,7 +75,9 @@ export function OpCode({ projectId, file }: { projectId: string; file: { name: s
                 const { key: _k, ...lineProps } = getLineProps({ line });
                 return (
                   <div key={i} {...lineProps} className={styles.line}>
-                    <span className={styles.lineNo} aria-hidden>{i + 1}</span>
+                    <span className={styles.lineNo} aria-hidden>
+                      {i + 1}
+                    </span>
                     <span>
                       {line.map((token, j) => {
                         const { key: _t, ...tokenProps } = getTokenProps({ token });

@@ -31,13 +31,26 @@ export function TagEditor({ projectId, objectId, digest, tags, aliases }: Props)
     mutationFn: (c: Change) => {
       switch (c.op) {
         case 'add-tag':
-          return putJson(objRoute(objectId, `${version}/tags`), { project_id: projectId, tags: [c.name] } satisfies ObjTagsBody);
+          return putJson(objRoute(objectId, `${version}/tags`), {
+            project_id: projectId,
+            tags: [c.name],
+          } satisfies ObjTagsBody);
         case 'remove-tag':
-          return postJson(objRoute(objectId, `${version}/tags/remove`), { project_id: projectId, tags: [c.name] } satisfies ObjTagsBody);
+          return postJson(objRoute(objectId, `${version}/tags/remove`), {
+            project_id: projectId,
+            tags: [c.name],
+          } satisfies ObjTagsBody);
         case 'add-alias':
-          return putJson(objRoute(objectId, '/aliases'), { project_id: projectId, digest, aliases: [c.name] } satisfies ObjSetAliasesBody);
+          return putJson(objRoute(objectId, '/aliases'), {
+            project_id: projectId,
+            digest,
+            aliases: [c.name],
+          } satisfies ObjSetAliasesBody);
         case 'remove-alias':
-          return postJson(objRoute(objectId, '/aliases/remove'), { project_id: projectId, aliases: [c.name] } satisfies ObjRemoveAliasesBody);
+          return postJson(objRoute(objectId, '/aliases/remove'), {
+            project_id: projectId,
+            aliases: [c.name],
+          } satisfies ObjRemoveAliasesBody);
       }
     },
     onSettled: () => invalidate(),
@@ -51,23 +64,57 @@ export function TagEditor({ projectId, objectId, digest, tags, aliases }: Props)
         {tags.map((t) => (
           <span key={t} className={styles.tag} data-testid="tag" data-tag={t}>
             {t}
-            <button className={own.remove} onClick={() => m.mutate({ op: 'remove-tag', name: t })} disabled={m.isPending} aria-label={`Remove tag ${t}`} data-testid="tag-remove">×</button>
+            <button
+              type="button"
+              className={own.remove}
+              onClick={() => m.mutate({ op: 'remove-tag', name: t })}
+              disabled={m.isPending}
+              aria-label={`Remove tag ${t}`}
+              data-testid="tag-remove"
+            >
+              ×
+            </button>
           </span>
         ))}
-        <AddForm placeholder="Add a tag" testid="tag" disabled={m.isPending} onAdd={(name) => m.mutate({ op: 'add-tag', name })} />
+        <AddForm
+          placeholder="Add a tag"
+          testid="tag"
+          disabled={m.isPending}
+          onAdd={(name) => m.mutate({ op: 'add-tag', name })}
+        />
       </div>
       <div className={own.group}>
         <span className={own.label}>Aliases</span>
         {aliases.length === 0 && <span className={own.none}>none</span>}
         {aliases.map((a) => (
-          <span key={a} className={styles.alias} data-testid="alias" data-alias={a} title={a === 'latest' ? 'The newest version: set by the server' : undefined}>
+          <span
+            key={a}
+            className={styles.alias}
+            data-testid="alias"
+            data-alias={a}
+            title={a === 'latest' ? 'The newest version: set by the server' : undefined}
+          >
             {a}
             {a !== 'latest' && (
-              <button className={own.remove} onClick={() => m.mutate({ op: 'remove-alias', name: a })} disabled={m.isPending} aria-label={`Remove alias ${a}`} data-testid="alias-remove">×</button>
+              <button
+                type="button"
+                className={own.remove}
+                onClick={() => m.mutate({ op: 'remove-alias', name: a })}
+                disabled={m.isPending}
+                aria-label={`Remove alias ${a}`}
+                data-testid="alias-remove"
+              >
+                ×
+              </button>
             )}
           </span>
         ))}
-        <AddForm placeholder="Add an alias" testid="alias" disabled={m.isPending} onAdd={(name) => m.mutate({ op: 'add-alias', name })} />
+        <AddForm
+          placeholder="Add an alias"
+          testid="alias"
+          disabled={m.isPending}
+          onAdd={(name) => m.mutate({ op: 'add-alias', name })}
+        />
       </div>
       {m.isError && (
         <div className={own.error}>
@@ -78,7 +125,17 @@ export function TagEditor({ projectId, objectId, digest, tags, aliases }: Props)
   );
 }
 
-function AddForm({ placeholder, testid, disabled, onAdd }: { placeholder: string; testid: string; disabled: boolean; onAdd: (name: string) => void }) {
+function AddForm({
+  placeholder,
+  testid,
+  disabled,
+  onAdd,
+}: {
+  placeholder: string;
+  testid: string;
+  disabled: boolean;
+  onAdd: (name: string) => void;
+}) {
   const [text, setText] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -89,8 +146,16 @@ function AddForm({ placeholder, testid, disabled, onAdd }: { placeholder: string
   };
   return (
     <form className={own.add} onSubmit={submit}>
-      <input value={text} onChange={(e) => setText(e.target.value)} placeholder={placeholder} aria-label={placeholder} data-testid={`${testid}-input`} />
-      <button type="submit" disabled={disabled || text.trim() === ''} data-testid={`${testid}-add`}>Add</button>
+      <input
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder={placeholder}
+        aria-label={placeholder}
+        data-testid={`${testid}-input`}
+      />
+      <button type="submit" disabled={disabled || text.trim() === ''} data-testid={`${testid}-add`}>
+        Add
+      </button>
     </form>
   );
 }

@@ -33,7 +33,8 @@ export function sideBySide(a: string, b: string): DiffRow[] {
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
     if (!p.added && !p.removed) {
-      for (const text of splitLines(p.value)) rows.push({ change: 'same', left: { n: l++, text }, right: { n: r++, text } });
+      for (const text of splitLines(p.value))
+        rows.push({ change: 'same', left: { n: l++, text }, right: { n: r++, text } });
       continue;
     }
     const removed = p.removed ? splitLines(p.value) : [];

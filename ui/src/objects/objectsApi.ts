@@ -22,7 +22,8 @@ function useListing(key: unknown[], base: Omit<ObjQueryReq, 'limit' | 'offset'>)
   const q = useInfiniteQuery({
     queryKey: key,
     initialPageParam: 0,
-    queryFn: ({ pageParam, signal }) => postJson<ObjQueryRes>('/objs/query', { ...base, limit: OBJ_PAGE, offset: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      postJson<ObjQueryRes>('/objs/query', { ...base, limit: OBJ_PAGE, offset: pageParam }, signal),
     getNextPageParam: (last, pages) => (last.objs.length < OBJ_PAGE ? undefined : pages.length * OBJ_PAGE),
   });
   return {
@@ -62,7 +63,12 @@ export function useObjectVersions(projectId: string, objectId: string): Listing 
 
 /** One version with its value; `digest` may also be "latest", "v<N>" or an alias. */
 export function useObjectVersion(projectId: string, objectId: string, digest: string | undefined) {
-  const req: ObjReadReq = { project_id: projectId, object_id: objectId, digest: digest ?? '', include_tags_and_aliases: true };
+  const req: ObjReadReq = {
+    project_id: projectId,
+    object_id: objectId,
+    digest: digest ?? '',
+    include_tags_and_aliases: true,
+  };
   return useQuery({
     queryKey: ['object', projectId, objectId, digest],
     queryFn: ({ signal }) => postJson<ObjReadRes>('/obj/read', req, signal).then((r) => r.obj),
@@ -86,7 +92,8 @@ export function useInvalidateObject(projectId: string, objectId: string): () => 
 }
 
 /** A stored file's bytes as UTF-8 text (an op's source). */
-export const fileText = (req: FileContentReq, signal?: AbortSignal): Promise<string> => postText('/files/content', req, signal);
+export const fileText = (req: FileContentReq, signal?: AbortSignal): Promise<string> =>
+  postText('/files/content', req, signal);
 
 /** The path of an object's tag and alias routes (the id is one path segment). */
 export const objRoute = (objectId: string, rest: string) => `/objs/${encodeURIComponent(objectId)}${rest}`;

@@ -38,7 +38,8 @@ export function parseObjectsSearch(raw: Record<string, unknown>): ObjectsSearch 
   const out: ObjectsSearch = {};
   const q = text(raw.q);
   if (q !== undefined) out.q = q;
-  if (typeof raw.kind === 'string' && (GROUP_IDS as readonly string[]).includes(raw.kind)) out.kind = raw.kind as ObjectGroup;
+  if (typeof raw.kind === 'string' && (GROUP_IDS as readonly string[]).includes(raw.kind))
+    out.kind = raw.kind as ObjectGroup;
   return out;
 }
 
@@ -46,7 +47,8 @@ export function parseObjectVersionSearch(raw: Record<string, unknown>): ObjectVe
   const out: ObjectVersionSearch = {};
   const row = typeof raw.row === 'string' && /^\d+$/.test(raw.row) ? Number(raw.row) : raw.row;
   if (typeof row === 'number' && Number.isSafeInteger(row) && row >= 0) out.row = row;
-  if (typeof raw.tab === 'string' && (VERSION_TABS as readonly string[]).includes(raw.tab)) out.tab = raw.tab as VersionTab;
+  if (typeof raw.tab === 'string' && (VERSION_TABS as readonly string[]).includes(raw.tab))
+    out.tab = raw.tab as VersionTab;
   return out;
 }
 

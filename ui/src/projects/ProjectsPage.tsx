@@ -8,11 +8,18 @@ import { formatCount, formatTime, timeAgo } from '../format';
 import styles from './ProjectsPage.module.css';
 
 export function ProjectsPage() {
-  const q = useQuery({ queryKey: ['ui-projects'], queryFn: ({ signal }) => getJson<UiProjectsRes>('/ui/api/projects', signal) });
+  const q = useQuery({
+    queryKey: ['ui-projects'],
+    queryFn: ({ signal }) => getJson<UiProjectsRes>('/ui/api/projects', signal),
+  });
   return (
     <div className={styles.page}>
       <h1>Projects</h1>
-      {q.isPending && <p className={styles.muted} data-testid="loading">Loading projects…</p>}
+      {q.isPending && (
+        <p className={styles.muted} data-testid="loading">
+          Loading projects…
+        </p>
+      )}
       {q.isError && <ErrorBanner error={q.error} onRetry={() => void q.refetch()} />}
       {q.data && q.data.projects.length === 0 && (
         <div className={styles.empty} data-testid="no-projects">

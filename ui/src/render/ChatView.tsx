@@ -24,12 +24,16 @@ function Part({ part }: { part: unknown }) {
       </details>
     );
   }
-  if (p.type === 'image_url' && typeof (p.image_url as Msg | undefined)?.url === 'string') return <ValueView value={(p.image_url as Msg).url} />;
+  if (p.type === 'image_url' && typeof (p.image_url as Msg | undefined)?.url === 'string')
+    return <ValueView value={(p.image_url as Msg).url} />;
   if (p.type === 'image' && typeof (p.source as Msg | undefined)?.data === 'string') {
     const s = p.source as Msg;
     return <ValueView value={`data:${String(s.media_type ?? 'image/png')};base64,${String(s.data)}`} />;
   }
-  if (typeof (p.inline_data as Msg | undefined)?.data === 'string' || typeof (p.inlineData as Msg | undefined)?.data === 'string') {
+  if (
+    typeof (p.inline_data as Msg | undefined)?.data === 'string' ||
+    typeof (p.inlineData as Msg | undefined)?.data === 'string'
+  ) {
     const d = (p.inline_data ?? p.inlineData) as Msg;
     return <ValueView value={`data:${String(d.mime_type ?? d.mimeType ?? 'image/png')};base64,${String(d.data)}`} />;
   }
@@ -67,8 +71,13 @@ export function ChatView({ messages }: { messages: Msg[] }) {
         const toolCalls = Array.isArray(m.tool_calls) ? (m.tool_calls as Msg[]) : [];
         return (
           <div key={i} className={styles.message} data-role={String(m.role)}>
-            <div className={styles.role}>{String(m.role)}{typeof m.name === 'string' ? ` · ${m.name}` : ''}</div>
-            {Array.isArray(content) ? content.map((part, j) => <Part key={j} part={part} />) : content !== undefined && content !== null && <Part part={content} />}
+            <div className={styles.role}>
+              {String(m.role)}
+              {typeof m.name === 'string' ? ` · ${m.name}` : ''}
+            </div>
+            {Array.isArray(content)
+              ? content.map((part, j) => <Part key={j} part={part} />)
+              : content !== undefined && content !== null && <Part part={content} />}
             {toolCalls.map((t, j) => {
               const f = (t.function ?? t) as Msg;
               return <ToolCall key={j} name={String(f.name ?? '')} args={f.arguments} />;

@@ -40,27 +40,58 @@ function Leaf({ value }: { value: unknown }) {
   return <span className={styles.scalar}>{value === undefined ? 'undefined' : JSON.stringify(value)}</span>;
 }
 
-function Line({ line, onToggle, onMore }: { line: JsonLine; onToggle: (path: string) => void; onMore: (path: string, shown: number) => void }) {
+function Line({
+  line,
+  onToggle,
+  onMore,
+}: {
+  line: JsonLine;
+  onToggle: (path: string) => void;
+  onMore: (path: string, shown: number) => void;
+}) {
   const label = 'name' in line && line.name !== null && <span className={styles.key}>{line.name}: </span>;
   const pad = { paddingLeft: line.depth * INDENT };
   switch (line.kind) {
     case 'leaf':
-      return <div className={styles.node} style={pad}>{label}<Leaf value={line.value} /></div>;
+      return (
+        <div className={styles.node} style={pad}>
+          {label}
+          <Leaf value={line.value} />
+        </div>
+      );
     case 'chat':
       return (
         <div style={pad}>
           <div className={styles.node}>
-            <button className={styles.toggle} onClick={() => onToggle(line.path)} aria-label="Collapse" aria-expanded><Caret open /></button>
+            <button
+              type="button"
+              className={styles.toggle}
+              onClick={() => onToggle(line.path)}
+              aria-label="Collapse"
+              aria-expanded
+            >
+              <Caret open />
+            </button>
             {label}
           </div>
-          <div className={styles.nested}><ChatView messages={line.messages} /></div>
+          <div className={styles.nested}>
+            <ChatView messages={line.messages} />
+          </div>
         </div>
       );
     case 'node': {
       const [open, close] = line.array ? ['[', ']'] : ['{', '}'];
       return (
         <div className={styles.node} style={pad}>
-          <button className={styles.toggle} onClick={() => onToggle(line.path)} aria-label={line.open ? 'Collapse' : 'Expand'} aria-expanded={line.open}><Caret open={line.open} /></button>
+          <button
+            type="button"
+            className={styles.toggle}
+            onClick={() => onToggle(line.path)}
+            aria-label={line.open ? 'Collapse' : 'Expand'}
+            aria-expanded={line.open}
+          >
+            <Caret open={line.open} />
+          </button>
           {label}
           <span className={styles.punct}>
             {open}
@@ -73,13 +104,17 @@ function Line({ line, onToggle, onMore }: { line: JsonLine; onToggle: (path: str
     case 'more':
       return (
         <div className={styles.node} style={pad}>
-          <button onClick={() => onMore(line.path, line.shown + PAGE)} data-testid="json-more">
+          <button type="button" onClick={() => onMore(line.path, line.shown + PAGE)} data-testid="json-more">
             Show {Math.min(PAGE, line.left)} more of {line.left.toLocaleString('en-US')}
           </button>
         </div>
       );
     case 'close':
-      return <div className={`${styles.node} ${styles.punct}`} style={{ paddingLeft: line.depth * INDENT + 18 }}>{line.array ? ']' : '}'}</div>;
+      return (
+        <div className={`${styles.node} ${styles.punct}`} style={{ paddingLeft: line.depth * INDENT + 18 }}>
+          {line.array ? ']' : '}'}
+        </div>
+      );
   }
 }
 
@@ -87,18 +122,43 @@ export function JsonTree({ value }: { value: unknown }) {
   const big = useMemo(() => countNodes(value, NODE_GATE) > NODE_GATE, [value]);
   const [flipped, setFlipped] = useState<ReadonlySet<string>>(new Set());
   const [shown, setShown] = useState<ReadonlyMap<string, number>>(new Map());
-  const lines = useMemo(() => jsonLines(value, { openDepth: big ? 1 : OPEN_DEPTH, flipped, shown }), [value, big, flipped, shown]);
+  const lines = useMemo(
+    () => jsonLines(value, { openDepth: big ? 1 : OPEN_DEPTH, flipped, shown }),
+    [value, big, flipped, shown],
+  );
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: lines.length, getScrollElement: () => scroller.current, estimateSize: () => LINE_HEIGHT, overscan: 20, getItemKey: (i) => `${lines[i]!.kind}:${lines[i]!.path}` });
-  const onToggle = (path: string) => setFlipped((f) => { const n = new Set(f); if (!n.delete(path)) n.add(path); return n; });
+  const virtual = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => LINE_HEIGHT,
+    overscan: 20,
+    getItemKey: (i) => `${lines[i]!.kind}:${lines[i]!.path}`,
+  });
+  const onToggle = (path: string) =>
+    setFlipped((f) => {
+      const n = new Set(f);
+      if (!n.delete(path)) n.add(path);
+      return n;
+    });
   const onMore = (path: string, count: number) => setShown((s) => new Map(s).set(path, count));
   return (
     <div className={styles.json} data-testid="json-tree" data-lines={lines.length}>
-      {big && <div className={styles.gate}>Large value (over {NODE_GATE.toLocaleString('en-US')} nodes): opened one level at a time.</div>}
+      {big && (
+        <div className={styles.gate}>
+          Large value (over {NODE_GATE.toLocaleString('en-US')} nodes): opened one level at a time.
+        </div>
+      )}
       <div className={styles.jsonScroller} ref={scroller} data-testid="json-scroller">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((v) => (
-            <div key={v.key} ref={virtual.measureElement} data-index={v.index} data-testid="json-line" className={styles.jsonLine} style={{ transform: `translateY(${v.start}px)` }}>
+            <div
+              key={v.key}
+              ref={virtual.measureElement}
+              data-index={v.index}
+              data-testid="json-line"
+              className={styles.jsonLine}
+              style={{ transform: `translateY(${v.start}px)` }}
+            >
               <Line line={lines[v.index]!} onToggle={onToggle} onMore={onMore} />
             </div>
           ))}

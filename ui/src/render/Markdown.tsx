@@ -11,7 +11,13 @@ export function Markdown({ text }: { text: string }) {
         remarkPlugins={[remarkGfm]}
         disallowedElements={['img']}
         unwrapDisallowed
-        components={{ a: ({ href, children }) => <a href={href} target="_blank" rel="noopener noreferrer nofollow">{children}</a> }}
+        components={{
+          a: ({ href, children }) => (
+            <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+              {children}
+            </a>
+          ),
+        }}
       >
         {text}
       </ReactMarkdown>
@@ -22,5 +28,12 @@ export function Markdown({ text }: { text: string }) {
 /** Whether a text reads as markdown: headings, lists, fences, emphasis, links or tables. */
 export function looksLikeMarkdown(text: string): boolean {
   if (text.length < 8) return false;
-  return /^#{1,6} \S/m.test(text) || /^```/m.test(text) || /^\s*([-*+]|\d+\.) \S/m.test(text) && text.includes('\n') || /\*\*[^*\n]+\*\*/.test(text) || /\[[^\]\n]+\]\([^)\s]+\)/.test(text) || /^\|.+\|\s*$/m.test(text);
+  return (
+    /^#{1,6} \S/m.test(text) ||
+    /^```/m.test(text) ||
+    (/^\s*([-*+]|\d+\.) \S/m.test(text) && text.includes('\n')) ||
+    /\*\*[^*\n]+\*\*/.test(text) ||
+    /\[[^\]\n]+\]\([^)\s]+\)/.test(text) ||
+    /^\|.+\|\s*$/m.test(text)
+  );
 }

@@ -21,7 +21,13 @@ interface Parsed {
 export function parseRef(s: string): Parsed | null {
   const m = /^weave:\/\/\/([^/]+)\/([^/]+)\/(object|op|call)\/([^/:]+)(?::([^/]+))?/.exec(s);
   if (!m) return null;
-  return { entity: decodeURIComponent(m[1]!), project: decodeURIComponent(m[2]!), kind: m[3] as Parsed['kind'], name: decodeURIComponent(m[4]!), digest: m[5] ?? '' };
+  return {
+    entity: decodeURIComponent(m[1]!),
+    project: decodeURIComponent(m[2]!),
+    kind: m[3] as Parsed['kind'],
+    name: decodeURIComponent(m[4]!),
+    digest: m[5] ?? '',
+  };
 }
 
 export function RefLink({ value }: { value: string }) {
@@ -31,26 +37,51 @@ export function RefLink({ value }: { value: string }) {
     queryKey: ['ref', value],
     enabled: open,
     staleTime: Infinity,
-    queryFn: async ({ signal }) => (await postJson<{ vals: unknown[] }>('/refs/read_batch', { refs: [value] }, signal)).vals[0],
+    queryFn: async ({ signal }) =>
+      (await postJson<{ vals: unknown[] }>('/refs/read_batch', { refs: [value] }, signal)).vals[0],
   });
   const label = `${ref.kind} ${ref.name}${ref.digest ? `:${ref.digest.slice(0, 8)}` : ''}`;
   return (
     <span className={styles.ref} data-testid="ref">
       {ref.kind !== 'call' && (
-        <button className={styles.toggle} onClick={() => setOpen(!open)} aria-label={open ? 'Hide the value' : 'Show the value'} aria-expanded={open}>
+        <button
+          type="button"
+          className={styles.toggle}
+          onClick={() => setOpen(!open)}
+          aria-label={open ? 'Hide the value' : 'Show the value'}
+          aria-expanded={open}
+        >
           <Caret open={open} />
         </button>
       )}
       {ref.kind === 'call' ? (
-        <Link to="/$entity/$project/calls/$callId" params={{ entity: ref.entity, project: ref.project, callId: ref.name }} title={value}>{label}</Link>
+        <Link
+          to="/$entity/$project/calls/$callId"
+          params={{ entity: ref.entity, project: ref.project, callId: ref.name }}
+          title={value}
+        >
+          {label}
+        </Link>
       ) : ref.digest ? (
-        <Link to="/$entity/$project/objects/$name/versions/$digest" params={{ entity: ref.entity, project: ref.project, name: ref.name, digest: ref.digest }} title={value}>{label}</Link>
+        <Link
+          to="/$entity/$project/objects/$name/versions/$digest"
+          params={{ entity: ref.entity, project: ref.project, name: ref.name, digest: ref.digest }}
+          title={value}
+        >
+          {label}
+        </Link>
       ) : (
         <span title={value}>{label}</span>
       )}
       {open && (
         <div className={styles.nested} data-testid="ref-value">
-          {q.isPending ? <span className={styles.gate}>Reading…</span> : q.isError ? <ErrorBanner error={q.error} /> : <ValueView value={q.data} />}
+          {q.isPending ? (
+            <span className={styles.gate}>Reading…</span>
+          ) : q.isError ? (
+            <ErrorBanner error={q.error} />
+          ) : (
+            <ValueView value={q.data} />
+          )}
         </div>
       )}
     </span>

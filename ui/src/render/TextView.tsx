@@ -23,7 +23,9 @@ export function TextView({ text }: { text: string }) {
   if (text.length <= GATE && looksLikeMarkdown(text)) {
     return (
       <div className={styles.mdWrap}>
-        <button className={styles.mdToggle} onClick={() => setRaw(!raw)} data-testid="markdown-toggle">{raw ? 'Markdown' : 'Raw'}</button>
+        <button type="button" className={styles.mdToggle} onClick={() => setRaw(!raw)} data-testid="markdown-toggle">
+          {raw ? 'Markdown' : 'Raw'}
+        </button>
         {raw ? <div className={styles.text}>{text}</div> : <Markdown text={text} />}
       </div>
     );
@@ -34,7 +36,12 @@ export function TextView({ text }: { text: string }) {
       <div className={styles.text}>{text.slice(0, PREVIEW)}…</div>
       <div className={styles.gate}>
         {text.length.toLocaleString('en-US')} characters.{' '}
-        <button onClick={() => setAll(true)}>Show all</button> <button onClick={() => download(text, 'value.txt')}>Download</button>
+        <button type="button" onClick={() => setAll(true)}>
+          Show all
+        </button>{' '}
+        <button type="button" onClick={() => download(text, 'value.txt')}>
+          Download
+        </button>
       </div>
     </div>
   );

@@ -7,7 +7,16 @@ export const PAGE = 100;
 
 export type JsonLine =
   | { kind: 'leaf'; path: string; depth: number; name: string | null; value: unknown }
-  | { kind: 'node'; path: string; depth: number; name: string | null; value: object; open: boolean; count: number; array: boolean }
+  | {
+      kind: 'node';
+      path: string;
+      depth: number;
+      name: string | null;
+      value: object;
+      open: boolean;
+      count: number;
+      array: boolean;
+    }
   | { kind: 'chat'; path: string; depth: number; name: string | null; messages: Record<string, unknown>[] }
   | { kind: 'more'; path: string; depth: number; shown: number; left: number }
   | { kind: 'close'; path: string; depth: number; array: boolean };
@@ -24,7 +33,7 @@ export interface JsonView {
 const child = (path: string, key: string) => `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 export function isOpen(view: JsonView, path: string, depth: number): boolean {
-  return (depth < view.openDepth) !== view.flipped.has(path);
+  return depth < view.openDepth !== view.flipped.has(path);
 }
 
 /** The visible lines. A top-level object lists its keys without an enclosing brace. */
@@ -57,7 +66,8 @@ export function jsonLines(value: unknown, view: JsonView): JsonLine[] {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0) {
     const keys = Object.keys(value);
     const limit = Math.min(keys.length, view.shown.get('') ?? PAGE);
-    for (let i = 0; i < limit; i++) walk(keys[i]!, (value as Record<string, unknown>)[keys[i]!], child('', keys[i]!), 0);
+    for (let i = 0; i < limit; i++)
+      walk(keys[i]!, (value as Record<string, unknown>)[keys[i]!], child('', keys[i]!), 0);
     if (keys.length > limit) out.push({ kind: 'more', path: '', depth: 0, shown: limit, left: keys.length - limit });
   } else walk(null, value, '', 0);
   return out;

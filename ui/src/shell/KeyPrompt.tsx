@@ -29,9 +29,17 @@ export function KeyPrompt({ onSaved }: { onSaved: () => void }) {
             ? 'This key holds no role that allows this. Enter another key:'
             : 'This server has API keys. Enter yours (create one with weft keys create):'}
         </p>
-        <input type="password" autoFocus placeholder="weft_..." value={value} onChange={(e) => setValue(e.target.value)} aria-label="API key" />
+        <input
+          type="password"
+          autoFocus
+          placeholder="weft_..."
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          aria-label="API key"
+        />
         <label className={styles.check}>
-          <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember on this browser
+          <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember on this
+          browser
         </label>
         <div className={styles.dialogButtons}>
           <button type="submit">Use key</button>

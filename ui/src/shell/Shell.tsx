@@ -22,7 +22,9 @@ const SECTIONS = [
 /** True when a key press belongs to a text field, not to the page's shortcuts. */
 export function typingIn(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
-  return t !== null && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+  return (
+    t !== null && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)
+  );
 }
 
 export function Shell() {
@@ -46,7 +48,8 @@ export function Shell() {
       if (Date.now() - pendingG.current < 1000) {
         if (e.key === 'p') void navigate({ to: '/' });
         const section = SECTIONS.find(([, label]) => label[0]!.toLowerCase() === e.key);
-        if (section && params.entity && params.project) void navigate({ to: section[0], params: { entity: params.entity, project: params.project } });
+        if (section && params.entity && params.project)
+          void navigate({ to: section[0], params: { entity: params.entity, project: params.project } });
       }
       pendingG.current = 0;
     };
@@ -66,7 +69,15 @@ export function Shell() {
             <span className={styles.muted}>/</span>
             <strong data-testid="current-project">{params.project}</strong>
             {SECTIONS.map(([to, label]) => (
-              <Link key={to} to={to} params={{ entity: params.entity!, project: params.project! }} className={styles.navLink} activeProps={{ className: `${styles.navLink} ${styles.navActive}` }} activeOptions={{ exact: false, includeSearch: false }} data-testid={`nav-${label.toLowerCase()}`}>
+              <Link
+                key={to}
+                to={to}
+                params={{ entity: params.entity!, project: params.project! }}
+                className={styles.navLink}
+                activeProps={{ className: `${styles.navLink} ${styles.navActive}` }}
+                activeOptions={{ exact: false, includeSearch: false }}
+                data-testid={`nav-${label.toLowerCase()}`}
+              >
                 {label}
               </Link>
             ))}
@@ -75,6 +86,7 @@ export function Shell() {
         <span className={styles.spacer} />
         {auth.key !== null && (
           <button
+            type="button"
             title="Forget the API key this browser sends"
             onClick={() => {
               setKey(null, false);
@@ -84,10 +96,16 @@ export function Shell() {
             Forget key
           </button>
         )}
-        <button onClick={() => setShowShortcuts(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+        <button
+          type="button"
+          onClick={() => setShowShortcuts(true)}
+          title="Keyboard shortcuts (?)"
+          aria-label="Keyboard shortcuts"
+        >
           ?
         </button>
         <button
+          type="button"
           data-testid="theme-toggle"
           aria-label={theme === 'dark' ? 'Use the light theme' : 'Use the dark theme'}
           title={theme === 'dark' ? 'Light theme' : 'Dark theme'}

@@ -21,20 +21,30 @@ const SHORTCUTS: readonly [string, string][] = [
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
   return (
     <div className={styles.overlay} onClick={onClose}>
-      <div className={styles.dialog} role="dialog" aria-label="Keyboard shortcuts" data-testid="shortcuts" onClick={(e) => e.stopPropagation()}>
+      <div
+        className={styles.dialog}
+        role="dialog"
+        aria-label="Keyboard shortcuts"
+        data-testid="shortcuts"
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2>Keyboard shortcuts</h2>
         <table className={styles.shortcuts}>
           <tbody>
             {SHORTCUTS.map(([k, what]) => (
               <tr key={k}>
-                <td><kbd>{k}</kbd></td>
+                <td>
+                  <kbd>{k}</kbd>
+                </td>
                 <td>{what}</td>
               </tr>
             ))}
           </tbody>
         </table>
         <div className={styles.dialogButtons}>
-          <button onClick={onClose}>Close</button>
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
         </div>
       </div>
     </div>

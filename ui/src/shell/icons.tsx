@@ -1,9 +1,16 @@
 // Inline SVG icons (no icon font, nothing fetched).
-const base = { width: 14, height: 14, viewBox: '0 0 16 16', fill: 'none', stroke: 'currentColor', strokeWidth: 1.5, 'aria-hidden': true } as const;
+const base = {
+  width: 14,
+  height: 14,
+  viewBox: '0 0 16 16',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 1.5,
+} as const;
 
 export function SunIcon() {
   return (
-    <svg {...base}>
+    <svg {...base} aria-hidden="true">
       <circle cx="8" cy="8" r="3" />
       <path d="M8 1v2M8 13v2M1 8h2M13 8h2M3 3l1.4 1.4M11.6 11.6 13 13M3 13l1.4-1.4M11.6 4.4 13 3" />
     </svg>
@@ -12,7 +19,7 @@ export function SunIcon() {
 
 export function MoonIcon() {
   return (
-    <svg {...base}>
+    <svg {...base} aria-hidden="true">
       <path d="M13.5 9.5A5.5 5.5 0 0 1 6.5 2.5a5.5 5.5 0 1 0 7 7z" />
     </svg>
   );
@@ -20,7 +27,13 @@ export function MoonIcon() {
 
 export function Caret({ open }: { open: boolean }) {
   return (
-    <svg {...base} width={10} height={10} style={{ transform: open ? 'rotate(90deg)' : undefined, transition: 'transform 80ms' }}>
+    <svg
+      {...base}
+      aria-hidden="true"
+      width={10}
+      height={10}
+      style={{ transform: open ? 'rotate(90deg)' : undefined, transition: 'transform 80ms' }}
+    >
       <path d="M6 3l5 5-5 5" />
     </svg>
   );
@@ -38,7 +51,7 @@ export function StatusDot({ status }: { status: 'success' | 'error' | 'running' 
 
 export function EyeIcon() {
   return (
-    <svg {...base}>
+    <svg {...base} aria-hidden="true">
       <path d="M1 8s2.5-5 7-5 7 5 7 5-2.5 5-7 5-7-5-7-5z" />
       <circle cx="8" cy="8" r="2" />
     </svg>

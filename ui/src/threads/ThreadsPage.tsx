@@ -22,18 +22,39 @@ export function ThreadsPage() {
   const projectId = `${entity}/${project}`;
   const threads = useQuery({
     queryKey: ['threads', projectId],
-    queryFn: ({ signal }) => postJsonl<ThreadSchema>('/threads/stream_query', { project_id: projectId, limit: LIMIT } satisfies ThreadsQueryReq, signal),
+    queryFn: ({ signal }) =>
+      postJsonl<ThreadSchema>(
+        '/threads/stream_query',
+        { project_id: projectId, limit: LIMIT } satisfies ThreadsQueryReq,
+        signal,
+      ),
   });
   return (
     <div className={styles.page}>
       <section className={styles.list}>
-        <h1>Threads {threads.data && <span className={styles.muted} data-testid="threads-total">{threads.data.length === LIMIT ? `newest ${formatCount(LIMIT)}` : formatCount(threads.data.length)}</span>}</h1>
+        <h1>
+          Threads{' '}
+          {threads.data && (
+            <span className={styles.muted} data-testid="threads-total">
+              {threads.data.length === LIMIT ? `newest ${formatCount(LIMIT)}` : formatCount(threads.data.length)}
+            </span>
+          )}
+        </h1>
         {threads.isPending && <p className={styles.muted}>Loading threads…</p>}
         {threads.isError && <ErrorBanner error={threads.error} onRetry={() => void threads.refetch()} />}
-        {threads.data?.length === 0 && <p className={styles.muted} data-testid="no-threads">No threads: calls with a thread_id appear here.</p>}
+        {threads.data?.length === 0 && (
+          <p className={styles.muted} data-testid="no-threads">
+            No threads: calls with a thread_id appear here.
+          </p>
+        )}
         <ul data-testid="threads">
           {threads.data?.map((t) => (
-            <li key={t.thread_id} data-id={t.thread_id} className={t.thread_id === thread ? styles.selected : ''} onClick={() => void navigate({ search: { thread: t.thread_id }, replace: true })}>
+            <li
+              key={t.thread_id}
+              data-id={t.thread_id}
+              className={t.thread_id === thread ? styles.selected : ''}
+              onClick={() => void navigate({ search: { thread: t.thread_id }, replace: true })}
+            >
               <div className={styles.threadId}>{t.thread_id}</div>
               <div className={styles.muted}>
                 {t.turn_count} {t.turn_count === 1 ? 'turn' : 'turns'} · {formatTime(t.last_updated)}
@@ -43,16 +64,37 @@ export function ThreadsPage() {
           ))}
         </ul>
       </section>
-      <section className={styles.turns}>{thread ? <Turns projectId={projectId} threadId={thread} entity={entity} project={project} /> : <p className={styles.muted}>Pick a thread.</p>}</section>
+      <section className={styles.turns}>
+        {thread ? (
+          <Turns projectId={projectId} threadId={thread} entity={entity} project={project} />
+        ) : (
+          <p className={styles.muted}>Pick a thread.</p>
+        )}
+      </section>
     </div>
   );
 }
 
-function Turns({ projectId, threadId, entity, project }: { projectId: string; threadId: string; entity: string; project: string }) {
+function Turns({
+  projectId,
+  threadId,
+  entity,
+  project,
+}: {
+  projectId: string;
+  threadId: string;
+  entity: string;
+  project: string;
+}) {
   const q = useQuery({
     queryKey: ['thread-turns', projectId, threadId],
     queryFn: async ({ signal }) => {
-      const req: CallsQueryReq = { project_id: projectId, filter: { thread_ids: [threadId] }, sort_by: [{ field: 'started_at', direction: 'asc' }], limit: 5000 };
+      const req: CallsQueryReq = {
+        project_id: projectId,
+        filter: { thread_ids: [threadId] },
+        sort_by: [{ field: 'started_at', direction: 'asc' }],
+        limit: 5000,
+      };
       // A turn is a call whose id is its turn_id (Weave's rule); the calls under it are its steps.
       return (await postJsonl<Call>('/calls/stream_query', req, signal)).filter((c) => c.turn_id === c.id);
     },
@@ -65,12 +107,23 @@ function Turns({ projectId, threadId, entity, project }: { projectId: string; th
       {q.data.map((c, i) => (
         <article key={c.id} className={styles.turn} data-testid="turn" data-id={c.id}>
           <header>
-            <StatusDot status={callStatus(c)} /> <strong>Turn {i + 1}</strong> <span className={styles.muted}>{opShortName(c.op_name)} · {formatTime(c.started_at)} · {formatDuration(latencyMs(c))}</span>
-            <Link to="/$entity/$project/calls/$callId" params={{ entity, project, callId: c.id }}>trace →</Link>
+            <StatusDot status={callStatus(c)} /> <strong>Turn {i + 1}</strong>{' '}
+            <span className={styles.muted}>
+              {opShortName(c.op_name)} · {formatTime(c.started_at)} · {formatDuration(latencyMs(c))}
+            </span>
+            <Link to="/$entity/$project/calls/$callId" params={{ entity, project, callId: c.id }}>
+              trace →
+            </Link>
           </header>
           <div className={styles.io}>
-            <div><h3>Input</h3><ValueView value={c.inputs} /></div>
-            <div><h3>Output</h3>{c.exception ? <pre className={styles.error}>{c.exception}</pre> : <ValueView value={c.output ?? null} />}</div>
+            <div>
+              <h3>Input</h3>
+              <ValueView value={c.inputs} />
+            </div>
+            <div>
+              <h3>Output</h3>
+              {c.exception ? <pre className={styles.error}>{c.exception}</pre> : <ValueView value={c.output ?? null} />}
+            </div>
           </div>
         </article>
       ))}

@@ -30,34 +30,55 @@ export function TracePage() {
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const maxDepth = search.depth ?? null;
-  const isOpen = useCallback((id: string, depth: number) => index.isOpen(id, depth, collapsed, maxDepth), [index, collapsed, maxDepth]);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const isOpen = useCallback(
+    (id: string, depth: number) => index.isOpen(id, depth, collapsed, maxDepth),
+    [index, collapsed, maxDepth],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the index mutates as the trace streams in; stream.version says when
   const flat = useMemo(() => index.flatten(collapsed, maxDepth), [index, stream.version, collapsed, maxDepth]);
   const [scrollRequest, setScrollRequest] = useState<ScrollRequest | null>(null);
 
   // A deep link opens every ancestor of the selected call, once it has arrived.
   const selectedLoaded = index.rows.has(selected);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opens the ancestors when the selected call arrives or changes; isOpen and index are read at that moment
   useEffect(() => {
     if (!selectedLoaded) return;
     const closed = index.ancestors(selected).filter((a) => !isOpen(a, index.depthOf(a)));
-    if (closed.length > 0) setCollapsed((c) => { const n = new Set(c); for (const a of closed) { n.delete(a); n.add(`+${a}`); } return n; });
+    if (closed.length > 0)
+      setCollapsed((c) => {
+        const n = new Set(c);
+        for (const a of closed) {
+          n.delete(a);
+          n.add(`+${a}`);
+        }
+        return n;
+      });
     setScrollRequest((r) => r ?? { id: selected, align: 'center' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedLoaded, selected]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: marks the first row once, when the tree stops being empty
   useEffect(() => {
     if (flat.ids.length > 0) performance.mark('weft:first-row');
-  }, [flat.ids.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [flat.ids.length > 0]);
   useEffect(() => {
     if (stream.done && !stream.error) performance.mark('weft:trace-ready');
   }, [stream.done, stream.error]);
 
-  const select = useCallback((id: string) => void navigate({ search: (s) => ({ ...s, call: id === callId ? undefined : id }), replace: true }), [navigate, callId]);
+  const select = useCallback(
+    (id: string) => void navigate({ search: (s) => ({ ...s, call: id === callId ? undefined : id }), replace: true }),
+    [navigate, callId],
+  );
   const toggle = useCallback(
     (id: string, depth: number) =>
       setCollapsed((c) => {
         const n = new Set(c);
-        if (index.isOpen(id, depth, c, maxDepth)) { n.add(id); n.delete(`+${id}`); } else { n.delete(id); n.add(`+${id}`); }
+        if (index.isOpen(id, depth, c, maxDepth)) {
+          n.add(id);
+          n.delete(`+${id}`);
+        } else {
+          n.delete(id);
+          n.add(`+${id}`);
+        }
         return n;
       }),
     [index, maxDepth],
@@ -80,33 +101,49 @@ export function TracePage() {
     return () => window.removeEventListener('keydown', onKey);
   }, [index, flat, selected, isOpen, toggle, select]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the index mutates as the trace streams in; stream.version says when
   const totals = useMemo(() => {
     // Usage rolls up into each ancestor's summary: count it on the roots only.
     let tokens = 0;
     for (const id of index.roots()) tokens += index.rows.get(id)!.tokens ?? 0;
     return { errors: index.errors, tokens, start: index.start, end: Math.max(index.end, index.start) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [index, stream.version]);
 
-  const setSearch = (patch: Record<string, unknown>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
+  const setSearch = (patch: Record<string, unknown>) =>
+    void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
   // Stable, so the (memoised) detail is not redrawn each time more of the tree streams in.
-  const onTab = useCallback((tab: Tab) => void navigate({ search: (s) => ({ ...s, tab: tab === 'io' ? undefined : tab }), replace: true }), [navigate]);
+  const onTab = useCallback(
+    (tab: Tab) => void navigate({ search: (s) => ({ ...s, tab: tab === 'io' ? undefined : tab }), replace: true }),
+    [navigate],
+  );
 
   // Name search: matching rows stay bright; n / N (or the buttons) go to the next / previous.
   const matcher = useMemo(() => nameMatcher(search.q), [search.q]);
   const matches = useMemo(
-    () => (matcher === null ? null : flat.ids.filter((id) => { const r = index.rows.get(id)!; return matcher(r.display_name ?? '') || matcher(opShortName(r.op_name)); })),
+    () =>
+      matcher === null
+        ? null
+        : flat.ids.filter((id) => {
+            const r = index.rows.get(id)!;
+            return matcher(r.display_name ?? '') || matcher(opShortName(r.op_name));
+          }),
     [matcher, flat, index],
   );
   const matchSet = useMemo(() => (matches === null ? null : new Set(matches)), [matches]);
   const dimmed = useCallback((id: string) => matchSet !== null && !matchSet.has(id), [matchSet]);
-  const jumpMatch = useCallback((dir: 1 | -1) => {
-    if (!matches || matches.length === 0) return;
-    const at = flat.indexOf.get(selected) ?? -1;
-    const next = dir === 1 ? matches.find((id) => flat.indexOf.get(id)! > at) ?? matches[0]! : [...matches].reverse().find((id) => flat.indexOf.get(id)! < at) ?? matches[matches.length - 1]!;
-    select(next);
-    setScrollRequest({ id: next, align: 'center' });
-  }, [matches, flat, selected, select]);
+  const jumpMatch = useCallback(
+    (dir: 1 | -1) => {
+      if (!matches || matches.length === 0) return;
+      const at = flat.indexOf.get(selected) ?? -1;
+      const next =
+        dir === 1
+          ? (matches.find((id) => flat.indexOf.get(id)! > at) ?? matches[0]!)
+          : ([...matches].reverse().find((id) => flat.indexOf.get(id)! < at) ?? matches[matches.length - 1]!);
+      select(next);
+      setScrollRequest({ id: next, align: 'center' });
+    },
+    [matches, flat, selected, select],
+  );
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey) return;
@@ -121,16 +158,33 @@ export function TracePage() {
     <div className={styles.page}>
       <section className={styles.treePane}>
         <div className={styles.traceHead}>
-          <Link to="/$entity/$project/calls" params={{ entity, project }} search={{}}>← Calls</Link>
+          <Link to="/$entity/$project/calls" params={{ entity, project }} search={{}}>
+            ← Calls
+          </Link>
           <span data-testid="trace-stats">
-            {formatCount(index.size)} {index.size === 1 ? 'call' : 'calls'}{stream.done ? '' : ' (loading…)'} · {totals.errors} {totals.errors === 1 ? 'error' : 'errors'}
+            {formatCount(index.size)} {index.size === 1 ? 'call' : 'calls'}
+            {stream.done ? '' : ' (loading…)'} · {totals.errors} {totals.errors === 1 ? 'error' : 'errors'}
             {Number.isFinite(totals.start) ? ` · ${formatDuration(totals.end - totals.start)}` : ''}
             {totals.tokens > 0 ? ` · ${formatTokens(totals.tokens)} tokens` : ''}
           </span>
         </div>
         <div className={styles.treeTools}>
-          <button aria-pressed={search.view !== 'timeline'} onClick={() => setSearch({ view: undefined })} data-testid="view-tree">Tree</button>
-          <button aria-pressed={search.view === 'timeline'} onClick={() => setSearch({ view: 'timeline' })} data-testid="view-timeline">Timeline</button>
+          <button
+            type="button"
+            aria-pressed={search.view !== 'timeline'}
+            onClick={() => setSearch({ view: undefined })}
+            data-testid="view-tree"
+          >
+            Tree
+          </button>
+          <button
+            type="button"
+            aria-pressed={search.view === 'timeline'}
+            onClick={() => setSearch({ view: 'timeline' })}
+            data-testid="view-timeline"
+          >
+            Timeline
+          </button>
           <input
             className={styles.search}
             placeholder="Find op…"
@@ -146,25 +200,58 @@ export function TracePage() {
           {matches !== null && (
             <span className={styles.matches} data-testid="tree-matches">
               {formatCount(matches.length)} {matches.length === 1 ? 'match' : 'matches'}{' '}
-              <button onClick={() => jumpMatch(-1)} aria-label="Previous match">↑</button> <button onClick={() => jumpMatch(1)} aria-label="Next match">↓</button>
+              <button type="button" onClick={() => jumpMatch(-1)} aria-label="Previous match">
+                ↑
+              </button>{' '}
+              <button type="button" onClick={() => jumpMatch(1)} aria-label="Next match">
+                ↓
+              </button>
             </span>
           )}
           <label>
             Open to depth{' '}
-            <select value={search.depth ?? ''} onChange={(e) => { setCollapsed(new Set()); setSearch({ depth: e.target.value === '' ? undefined : Number(e.target.value) }); }} data-testid="depth">
+            <select
+              value={search.depth ?? ''}
+              onChange={(e) => {
+                setCollapsed(new Set());
+                setSearch({ depth: e.target.value === '' ? undefined : Number(e.target.value) });
+              }}
+              data-testid="depth"
+            >
               <option value="">all</option>
-              {[1, 2, 3, 4, 5].map((d) => <option key={d} value={d}>{d}</option>)}
+              {[1, 2, 3, 4, 5].map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
             </select>
           </label>
         </div>
         {missing ? (
-          <p className={styles.muted} data-testid="no-call">No call {callId} in {projectId}.</p>
+          <p className={styles.muted} data-testid="no-call">
+            No call {callId} in {projectId}.
+          </p>
         ) : (
           Boolean(stream.error) && <ErrorBanner error={stream.error} onRetry={() => setAttempt((a) => a + 1)} />
         )}
-        {flat.ids.length === 0 && !Boolean(stream.error) && <p className={styles.muted} data-testid="loading">Loading trace…</p>}
+        {flat.ids.length === 0 && !stream.error && (
+          <p className={styles.muted} data-testid="loading">
+            Loading trace…
+          </p>
+        )}
         {flat.ids.length > 0 && (
-          <TraceTree index={index} flat={flat} selected={selected} scrollRequest={scrollRequest} timeline={search.view === 'timeline'} span={totals} isOpen={isOpen} dimmed={dimmed} onSelect={select} onToggle={toggle} />
+          <TraceTree
+            index={index}
+            flat={flat}
+            selected={selected}
+            scrollRequest={scrollRequest}
+            timeline={search.view === 'timeline'}
+            span={totals}
+            isOpen={isOpen}
+            dimmed={dimmed}
+            onSelect={select}
+            onToggle={toggle}
+          />
         )}
       </section>
       <section className={styles.detailPane}>

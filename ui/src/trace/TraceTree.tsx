@@ -32,7 +32,12 @@ export interface TraceTreeProps {
 
 export function TraceTree(p: TraceTreeProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: p.flat.ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtual = useVirtualizer({
+    count: p.flat.ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   const selectedIndex = p.selected === null ? -1 : (p.flat.indexOf.get(p.selected) ?? -1);
   // Each request is honoured once, when its call is the selection and has a row: streaming
   // more rows must not pull the view back to it.
@@ -83,6 +88,7 @@ export function TraceTree(p: TraceTreeProps) {
               <span className={styles.treeLabel} style={{ paddingLeft: depth * 14 }}>
                 {kids > 0 ? (
                   <button
+                    type="button"
                     className={styles.caret}
                     aria-label={open ? 'Collapse' : 'Expand'}
                     onClick={(e) => {
@@ -100,7 +106,10 @@ export function TraceTree(p: TraceTreeProps) {
                 {kids > 0 && !open && <span className={styles.kidCount}>{kids}</span>}
               </span>
               <span className={styles.barTrack}>
-                <span className={`${styles.bar} ${row.ended_at ? '' : styles.open}`} style={{ marginLeft: `${left}%`, width: `${Math.min(width, 100 - left)}%` }} />
+                <span
+                  className={`${styles.bar} ${row.ended_at ? '' : styles.open}`}
+                  style={{ marginLeft: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}
+                />
               </span>
               <span className={styles.metric}>{formatDuration(lat)}</span>
               <span className={styles.metric}>{formatTokens(row.tokens)}</span>

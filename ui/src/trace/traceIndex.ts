@@ -87,7 +87,9 @@ export class TraceIndex {
     const ids: string[] = [];
     const depths: number[] = [];
     const indexOf = new Map<string, number>();
-    const stack: [string, number][] = this.roots().reverse().map((id) => [id, 0]);
+    const stack: [string, number][] = this.roots()
+      .reverse()
+      .map((id) => [id, 0]);
     while (stack.length > 0) {
       const [id, depth] = stack.pop()!;
       indexOf.set(id, ids.length);

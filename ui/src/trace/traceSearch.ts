@@ -15,7 +15,8 @@ export interface TraceSearch {
 export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
   const out: TraceSearch = {};
   if (typeof raw.call === 'string' && raw.call !== '') out.call = raw.call;
-  if (typeof raw.tab === 'string' && (TABS as readonly string[]).includes(raw.tab) && raw.tab !== 'io') out.tab = raw.tab as Tab;
+  if (typeof raw.tab === 'string' && (TABS as readonly string[]).includes(raw.tab) && raw.tab !== 'io')
+    out.tab = raw.tab as Tab;
   if (raw.view === 'timeline') out.view = 'timeline';
   const depth = Number(raw.depth);
   if (raw.depth !== undefined && Number.isInteger(depth) && depth >= 1 && depth <= 50) out.depth = depth;

@@ -21,16 +21,27 @@ export class TraceStreamSource {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private idle: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(projectId: string, callId: string, private readonly onClose: () => void) {
+  constructor(
+    projectId: string,
+    callId: string,
+    private readonly onClose: () => void,
+  ) {
     const body: UiTraceTreeReq = { project_id: projectId, call_id: callId };
-    streamJsonl<TraceRow>('/ui/api/trace_tree', body, (rows) => {
-      const first = this.index.size === 0;
-      this.index.add(rows);
-      if (first) this.publish();
-      else if (this.timer === null) this.timer = setTimeout(() => this.publish(), PUBLISH_MS);
-    }, this.ctrl.signal)
+    streamJsonl<TraceRow>(
+      '/ui/api/trace_tree',
+      body,
+      (rows) => {
+        const first = this.index.size === 0;
+        this.index.add(rows);
+        if (first) this.publish();
+        else if (this.timer === null) this.timer = setTimeout(() => this.publish(), PUBLISH_MS);
+      },
+      this.ctrl.signal,
+    )
       .then(() => this.finish(null))
-      .catch((error: unknown) => { if (!this.ctrl.signal.aborted) this.finish(error); });
+      .catch((error: unknown) => {
+        if (!this.ctrl.signal.aborted) this.finish(error);
+      });
     this.lingerThenClose();
   }
 
@@ -74,7 +85,9 @@ export function traceStream(projectId: string, callId: string, attempt = 0): Tra
   const key = JSON.stringify([projectId, callId, attempt]);
   let s = live.get(key);
   if (!s) {
-    s = new TraceStreamSource(projectId, callId, () => { if (live.get(key) === s) live.delete(key); });
+    s = new TraceStreamSource(projectId, callId, () => {
+      if (live.get(key) === s) live.delete(key);
+    });
     live.set(key, s);
   }
   return s;

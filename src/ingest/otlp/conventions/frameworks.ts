@@ -4,15 +4,41 @@
 // (traceloop.entity.input / .output, traceloop.span.kind; llm.usage.total_tokens of its
 // older LLM spans), Google's ADK on Vertex (gcp.vertex.agent.*), Weave's own
 // weave.span.kind, and plain input(s) / output(s) attributes.
-import { inputsFrom, numberOf, parseJson, sourced, stringified, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import {
+  inputsFrom,
+  numberOf,
+  parseJson,
+  sourced,
+  stringified,
+  stringOf,
+  type Convention,
+  type Extracted,
+  type Sourced,
+  type SpanView,
+} from '../span-view.js';
 import type { StringifiedJson } from '../../../service/stringified-json.js';
 
 type Obj = Record<string, unknown>;
 
 // These frameworks write JSON text (a bare string arrives quoted); plain input(s) / output(s)
 // may be JSON or text, so text that does not parse stays text.
-const INPUT_KEYS = ['mlflow.spanInputs', 'traceloop.entity.input', 'gcp.vertex.agent.llm_request', 'gcp.vertex.agent.tool_call_args', 'input', 'inputs'];
-const OUTPUT_KEYS = ['mlflow.spanOutputs', 'final_result', 'traceloop.entity.output', 'gcp.vertex.agent.llm_response', 'gcp.vertex.agent.tool_response', 'output', 'outputs'];
+const INPUT_KEYS = [
+  'mlflow.spanInputs',
+  'traceloop.entity.input',
+  'gcp.vertex.agent.llm_request',
+  'gcp.vertex.agent.tool_call_args',
+  'input',
+  'inputs',
+];
+const OUTPUT_KEYS = [
+  'mlflow.spanOutputs',
+  'final_result',
+  'traceloop.entity.output',
+  'gcp.vertex.agent.llm_response',
+  'gcp.vertex.agent.tool_response',
+  'output',
+  'outputs',
+];
 
 function inputsOf(span: SpanView): Sourced<Obj | StringifiedJson> | undefined {
   const messages = parseJson(span.flat['pydantic_ai.all_messages']);

@@ -6,7 +6,17 @@
 //     gen_ai.client.inference.operation.details event).
 // Usage: gen_ai.usage.input_tokens includes cached input tokens (the 1.37 definition);
 // gen_ai.usage.prompt_tokens / completion_tokens are the pre-1.27 names.
-import { numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView, type TokenCounts } from '../span-view.js';
+import {
+  numberOf,
+  parseJsonish,
+  sourced,
+  stringOf,
+  type Convention,
+  type Extracted,
+  type Sourced,
+  type SpanView,
+  type TokenCounts,
+} from '../span-view.js';
 
 type Obj = Record<string, unknown>;
 
@@ -49,7 +59,11 @@ function inputsOf(span: SpanView): Sourced<Obj> | undefined {
     return sourced(fromEvents ? { messages: fromEvents } : undefined);
   }
   const parsed = parseJsonish(prompt);
-  const value = Array.isArray(parsed) ? { messages: parsed } : parsed !== null && typeof parsed === 'object' ? (parsed as Obj) : { prompt: parsed };
+  const value = Array.isArray(parsed)
+    ? { messages: parsed }
+    : parsed !== null && typeof parsed === 'object'
+      ? (parsed as Obj)
+      : { prompt: parsed };
   return sourced(value, 'gen_ai.prompt', 'gen_ai.prompt.*');
 }
 
@@ -57,9 +71,12 @@ function outputOf(span: SpanView): Sourced<unknown> | undefined {
   const newer = messages(fromSpanOrEvents(span, 'gen_ai.output.messages'));
   if (newer) return sourced(newer, 'gen_ai.output.messages');
   const completion = fromSpanOrEvents(span, 'gen_ai.completion');
-  if (completion !== undefined && completion !== null) return sourced(parseJsonish(completion), 'gen_ai.completion', 'gen_ai.completion.*');
+  if (completion !== undefined && completion !== null)
+    return sourced(parseJsonish(completion), 'gen_ai.completion', 'gen_ai.completion.*');
   // gen_ai.choice events (1.28-1.36): one per choice, the message in its attributes.
-  const choices = span.span.events.filter((e) => e.name === 'gen_ai.choice').map((e) => parseJsonish(e.attributes.message ?? e.attributes));
+  const choices = span.span.events
+    .filter((e) => e.name === 'gen_ai.choice')
+    .map((e) => parseJsonish(e.attributes.message ?? e.attributes));
   return sourced(choices.length > 0 ? choices : undefined);
 }
 

@@ -3,9 +3,18 @@
 // llm.token_count.* (prompt includes its cache_read / cache_write details),
 // llm.model_name, llm.provider / llm.system, llm.invocation_parameters (JSON text),
 // openinference.span.kind, session.id.
-import { inputsFrom, isObj, jsonContent, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type SpanView } from '../span-view.js';
-
-type Obj = Record<string, unknown>;
+import {
+  inputsFrom,
+  isObj,
+  jsonContent,
+  numberOf,
+  parseJsonish,
+  sourced,
+  stringOf,
+  type Convention,
+  type Extracted,
+  type SpanView,
+} from '../span-view.js';
 
 /** llm.*_messages entries are {message: {...}}: the messages themselves. */
 function messageList(v: unknown): unknown[] | undefined {
@@ -13,7 +22,7 @@ function messageList(v: unknown): unknown[] | undefined {
   return v.map((m) => (isObj(m) && isObj(m.message) ? m.message : m));
 }
 
-function valueOf(span: SpanView, key: 'input' | 'output'): unknown {
+function spanValue(span: SpanView, key: 'input' | 'output'): unknown {
   const raw = span.get(`${key}.value`);
   if (raw === undefined || raw === null) return undefined;
   const mime = span.get(`${key}.mime_type`);
@@ -24,12 +33,19 @@ export const openInference: Convention = {
   name: 'openinference',
   extract(span: SpanView): Extracted {
     if (!span.uses('input.', 'output.', 'llm.', 'openinference.')) return {};
-    const input = valueOf(span, 'input');
-    const inputs = input !== undefined
-      ? sourced(inputsFrom(input, 'input'), 'input.value')
-      : sourced(((m) => (m ? { messages: m } : undefined))(messageList(span.get('llm.input_messages'))), 'llm.input_messages.*');
-    const outputValue = valueOf(span, 'output');
-    const output = outputValue !== undefined ? sourced(outputValue, 'output.value') : sourced(messageList(span.get('llm.output_messages')), 'llm.output_messages.*');
+    const input = spanValue(span, 'input');
+    const inputs =
+      input !== undefined
+        ? sourced(inputsFrom(input, 'input'), 'input.value')
+        : sourced(
+            ((m) => (m ? { messages: m } : undefined))(messageList(span.get('llm.input_messages'))),
+            'llm.input_messages.*',
+          );
+    const outputValue = spanValue(span, 'output');
+    const output =
+      outputValue !== undefined
+        ? sourced(outputValue, 'output.value')
+        : sourced(messageList(span.get('llm.output_messages')), 'llm.output_messages.*');
     const n = (key: string) => numberOf(span.get(key));
     const usage = span.hasPrefix('llm.token_count')
       ? {

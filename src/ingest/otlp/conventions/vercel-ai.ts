@@ -3,7 +3,18 @@
 // ai.toolCall.* on tool spans, ai.usage.* (promptTokens / completionTokens up to v4,
 // inputTokens / outputTokens / totalTokens / cachedInputTokens / reasoningTokens from v5),
 // ai.model.id and ai.model.provider, ai.operationId.
-import { inputsFrom, jsonContent as content, numberOf, parseJsonish, sourced, stringOf, type Convention, type Extracted, type Sourced, type SpanView } from '../span-view.js';
+import {
+  inputsFrom,
+  jsonContent as content,
+  numberOf,
+  parseJsonish,
+  sourced,
+  stringOf,
+  type Convention,
+  type Extracted,
+  type Sourced,
+  type SpanView,
+} from '../span-view.js';
 import { StringifiedJson } from '../../../service/stringified-json.js';
 
 type Obj = Record<string, unknown>;
@@ -27,7 +38,8 @@ function outputOf(span: SpanView): Sourced<unknown> | undefined {
   if (object !== undefined) return sourced(content(object), 'ai.response.object');
   const text = span.flat['ai.response.text'];
   const toolCalls = parseJsonish(span.flat['ai.response.toolCalls']);
-  if (toolCalls !== undefined) return sourced({ text: text ?? null, tool_calls: toolCalls }, 'ai.response.text', 'ai.response.toolCalls');
+  if (toolCalls !== undefined)
+    return sourced({ text: text ?? null, tool_calls: toolCalls }, 'ai.response.text', 'ai.response.toolCalls');
   if (text !== undefined) return sourced(text, 'ai.response.text');
   for (const key of ['ai.toolCall.result', 'ai.toolCall.output']) {
     if (span.flat[key] !== undefined) return sourced(content(span.flat[key]), key);
