@@ -6,8 +6,8 @@
 // Run alone: node --import tsx bench/delete.ts
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
-import { callKeyOf, keyParams } from '../src/storage/sqlite/sqlite-call-keys.js';
+import { SQLITE_FILE } from '../src/storage/sqlite/store.js';
+import { callKeyOf, keyParams } from '../src/storage/sqlite/calls/call-keys.js';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset } from './lib/dataset.js';

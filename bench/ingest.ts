@@ -6,10 +6,10 @@
 // Run alone: node --import tsx bench/ingest.ts
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { toEndPart, toStartPart } from '../src/service/call-parts.js';
-import { openSqlite } from '../src/storage/sqlite/sqlite-database.js';
-import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/sqlite-migrations.js';
-import { createSqliteStore, SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
+import { toEndPart, toStartPart } from '../src/service/calls/call-parts.js';
+import { openSqlite } from '../src/storage/sqlite/engine/database.js';
+import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations.js';
+import { createSqliteStore, SQLITE_FILE } from '../src/storage/sqlite/store.js';
 import type { CallPart } from '../src/storage/call-store.js';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, dataPath, type BenchOptions } from './lib/config.js';

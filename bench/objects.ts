@@ -5,7 +5,7 @@
 // Run alone: node --import tsx bench/objects.ts
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
+import { SQLITE_FILE } from '../src/storage/sqlite/store.js';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset } from './lib/dataset.js';

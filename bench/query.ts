@@ -10,8 +10,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { compileCallsQuery, type CallsQueryInput } from '../src/query/compile-calls-query.js';
-import { buildCallsSelect } from '../src/storage/sqlite/sqlite-calls-select.js';
-import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
+import { buildCallsSelect } from '../src/storage/sqlite/calls/call-select.js';
+import { SQLITE_FILE } from '../src/storage/sqlite/store.js';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, type BenchOptions } from './lib/config.js';
 import { ensureDataset, type Manifest } from './lib/dataset.js';

@@ -1,6 +1,6 @@
 // `weft keys ...`: create, list and revoke API keys in the data directory's database;
-// `weft copy ...`: copy a Weft's history between engines (cli-copy.ts).
-// `weft backup FILE`: a consistent copy of the SQLite database, also while serving (cli-backup.ts).
+// `weft copy ...`: copy a Weft's history between engines (cli/copy.ts).
+// `weft backup FILE`: a consistent copy of the SQLite database, also while serving (cli/backup.ts).
 // Whoever can run this can read the database file anyway, so the CLI acts with full rights.
 //   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json]
 //   weft keys list [--json]
@@ -12,18 +12,18 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { argsError, ConfigError, configFrom, DEFAULTS, SETTINGS } from './config.js';
 import { openStore } from './open-store.js';
-import { COPY_USAGE, CopyUsageError, runCopy } from './cli-copy.js';
-import { runBackup } from './cli-backup.js';
+import { COPY_USAGE, CopyUsageError, runCopy } from './cli/copy.js';
+import { runBackup } from './cli/backup.js';
 import type { AuthStore } from './storage/auth-store.js';
 import { WeftError } from './api/errors.js';
 import { StartupError } from './startup-error.js';
-import { OPEN_ACCESS } from './service/auth-access.js';
-import { createKey, listKeys, revokeKey } from './service/auth-keys.js';
-import { openSqlite } from './storage/sqlite/sqlite-database.js';
-import { SQLITE_MIGRATIONS } from './storage/sqlite/sqlite-migrations.js';
-import { SQLITE_FILE } from './storage/sqlite/sqlite-store.js';
-import { createSqliteAuthStore } from './storage/sqlite/sqlite-auth-store.js';
-import { createInlineWriter } from './storage/sqlite/sqlite-writer.js';
+import { OPEN_ACCESS } from './service/auth/auth-access.js';
+import { createKey, listKeys, revokeKey } from './service/auth/auth-keys.js';
+import { openSqlite } from './storage/sqlite/engine/database.js';
+import { SQLITE_MIGRATIONS } from './storage/sqlite/engine/migrations.js';
+import { SQLITE_FILE } from './storage/sqlite/store.js';
+import { createSqliteAuthStore } from './storage/sqlite/auth/auth-store.js';
+import { createInlineWriter } from './storage/sqlite/engine/writer.js';
 
 const USAGE = `usage:
   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json] [--data-dir DIR]

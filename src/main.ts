@@ -4,7 +4,7 @@
 import './node-version.js';
 import { parseArgs } from 'node:util';
 import { argsError, ConfigError, configFrom, SETTING_OPTIONS, type Config } from './config.js';
-import { serverUsage } from './cli-usage.js';
+import { serverUsage } from './cli/usage.js';
 import { weftVersion } from './package-root.js';
 import { buildApp } from './http/app.js';
 import { closeGracefully } from './http/graceful-close.js';

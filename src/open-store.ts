@@ -1,9 +1,9 @@
 // Opens the storage engine a configuration names: the SQLite file in the data directory, or a
 // ClickHouse database (created and migrated on first use). Shared by the server and the CLI.
 import type { Config } from './config.js';
-import { createSqliteStore, type SqliteStoreOptions } from './storage/sqlite/sqlite-store.js';
-import { createClickHouseStore } from './storage/clickhouse/clickhouse-store.js';
-import { chdbConnection } from './storage/clickhouse/clickhouse-chdb.js';
+import { createSqliteStore, type SqliteStoreOptions } from './storage/sqlite/store.js';
+import { createClickHouseStore } from './storage/clickhouse/store.js';
+import { chdbConnection } from './storage/clickhouse/engine/chdb.js';
 import type { Store } from './storage/store.js';
 import { StartupError } from './startup-error.js';
 

@@ -5,8 +5,8 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, bearer, type TestApp } from './helpers/test-app.js';
 import { cli, createdKey, serve, tempDirs } from './helpers/weft-process.js';
-import { listKeys } from '../src/service/auth-keys.js';
-import { OPEN_ACCESS } from '../src/service/auth-access.js';
+import { listKeys } from '../src/service/auth/auth-keys.js';
+import { OPEN_ACCESS } from '../src/service/auth/auth-access.js';
 
 let t: TestApp;
 // victim: alice writer, vadmin admin, pat writer on victim/p1 only.

@@ -4,8 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTES } from '../src/api/routes.js';
-import { OPEN_ACCESS } from '../src/service/auth-access.js';
-import { createKey } from '../src/service/auth-keys.js';
+import { OPEN_ACCESS } from '../src/service/auth/auth-access.js';
+import { createKey } from '../src/service/auth/auth-keys.js';
 import { bearer, startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
 import { exampleFromSchema, seedFixtures, validExamples, type Fixtures } from './helpers/route-examples.js';
 

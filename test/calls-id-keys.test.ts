@@ -1,5 +1,5 @@
 // Calls are found by their full ids, whatever the engine indexes: SQLite looks calls up by a
-// key of the id (its first 16 hex digits, sqlite-call-keys.ts), which ids may share. Ids
+// key of the id (its first 16 hex digits, sqlite/calls/call-keys.ts), which ids may share. Ids
 // sharing a key, the same id in two projects, and ids of every shape (OTLP hex, upper and
 // lower case, not hex at all) stay distinct calls for reads, writes, filters and deletes.
 import { test, before, after } from 'node:test';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { start, end, newId, startItem, endItem } from './helpers/calls.js';
 import { testEngine } from './helpers/clickhouse-engine.js';
-import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
+import { SQLITE_FILE } from '../src/storage/sqlite/store.js';
 
 let t: TestApp;
 before(async () => {

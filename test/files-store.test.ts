@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite, type SqliteDb } from '../src/storage/sqlite/sqlite-database.js';
-import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/sqlite-migrations.js';
-import { createSqliteFileStore } from '../src/storage/sqlite/sqlite-file-store.js';
-import { dropInterruptedUploads } from '../src/storage/sqlite/sqlite-file-writes.js';
-import { createInlineWriter, createSqliteWriter } from '../src/storage/sqlite/sqlite-writer.js';
+import { openSqlite, type SqliteDb } from '../src/storage/sqlite/engine/database.js';
+import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations.js';
+import { createSqliteFileStore } from '../src/storage/sqlite/files/file-store.js';
+import { dropInterruptedUploads } from '../src/storage/sqlite/files/file-writes.js';
+import { createInlineWriter, createSqliteWriter } from '../src/storage/sqlite/engine/writer.js';
 import type { FileStore } from '../src/storage/file-store.js';
-import { bytesDigest } from '../src/service/digest.js';
-import { createBytesDigester } from '../src/service/file-digest.js';
+import { bytesDigest } from '../src/service/json/digest.js';
+import { createBytesDigester } from '../src/service/files/file-digest.js';
 
 const CHUNK = 4;
 

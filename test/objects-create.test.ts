@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, PROJECT as P, LOCAL_USER, type TestApp } from './helpers/test-app.js';
-import { valDigest } from '../src/service/digest.js';
+import { valDigest } from '../src/service/json/digest.js';
 
 let t: TestApp;
 before(async () => {

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { canonicalJson } from '../src/service/digest.js';
+import { canonicalJson } from '../src/service/json/digest.js';
 
 let t: TestApp;
 before(async () => {

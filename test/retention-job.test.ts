@@ -7,8 +7,8 @@ import Database from 'better-sqlite3';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
 import { chdbClient, clickhouseDatabase } from './helpers/clickhouse-engine.js';
-import { selectRows } from '../src/storage/clickhouse/clickhouse-client.js';
-import { startRetentionJob } from '../src/service/retention-job.js';
+import { selectRows } from '../src/storage/clickhouse/engine/client.js';
+import { startRetentionJob } from '../src/service/retention/retention-job.js';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();

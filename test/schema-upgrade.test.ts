@@ -6,8 +6,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqlite } from '../src/storage/sqlite/sqlite-database.js';
-import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/sqlite-migrations.js';
+import { openSqlite } from '../src/storage/sqlite/engine/database.js';
+import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations.js';
 import { serve, tempDirs } from './helpers/weft-process.js';
 
 const dirs = tempDirs('weft-upgrade-');

@@ -1,4 +1,4 @@
-// SQLite finds calls by id through key tables of (id key, rowid) pairs (sqlite-call-ids.ts).
+// SQLite finds calls by id through key tables of (id key, rowid) pairs (sqlite/calls/call-ids.ts).
 // A file rebuilt outside Weft (sqlite3 .dump into a new file) renumbers the rowids; the next
 // start must notice and rebuild the pairs, or reads by id would miss calls and ends would
 // add second copies of them. SQLite only: ClickHouse has no rowids.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startTestApp, PROJECT } from './helpers/test-app.js';
 import { start, end, newId, startItem, endItem } from './helpers/calls.js';
-import { SQLITE_FILE } from '../src/storage/sqlite/sqlite-store.js';
+import { SQLITE_FILE } from '../src/storage/sqlite/store.js';
 
 test('SQLite: calls renumbered outside Weft (a dump reloaded) get their id keys rebuilt at the next start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'weft-rekey-'));

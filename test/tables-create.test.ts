@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { chdbClient, clickhouseDatabase } from './helpers/clickhouse-engine.js';
-import { selectRows } from '../src/storage/clickhouse/clickhouse-client.js';
+import { selectRows } from '../src/storage/clickhouse/engine/client.js';
 import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js';
-import { valDigest } from '../src/service/digest.js';
+import { valDigest } from '../src/service/json/digest.js';
 
 let t: TestApp;
 before(async () => {

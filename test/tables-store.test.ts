@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { buildTableRowsSelect } from '../src/storage/sqlite/sqlite-table-store.js';
+import { buildTableRowsSelect } from '../src/storage/sqlite/tables/table-store.js';
 import type { TableRowsQuery } from '../src/storage/table-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 

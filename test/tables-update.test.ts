@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { startTestApp, PROJECT as P, type TestApp } from './helpers/test-app.js';
-import { valDigest } from '../src/service/digest.js';
+import { valDigest } from '../src/service/json/digest.js';
 
 let t: TestApp;
 before(async () => {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, bearer, type TestApp, type Reply } from './helpers/test-app.js';
 import { start, end, startItem, endItem } from './helpers/calls.js';
-import { createKey } from '../src/service/auth-keys.js';
-import { OPEN_ACCESS } from '../src/service/auth-access.js';
+import { createKey } from '../src/service/auth/auth-keys.js';
+import { OPEN_ACCESS } from '../src/service/auth/auth-access.js';
 
 const INDEX = '<!doctype html><title>Weft</title><script type="module" src="/ui/assets/app-abc123.js"></script>';
 const SCRIPT = 'console.log("weft ui");\n';

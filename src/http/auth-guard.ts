@@ -8,9 +8,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import type { RouteAccess } from '../api/route-spec.js';
-import { isAdmin, mayAccessProject, type AccessLevel } from '../service/auth-access.js';
-import { ForbiddenError } from '../service/auth-errors.js';
-import { tryParseRef } from '../service/refs.js';
+import { isAdmin, mayAccessProject, type AccessLevel } from '../service/auth/auth-access.js';
+import { ForbiddenError } from '../service/auth/auth-errors.js';
+import { tryParseRef } from '../service/refs/refs.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

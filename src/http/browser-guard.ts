@@ -9,7 +9,7 @@
 //    Basic-auth prompt. Same-site pages on another port of a keyed server are left to the key.
 // Weft grants no CORS permission on any route, so no other origin can read an answer.
 import type { FastifyRequest } from 'fastify';
-import { ForbiddenError } from '../service/auth-errors.js';
+import { ForbiddenError } from '../service/auth/auth-errors.js';
 import { hostnameOf, type HostPolicy } from './host-policy.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

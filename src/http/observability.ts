@@ -2,8 +2,8 @@
 // each request's body bytes and report the request, the /metrics route, and the store the rest
 // of the app uses, metered (service/metered-store.ts): returned, to be used in place of `store`.
 import type { FastifyInstance } from 'fastify';
-import { createServerMetrics } from '../service/server-metrics.js';
-import { meteredStore } from '../service/metered-store.js';
+import { createServerMetrics } from '../service/metrics/server-metrics.js';
+import { meteredStore } from '../service/metrics/metered-store.js';
 import type { Store } from '../storage/store.js';
 import { registerRequestBytes } from './request-bytes.js';
 import { registerRequestMetrics } from './request-metrics.js';

@@ -7,8 +7,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../api/route-spec.js';
 import type { AuthStore } from '../storage/auth-store.js';
-import { OPEN_ACCESS, type Access } from '../service/auth-access.js';
-import { hashKey } from '../service/auth-keys.js';
+import { OPEN_ACCESS, type Access } from '../service/auth/auth-access.js';
+import { hashKey } from '../service/auth/auth-keys.js';
 import { keyFromHeaders } from './auth-header.js';
 
 export interface RequestContext {

@@ -3,7 +3,7 @@
 // number of label values stays bounded by the route table; requests that matched no route
 // share one label.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ServerMetrics } from '../service/server-metrics.js';
+import type { ServerMetrics } from '../service/metrics/server-metrics.js';
 import { requestBytes } from './request-bytes.js';
 
 export const UNMATCHED_ROUTE = 'unmatched';

@@ -1,7 +1,7 @@
 // Pages of calls sorted by start time on ClickHouse are read through the bound where the same
-// page ended last time (clickhouse-page-guess.ts), and, for pages of up to 1,000 calls, as ids
+// page ended last time (clickhouse/calls/page-guess.ts), and, for pages of up to 1,000 calls, as ids
 // and row versions first with the calls themselves from a cache of this process's
-// (clickhouse-call-cache.ts). Whatever changed since (a call ended, renamed, deleted; through
+// (clickhouse/calls/call-cache.ts). Whatever changed since (a call ended, renamed, deleted; through
 // this process or another), a page is what a read without either gives.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,8 +10,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { chdbClient, clickhouseDatabase } from '../helpers/clickhouse-engine.js';
 import { end, endItem, start, startItem } from '../helpers/calls.js';
 import { compileCallsQuery } from '../../src/query/compile-calls-query.js';
-import { callPages } from '../../src/storage/clickhouse/clickhouse-call-pages.js';
-import { NO_LEAVES } from '../../src/storage/clickhouse/clickhouse-calls-select.js';
+import { callPages } from '../../src/storage/clickhouse/calls/call-pages.js';
+import { NO_LEAVES } from '../../src/storage/clickhouse/calls/call-select.js';
 
 process.env.WEFT_TEST_ENGINE = 'clickhouse';
 const a = await startTestApp();
@@ -65,7 +65,7 @@ async function samePage(body: Record<string, unknown>, what: string): Promise<un
   return want;
 }
 
-// The window counts 300 rows meeting a page's start conditions (clickhouse-started-window.ts):
+// The window counts 300 rows meeting a page's start conditions (clickhouse/calls/started-window.ts):
 // with fewer, a page is read unbounded, without the cache. Hence 320 roots (and their children).
 const ROOTS = 320;
 

@@ -9,9 +9,9 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { chdbClient, clickhouseDatabase } from '../helpers/clickhouse-engine.js';
 import { end, endItem, jsonl, start, startItem } from '../helpers/calls.js';
 import { compileCallsQuery, type CallsQueryInput } from '../../src/query/compile-calls-query.js';
-import { streamWithLeaves, usableLeaves, withLeaves } from '../../src/storage/clickhouse/clickhouse-call-leaves.js';
-import { buildCallsSelect, type LeafReads } from '../../src/storage/clickhouse/clickhouse-calls-select.js';
-import { selectRows } from '../../src/storage/clickhouse/clickhouse-client.js';
+import { streamWithLeaves, usableLeaves, withLeaves } from '../../src/storage/clickhouse/calls/call-leaves.js';
+import { buildCallsSelect, type LeafReads } from '../../src/storage/clickhouse/calls/call-select.js';
+import { selectRows } from '../../src/storage/clickhouse/engine/client.js';
 
 process.env.WEFT_TEST_ENGINE = 'clickhouse';
 

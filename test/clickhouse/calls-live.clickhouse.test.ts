@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
-import { createClickHouseCallStore } from '../../src/storage/clickhouse/clickhouse-call-store.js';
-import { selectRows } from '../../src/storage/clickhouse/clickhouse-client.js';
+import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { createClickHouseCallStore } from '../../src/storage/clickhouse/calls/call-store.js';
+import { selectRows } from '../../src/storage/clickhouse/engine/client.js';
 import { compileCallsQuery } from '../../src/query/compile-calls-query.js';
 import type { CallPart, CallStore } from '../../src/storage/call-store.js';
 import { nowMicros } from '../../src/time.js';

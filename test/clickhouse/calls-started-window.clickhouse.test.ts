@@ -1,5 +1,5 @@
 // Pages sorted by start time on ClickHouse are read through a window of the sort key, whose
-// start is asked with this process's last answer as a guess (clickhouse-started-window.ts).
+// start is asked with this process's last answer as a guess (clickhouse/calls/started-window.ts).
 // Whatever happened since that answer (newer calls, older calls, calls deleted or purged),
 // the pages stay exactly the calls they should be, and the guess is what ClickHouse is asked
 // first.
@@ -10,8 +10,8 @@ import { startTestApp } from '../helpers/test-app.js';
 import { chdbClient, clickhouseDatabase } from '../helpers/clickhouse-engine.js';
 import { end, endItem, start, startItem } from '../helpers/calls.js';
 import { compileCallsQuery } from '../../src/query/compile-calls-query.js';
-import { startedWindow } from '../../src/storage/clickhouse/clickhouse-started-window.js';
-import { NO_LEAVES } from '../../src/storage/clickhouse/clickhouse-calls-select.js';
+import { startedWindow } from '../../src/storage/clickhouse/calls/started-window.js';
+import { NO_LEAVES } from '../../src/storage/clickhouse/calls/call-select.js';
 
 process.env.WEFT_TEST_ENGINE = 'clickhouse';
 const t = await startTestApp();

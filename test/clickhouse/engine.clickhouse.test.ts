@@ -6,9 +6,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, PROJECT } from '../helpers/test-app.js';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
-import { selectRows } from '../../src/storage/clickhouse/clickhouse-client.js';
-import { ChParams, printChExpr, printChOrderBy } from '../../src/storage/clickhouse/clickhouse-dialect.js';
+import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { selectRows } from '../../src/storage/clickhouse/engine/client.js';
+import { ChParams, printChExpr, printChOrderBy } from '../../src/storage/clickhouse/engine/dialect.js';
 
 // Read when a test app starts: this file's apps run on ClickHouse.
 process.env.WEFT_TEST_ENGINE = 'clickhouse';

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ClickHouseError } from '@clickhouse/client';
 import { startTestApp, PROJECT } from '../helpers/test-app.js';
-import { connectClickHouse } from '../../src/storage/clickhouse/clickhouse-client.js';
-import { createClickHouseCostStore } from '../../src/storage/clickhouse/clickhouse-cost-store.js';
-import { clickHouseFault } from '../../src/storage/clickhouse/clickhouse-faults.js';
+import { connectClickHouse } from '../../src/storage/clickhouse/engine/client.js';
+import { createClickHouseCostStore } from '../../src/storage/clickhouse/costs/cost-store.js';
+import { clickHouseFault } from '../../src/storage/clickhouse/engine/faults.js';
 
 const closedPort = await new Promise<number>((resolve) => {
   const srv = net.createServer().listen(0, '127.0.0.1', () => {

@@ -1,12 +1,12 @@
 // The ClickHouse project settings store keeps a project's time-to-live for the write path
-// (clickhouse-project-settings-store.ts): statements counted on the real engine (chdb), with
+// (clickhouse/settings/settings-store.ts): statements counted on the real engine (chdb), with
 // a clock of the test's. Two stores on one database stand for two replicas.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
-import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/clickhouse-project-settings-store.js';
+import { migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/settings/settings-store.js';
 
 const database = `weft_settings_cache_${process.pid}`;
 after(async () => {

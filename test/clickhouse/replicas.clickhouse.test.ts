@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, bearer } from '../helpers/test-app.js';
 import { end, endItem, start, startItem } from '../helpers/calls.js';
-import { RETENTION_MAX_AGE_MS } from '../../src/service/calls-service.js';
+import { RETENTION_MAX_AGE_MS } from '../../src/service/calls/calls-service.js';
 
 // Read when each test app starts.
 process.env.WEFT_TEST_ENGINE = 'clickhouse';

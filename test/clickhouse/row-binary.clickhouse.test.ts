@@ -7,11 +7,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { ClickHouseError, extractErrorAtTheEndOfChunk } from '@clickhouse/client';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import {
-  rowBinaryRows,
-  type RowBinaryOptions,
-  type RowValue,
-} from '../../src/storage/clickhouse/clickhouse-row-binary.js';
+import { rowBinaryRows, type RowBinaryOptions, type RowValue } from '../../src/storage/clickhouse/engine/row-binary.js';
 
 const QUERY = `SELECT
     toString(number) AS id,

@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/clickhouse-client.js';
-import { migrateClickHouse } from '../../src/storage/clickhouse/clickhouse-migrations.js';
-import { clickHouseStores } from '../../src/storage/clickhouse/clickhouse-store.js';
+import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/engine/client.js';
+import { migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { clickHouseStores } from '../../src/storage/clickhouse/store.js';
 import type { Store } from '../../src/storage/store.js';
 
 const CHDB = join(import.meta.dirname, '..', '..', '.cache', 'chdb', 'node_modules', 'chdb');

@@ -3,8 +3,8 @@
 // blobs whose chunks no files row points at).
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { SQLITE_FILE } from '../../src/storage/sqlite/sqlite-store.js';
-import { selectRows } from '../../src/storage/clickhouse/clickhouse-client.js';
+import { SQLITE_FILE } from '../../src/storage/sqlite/store.js';
+import { selectRows } from '../../src/storage/clickhouse/engine/client.js';
 import { chdbClient, clickhouseDatabase } from './clickhouse-engine.js';
 import type { TestApp } from './test-app.js';
 

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
-import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { createSqliteStore } from '../../src/storage/sqlite/store.js';
 import type { Store } from '../../src/storage/store.js';
 import { clickhouseDatabase, testEngine, withClickHouse } from './clickhouse-engine.js';
 import { DEFAULTS } from '../../src/config.js';
-import { OPEN_ACCESS } from '../../src/service/auth-access.js';
-import { createKey, type CreateKeyInput, type CreatedKey } from '../../src/service/auth-keys.js';
+import { OPEN_ACCESS } from '../../src/service/auth/auth-access.js';
+import { createKey, type CreateKeyInput, type CreatedKey } from '../../src/service/auth/auth-keys.js';
 import type { LogFormat } from '../../src/config.js';
 import type { LogDestination } from '../../src/http/pretty-log.js';
 

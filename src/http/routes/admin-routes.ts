@@ -2,7 +2,7 @@
 // manages the keys of users whose roles all lie in entities it admins.
 import type { FastifyInstance } from 'fastify';
 import { adminRoutes as r } from '../../api/admin.js';
-import { createKey, listKeys, revokeKey } from '../../service/auth-keys.js';
+import { createKey, listKeys, revokeKey } from '../../service/auth/auth-keys.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 

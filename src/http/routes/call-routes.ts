@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { callsRoutes } from '../../api/calls.js';
 import { callsV2Routes } from '../../api/calls-v2.js';
-import { createCallsService } from '../../service/calls-service.js';
+import { createCallsService } from '../../service/calls/calls-service.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 

@@ -2,7 +2,7 @@
 // shipped price list in the background (withDefaultPrices, in app.ts).
 import type { FastifyInstance } from 'fastify';
 import { costsRoutes } from '../../api/costs.js';
-import { createCostService } from '../../service/cost-service.js';
+import { createCostService } from '../../service/costs/cost-service.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 

@@ -2,7 +2,7 @@
 // always comes from the request context; a wb_user_id in the body is ignored.
 import type { FastifyInstance } from 'fastify';
 import { feedbackRoutes } from '../../api/feedback.js';
-import { createFeedbackService } from '../../service/feedback-service.js';
+import { createFeedbackService } from '../../service/feedback/feedback-service.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 

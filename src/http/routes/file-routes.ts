@@ -24,7 +24,7 @@ import {
   openFile,
   stageFile,
   type StagedFile,
-} from '../../service/file-service.js';
+} from '../../service/files/file-service.js';
 import { bindRoute } from '../bind-route.js';
 
 /** @fastify/multipart's limit errors (parts, files, fields, file size): all are 413. */

@@ -1,7 +1,7 @@
 // Binds POST /graphql (api/graphql.ts) to the GraphQL service, with the caller of the request.
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoutes } from '../../api/graphql.js';
-import { executeGraphql } from '../../service/graphql-api.js';
+import { executeGraphql } from '../../service/graphql/graphql-api.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 

@@ -11,7 +11,7 @@ import {
   removeAliases,
   removeTags,
   setAliases,
-} from '../../service/object-service.js';
+} from '../../service/objects/object-service.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 
 export function registerObjectRoutes(app: FastifyInstance, store: Store): void {

@@ -4,9 +4,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { otlpRoutes } from '../../api/otlp.js';
 import { servedPaths } from '../../api/route-spec.js';
-import { mayAccessProject } from '../../service/auth-access.js';
-import { ForbiddenError } from '../../service/auth-errors.js';
-import { createCallsService } from '../../service/calls-service.js';
+import { mayAccessProject } from '../../service/auth/auth-access.js';
+import { ForbiddenError } from '../../service/auth/auth-errors.js';
+import { createCallsService } from '../../service/calls/calls-service.js';
 import type { Store } from '../../storage/store.js';
 import { decodeExport, encodingOf, inflate, type OtlpEncoding } from '../../ingest/otlp/otlp-decode.js';
 import { ingestExport, resourceProjects, type ExportResult } from '../../ingest/otlp/otlp-ingest.js';

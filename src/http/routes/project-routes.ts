@@ -2,11 +2,11 @@
 // (started with the app, stopped when it closes).
 import type { FastifyInstance } from 'fastify';
 import { projectsRoutes } from '../../api/projects.js';
-import { createRetentionService } from '../../service/retention-service.js';
-import { projectStats } from '../../service/project-stats.js';
-import { queryThreads } from '../../service/threads-service.js';
+import { createRetentionService } from '../../service/retention/retention-service.js';
+import { projectStats } from '../../service/projects/project-stats.js';
+import { queryThreads } from '../../service/threads/threads-service.js';
 import { threadsRoutes } from '../../api/threads.js';
-import { startRetentionJob } from '../../service/retention-job.js';
+import { startRetentionJob } from '../../service/retention/retention-job.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 

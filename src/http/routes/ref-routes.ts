@@ -1,7 +1,7 @@
 // Binds the refs routes (api/refs.ts) to the ref reader.
 import type { FastifyInstance } from 'fastify';
 import { refsRoutes } from '../../api/refs.js';
-import { readRefsBatch } from '../../service/refs-read.js';
+import { readRefsBatch } from '../../service/refs/refs-read.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 

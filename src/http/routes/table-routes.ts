@@ -10,7 +10,7 @@ import {
   tableStats,
   tableStatsBatch,
   updateTable,
-} from '../../service/table-service.js';
+} from '../../service/tables/table-service.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 
 export function registerTableRoutes(app: FastifyInstance, store: Store): void {

@@ -11,11 +11,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotBuiltError, NotFoundError } from '../../api/errors.js';
 import { findPackageRoot } from '../../package-root.js';
 import { UI_PREFIX, uiRoutes } from '../../api/ui.js';
-import { listUiProjects } from '../../service/ui-projects.js';
+import { listUiProjects } from '../../service/ui/ui-projects.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
-import { traceTree } from '../../service/ui-trace-tree.js';
-import { callsTimeseries } from '../../service/ui-timeseries.js';
+import { traceTree } from '../../service/ui/ui-trace-tree.js';
+import { callsTimeseries } from '../../service/ui/ui-timeseries.js';
 import { untilClosed } from '../close-signal.js';
 
 /** On every answer below /ui: the UI loads nothing from elsewhere, runs no inline script, is never framed. */

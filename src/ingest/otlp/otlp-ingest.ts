@@ -2,9 +2,9 @@
 // and written at once through the calls service; spans that cannot be read or stored are
 // counted and described in the answer's partial_success, as the OTLP spec asks.
 import { InvalidRequestError } from '../../api/errors.js';
-import type { Caller, CallsService } from '../../service/calls-service.js';
+import type { Caller, CallsService } from '../../service/calls/calls-service.js';
 import type { OtlpExport, RejectedSpan } from './otlp-spans.js';
-import type { ForeignCall } from '../../service/call-parts.js';
+import type { ForeignCall } from '../../service/calls/call-parts.js';
 import { spanToCall } from './span-to-call.js';
 
 export interface ExportResult {

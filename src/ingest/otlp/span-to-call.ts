@@ -4,7 +4,7 @@
 // attributes.otel_span. Weft writes the span name as op_name as it is (Weave
 // also creates an op object per name and writes its ref; Weft does not).
 import { createHash } from 'node:crypto';
-import type { ForeignCall } from '../../service/call-parts.js';
+import type { ForeignCall } from '../../service/calls/call-parts.js';
 import { formatTimestamp } from '../../time.js';
 import type { Attributes, OtlpSpan } from './otlp-spans.js';
 import { nestAttributes, SpanView, type Convention, type Extracted, type TokenCounts } from './span-view.js';

@@ -1,7 +1,7 @@
 // A span as the conventions read it: its flat attributes, the same attributes nested at
 // their dots (llm.input_messages.0.message.role -> llm.input_messages[0].message.role, keys
 // 0..n-1 becoming lists), and what each convention extracts from it.
-import { StringifiedJson } from '../../service/stringified-json.js';
+import { StringifiedJson } from '../../service/json/stringified-json.js';
 import type { Attributes, OtlpSpan } from './otlp-spans.js';
 
 type Obj = Record<string, unknown>;

@@ -16,7 +16,7 @@ import {
   type Sourced,
   type SpanView,
 } from '../span-view.js';
-import type { StringifiedJson } from '../../../service/stringified-json.js';
+import type { StringifiedJson } from '../../../service/json/stringified-json.js';
 
 type Obj = Record<string, unknown>;
 

@@ -15,7 +15,7 @@ import {
   type Sourced,
   type SpanView,
 } from '../span-view.js';
-import { StringifiedJson } from '../../../service/stringified-json.js';
+import { StringifiedJson } from '../../../service/json/stringified-json.js';
 
 type Obj = Record<string, unknown>;
 

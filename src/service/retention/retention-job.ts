@@ -1,0 +1,63 @@
+// The retention job: every interval, hard-deletes the calls whose expire_at has passed
+// (and their feedback) in small transactions, yielding to the event loop between them so
+// ingestion and reads keep flowing. Reads already hide expired calls; this reclaims space.
+import type { Store } from '../../storage/store.js';
+import { nowMicros } from '../../time.js';
+
+/** Calls deleted per transaction. */
+export const PURGE_BATCH = 1000;
+
+export interface RetentionJob {
+  /** Runs one pass now (deletes everything expired); returns how many calls were deleted. */
+  runOnce(): Promise<number>;
+  /** Stops the timer and waits for a running pass to finish. */
+  stop(): Promise<void>;
+}
+
+const yieldToEventLoop = () => new Promise<void>((r) => setImmediate(r));
+
+export function startRetentionJob(
+  store: Store,
+  opts: { intervalMs: number; batch?: number; onError?: (err: unknown) => void },
+): RetentionJob {
+  const batch = opts.batch ?? PURGE_BATCH;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+
+  async function pass(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      if (stopped) return total;
+      const n = await store.calls.purgeExpired(nowMicros(), batch);
+      total += n;
+      if (n < batch) return total;
+      await yieldToEventLoop();
+    }
+  }
+
+  function runOnce(): Promise<number> {
+    running ??= pass().finally(() => (running = null));
+    return running;
+  }
+
+  function schedule() {
+    if (stopped || opts.intervalMs <= 0) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((err) => opts.onError?.(err))
+        .finally(schedule);
+    }, opts.intervalMs);
+    timer.unref(); // never keeps the process alive on its own
+  }
+
+  schedule();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => {});
+    },
+  };
+}

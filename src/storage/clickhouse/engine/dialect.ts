@@ -1,0 +1,320 @@
+// Prints query plan nodes (src/query/plan.ts) as ClickHouse SQL with typed server-side
+// parameters ({p0:String}). Contracts, as in the SQLite dialect: values only travel as
+// parameters (collected in one ChParams per statement); identifiers come from the caller's
+// field printer (an allow-list) or are checked here.
+//
+// Where the engines differ, the plan's semantics win:
+//  - NULLs sort last in both directions: every key says NULLS LAST (ClickHouse's default for
+//    DESC would put them first).
+//  - Text compares by bytes, as SQLite's BINARY collation does.
+//  - $convert follows ClickHouse's *OrNull parsers, which the SQLite dialect imitates.
+//  - $not keeps SQL's three-valued logic (NOT of an unknown comparison stays unknown).
+// A list parameter is always read as `IN (SELECT arrayJoin({p:Array(String)}))`, never
+// `IN {p:Array(String)}`: the latter tests each row against the array one element at a time
+// (measured: 72-79 s for 100,000 rows against 100,000 digests, against 0.9 s for the subquery,
+// which builds a hash set).
+import { InvalidRequestError } from '../../../api/errors.js';
+import { assertNever, type ConvertTarget, type Expr, type FieldRef, type SortTerm } from '../../../query/plan.js';
+
+/** ClickHouse type of a parameter or a value, when known statically. */
+export type ChType = 'String' | 'Int64' | 'Float64' | 'UInt8' | 'Array(String)';
+
+/** The parameters of one statement; each value gets the next name (p0, p1, ...). */
+export class ChParams {
+  readonly values: Record<string, unknown> = {};
+  private next = 0;
+
+  /** A placeholder bound to `value` as `type` (null binds as Nullable). */
+  add(value: unknown, type: ChType): string {
+    const name = `p${this.next++}`;
+    // A whole number beyond 2^53 goes as its text, which the server parses for the type (chdb's
+    // connection refuses to serialize such numbers; over HTTP they are text anyway).
+    this.values[name] =
+      typeof value === 'boolean'
+        ? value
+          ? 1
+          : 0
+        : typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)
+          ? String(value)
+          : value;
+    return value === null ? `{${name}:Nullable(${type})}` : `{${name}:${type}}`;
+  }
+}
+
+/** How one field prints: SQL text (its values already bound in the statement's params). */
+export interface ChField {
+  readonly sql: string;
+  readonly type: ChType | null;
+  /** True when the value is never NULL. */
+  readonly notNull?: boolean;
+  /**
+   * Present exactly for dynamic (JSON) fields, whose value is JSON_VALUE text ('' when
+   * missing): SQL that is true when the path is present and not JSON null. As in the SQLite
+   * dialect, such fields test `exists` with it, read "is null" as "absent", and sort by
+   * three keys (present first, then as a number, then as text).
+   */
+  readonly exists?: string;
+  /**
+   * For a dynamic field of a column whose text JSON.stringify wrote: that column. A string the
+   * value holds then appears verbatim in it whenever the string has nothing JSON.stringify
+   * escapes (see `needle`), so a byte search of the column can rule rows out before any parse.
+   */
+  readonly text?: string;
+}
+
+export type ChFieldPrinter = (field: FieldRef, params: ChParams) => ChField;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/** A (qualified) identifier; anything else is a programming error, never printed. */
+export function chIdentifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`not a safe ClickHouse identifier: ${JSON.stringify(name)}`);
+  return name;
+}
+
+interface Printed {
+  readonly sql: string;
+  readonly type: ChType | null;
+  /** The field behind the value, when it is a bare field (for exists / is null). */
+  readonly field?: ChField;
+  /** The value, when it is a literal. */
+  readonly literal?: unknown;
+}
+
+export const CONTROL_CHARS = /[\u0000-\u001f]/;
+/** Most strings an IN list's text search takes in one pass (multiSearchAny's limit is 255). */
+const MAX_NEEDLES = 100;
+/** A UTF-16 surrogate without its pair (which JSON.stringify escapes). */
+export const LONE_SURROGATE = /\p{Cs}/u;
+/** Text made only of what numbers are printed with. */
+const NUMBER_TEXT = /^[-+.\deE]+$/;
+/** Text JSON.stringify writes as it is (nothing it escapes). */
+const PLAIN = /^[^"\\\u0000-\u001f]*$/;
+
+/** A path part the JSONPath reads as an array index (any other part is a quoted key). */
+export const ARRAY_INDEX_PART = /^\d{1,9}$/;
+
+/** ClickHouse JSONPath of plan path parts: digit-only parts index arrays, others are quoted keys. */
+export function chJsonPath(path: readonly string[]): string {
+  // Refused as on SQLite (which cannot take them), so that both engines answer alike.
+  if (path.some((p) => CONTROL_CHARS.test(p)))
+    throw new InvalidRequestError('A field path must not contain control characters');
+  return `$${path.map((p) => (ARRAY_INDEX_PART.test(p) ? `[${Number(p)}]` : `[${JSON.stringify(p)}]`)).join('')}`;
+}
+
+/**
+ * A path inside a JSON text column, with JSON_VALUE's semantics as Weave's filters see them
+ * (missing or JSON null -> '', strings unquoted, objects and arrays as JSON text; the
+ * statement needs function_json_value_return_type_allow_complex = 1, which the engine sets).
+ */
+export function chJsonField(column: string, path: readonly string[], params: ChParams, stringified = false): ChField {
+  const c = chIdentifier(column);
+  const p = params.add(chJsonPath(path), 'String');
+  // One parse of the document per row: JSON_QUERY gives the value wrapped in a one-item array,
+  // from which both tests read (ClickHouse computes the identical JSON_QUERY once), and
+  // JSON_VALUE unwraps that short text. Measured on chdb, 1M calls, a filter and a sort on two
+  // input fields: 911 -> 795 ms against JSON_QUERY and JSON_VALUE each parsing the document.
+  const wrapped = `JSON_QUERY(${c}, ${p})`;
+  // A NULL document (a call's output before its end) is missing, as on SQLite (json_extract of NULL).
+  const exists = `(ifNull(${wrapped}, '') NOT IN ('', '[null]'))`;
+  return {
+    sql: `if(${exists}, JSON_VALUE(${wrapped}, '$[0]'), '')`,
+    type: 'String',
+    notNull: true,
+    exists,
+    ...(stringified ? { text: c } : {}),
+  };
+}
+
+/**
+ * A string that is in the column of every row whose dynamic field `f` equals `value` (or, when
+ * `part`, contains it); null when there is none. That is `value` itself
+ * when the column is JSON.stringify text and `value` has nothing JSON.stringify escapes
+ * (quote, backslash, control characters, lone surrogates), so that a string the field holds
+ * is in the column as it is, and when `value` cannot come from the one text the two write
+ * differently, a number (ClickHouse prints 1e-7 as 1e-07, 0.000001 as 1e-06): an equal value
+ * is no number and no object or array (which hold numbers); a part holds no digit, and holds a
+ * character no number has, so it cannot lie inside one. A byte search rules rows out at ~2x
+ * the speed of parsing each document (measured on chdb, 1M calls, an equality on inputs.model
+ * matching 10%: 911 -> 632 ms); the parse runs only where it passes.
+ */
+function needle(f: ChField | undefined, value: unknown, part = false): string | null {
+  if (
+    f?.text === undefined ||
+    typeof value !== 'string' ||
+    value === '' ||
+    !PLAIN.test(value) ||
+    LONE_SURROGATE.test(value)
+  )
+    return null;
+  const fits = part ? !/\d/.test(value) && /[^.eE+-]/.test(value) : !NUMBER_TEXT.test(value) && !/^[[{]/.test(value);
+  return fits ? value : null;
+}
+
+const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const NUMERIC: ReadonlySet<ChType | null> = new Set<ChType | null>(['Int64', 'Float64', 'UInt8']);
+/** One side text, the other a number: ClickHouse cannot compare them as they are. */
+const mixed = (a: Printed, b: Printed) =>
+  (a.type === 'String' && NUMERIC.has(b.type)) || (NUMERIC.has(a.type) && b.type === 'String');
+const bool = (sql: string): Printed => ({ sql, type: 'UInt8' });
+
+export function printChExpr(expr: Expr, printField: ChFieldPrinter, params: ChParams): string {
+  return new Printer(printField, params).print(expr).sql;
+}
+
+/** ORDER BY for the terms ('' when none); NULLs last in both directions. */
+export function printChOrderBy(sort: readonly SortTerm[], printField: ChFieldPrinter, params: ChParams): string {
+  const keys = sort.flatMap((t) => {
+    const f = printField(t.field, params);
+    const dir = t.direction === 'asc' ? 'ASC' : 'DESC';
+    const own = f.notNull ? `${f.sql} ${dir}` : `${f.sql} ${dir} NULLS LAST`;
+    return f.exists ? [`${f.exists} DESC`, `toFloat64OrNull(${f.sql}) ${dir} NULLS LAST`, own] : [own];
+  });
+  return keys.length === 0 ? '' : `ORDER BY ${keys.join(', ')}`;
+}
+
+class Printer {
+  constructor(
+    private readonly printField: ChFieldPrinter,
+    private readonly params: ChParams,
+  ) {}
+
+  print(e: Expr): Printed {
+    switch (e.kind) {
+      case 'literal': {
+        const v = e.value;
+        if (v === null) return { sql: 'NULL', type: null };
+        // Integers beyond 2^53 travel as Float64 (as SQLite reads such a literal: a REAL), never as
+        // an Int64 the server could not parse.
+        const type: ChType =
+          typeof v === 'string'
+            ? 'String'
+            : typeof v === 'boolean'
+              ? 'UInt8'
+              : Number.isSafeInteger(v)
+                ? 'Int64'
+                : 'Float64';
+        return { sql: this.params.add(v, type), type, literal: v };
+      }
+      case 'field': {
+        const f = this.printField(e.field, this.params);
+        return { sql: f.sql, type: f.type, field: f };
+      }
+      case 'convert':
+        return this.cast(this.print(e.input), e.to);
+      case 'and':
+      case 'or': {
+        if (e.items.length === 0) return bool(e.kind === 'and' ? '1' : '0');
+        return bool(`(${e.items.map((i) => this.print(i).sql).join(e.kind === 'and' ? ' AND ' : ' OR ')})`);
+      }
+      case 'not':
+        return bool(`(NOT ${this.print(e.item).sql})`);
+      case 'compare': {
+        const left = this.print(e.left);
+        const right = this.print(e.right);
+        const test = this.compare(left, e.op, right);
+        if (e.op !== 'eq') return bool(test);
+        const [f, n] =
+          left.field?.text !== undefined
+            ? [left.field, needle(left.field, right.literal)]
+            : [right.field, needle(right.field, left.literal)];
+        return bool(n === null ? test : `(position(${f!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`);
+      }
+      case 'in': {
+        if (e.items.length === 0) return bool('0');
+        const left = this.print(e.left);
+        const items = e.items.map((i) => this.print(i));
+        // An item of the other kind (text against a number) never equals, as in SQLite's IN.
+        const alike = items.filter((i) => !mixed(left, i));
+        if (alike.length === 0) return bool('0');
+        const test = `(${left.sql} IN (${alike.map((i) => i.sql).join(', ')}))`;
+        // One pass over the text for all the strings (multiSearchAny takes at most 255 of them).
+        const needles = alike.length <= MAX_NEEDLES ? alike.map((i) => needle(left.field, i.literal)) : [null];
+        if (needles.some((n) => n === null)) return bool(test);
+        return bool(
+          `(multiSearchAny(${left.field!.text}, [${needles.map((n) => this.params.add(n, 'String')).join(', ')}]) AND ${test})`,
+        );
+      }
+      case 'contains': {
+        const input = this.print(e.input);
+        const substr = this.print(e.substr);
+        const search = e.caseInsensitive ? 'positionCaseInsensitiveUTF8' : 'position';
+        const test = `(${search}(${input.sql}, ${substr.sql}) > 0)`;
+        const n = needle(input.field, substr.literal, true);
+        return bool(
+          n === null ? test : `(${search}(${input.field!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`,
+        );
+      }
+      case 'isNull': {
+        const input = this.print(e.input);
+        if (input.field?.exists) return bool(`(NOT ${input.field.exists})`);
+        return bool(`(${input.sql} IS NULL)`);
+      }
+      case 'startsWith':
+        return bool(`startsWith(${this.print(e.input).sql}, ${this.params.add(e.prefix, 'String')})`);
+      case 'arrayHasAny': {
+        if (e.values.length + e.prefixes.length === 0) return bool('0');
+        const column = this.printField({ kind: 'column', name: e.column, type: 'string' }, this.params).sql;
+        const tests: string[] = [];
+        if (e.values.length > 0) tests.push(`x IN (${e.values.map((v) => this.params.add(v, 'String')).join(', ')})`);
+        for (const prefix of e.prefixes) tests.push(`startsWith(x, ${this.params.add(prefix, 'String')})`);
+        return bool(`arrayExists(x -> ${tests.join(' OR ')}, JSONExtract(${column}, 'Array(String)'))`);
+      }
+      default:
+        return assertNever(e);
+    }
+  }
+
+  /**
+   * A comparison. Text against a number never fails (ClickHouse would parse the text as a
+   * number and throw): as SQLite compares, a text column takes the number as text; a JSON value
+   * or a number column compares as a number when the text is numeric, and otherwise numbers
+   * sort before text (a missing JSON value compares as nothing, false).
+   */
+  compare(left: Printed, op: keyof typeof COMPARE, right: Printed): string {
+    if (!mixed(left, right)) return `(${left.sql} ${COMPARE[op]} ${right.sql})`;
+    const textLeft = left.type === 'String';
+    const text = textLeft ? left : right;
+    const num = textLeft ? right : left;
+    if (text.field !== undefined && text.field.exists === undefined) {
+      return textLeft
+        ? `(${text.sql} ${COMPARE[op]} toString(${num.sql}))`
+        : `(toString(${num.sql}) ${COMPARE[op]} ${text.sql})`;
+    }
+    const asNumber = `toFloat64OrNull(${text.sql})`;
+    const numeric = textLeft ? `(${asNumber} ${COMPARE[op]} ${num.sql})` : `(${num.sql} ${COMPARE[op]} ${asNumber})`;
+    // Text against a number: text is greater.
+    const textGreater = op === 'gt' || op === 'gte';
+    const textSmaller = op === 'lt' || op === 'lte';
+    const otherwise = (textLeft ? textGreater : textSmaller) ? '1' : '0';
+    const missing = text.field?.exists ? `NOT ${text.field.exists}` : `${text.sql} IS NULL`;
+    return `multiIf(${missing}, NULL, ${asNumber} IS NULL, ${otherwise}, ${numeric})`;
+  }
+
+  /** $convert with ClickHouse's own conversions: unparsable text gives NULL. */
+  cast(input: Printed, to: ConvertTarget): Printed {
+    const x = input.sql;
+    switch (to) {
+      case 'int':
+        if (input.type === 'Int64' || input.type === 'UInt8') return { sql: `toInt64(${x})`, type: 'Int64' };
+        if (input.type === 'Float64') return { sql: `toInt64OrNull(toString(trunc(${x})))`, type: 'Int64' };
+        return { sql: `toInt64OrNull(toString(${x}))`, type: 'Int64' };
+      case 'double':
+        if (input.type === 'Int64' || input.type === 'Float64' || input.type === 'UInt8')
+          return { sql: `toFloat64(${x})`, type: 'Float64' };
+        return { sql: `toFloat64OrNull(toString(${x}))`, type: 'Float64' };
+      case 'bool':
+        if (input.type === 'UInt8') return input;
+        return bool(`multiIf(toString(${x}) IN ('true', '1'), 1, toString(${x}) IN ('false', '0'), 0, NULL)`);
+      case 'string':
+        if (input.type === 'String') return input;
+        if (input.type === 'UInt8') return { sql: `if(${x} = 1, 'true', 'false')`, type: 'String' };
+        return { sql: `toString(${x})`, type: 'String' };
+      case 'exists':
+        if (input.field?.exists) return bool(input.field.exists);
+        return bool(`(${x} IS NOT NULL)`);
+      default:
+        return assertNever(to);
+    }
+  }
+}
