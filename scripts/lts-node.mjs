@@ -99,11 +99,13 @@ export function ltsNode(wanted = null) {
   const pkg = packageName();
   const hint = `Weft needs Node.js 22 or 24 (this is ${process.version}): install Node.js 24 LTS from https://nodejs.org`;
   if (pkg === null) throw new NodeUnavailableError(hint);
-  let found = cached(pkg, wanted);
+  // Without a wanted line, the preferred one (24): a cached 22, fetched for the tests' Node 22
+  // run, serves only when the registry cannot be reached.
+  let found = cached(pkg, wanted ?? PREFERRED_MAJOR);
   if (found === null) {
     const version = newestRelease(pkg, wanted);
-    if (version === null) throw new NodeUnavailableError(`${hint} (the npm registry has no ${pkg} to use instead)`);
-    found = { version, bin: fetchNode(pkg, version) };
+    found = version !== null ? { version, bin: fetchNode(pkg, version) } : wanted === null ? cached(pkg, null) : null;
+    if (found === null) throw new NodeUnavailableError(`${hint} (the npm registry has no ${pkg} to use instead)`);
   }
   const why = wanted === null ? 'is older than 22' : `is not Node.js ${wanted}`;
   process.stderr.write(

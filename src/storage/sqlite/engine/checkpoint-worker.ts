@@ -5,9 +5,11 @@
 // SQLite's own checkpoint as a bound on the WAL in case this one falls behind.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from './database.js';
+import { markWorkerReady } from './worker-ready.js';
 
 const { path, intervalMs } = workerData as { path: string; intervalMs: number };
 const db = openSqliteConnection(path);
+markWorkerReady();
 let last = 0;
 // biome-ignore lint/correctness/noUnusedVariables: read by `timer ??=`, which schedules one checkpoint at a time
 let timer: NodeJS.Timeout | null = null;

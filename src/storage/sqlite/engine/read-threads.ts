@@ -7,7 +7,7 @@
 // database cannot be shared with a thread: then the same calls run on its one connection.
 import type Database from 'better-sqlite3';
 import type { SqliteDb } from './database.js';
-import { spawnSqliteWorker } from './worker-spawn.js';
+import { spawnSqliteWorker, stopSqliteWorker } from './worker-spawn.js';
 
 export interface ReadOptions {
   /** Rows as arrays of column values instead of objects. */
@@ -109,7 +109,7 @@ export function createReadThreads(db: SqliteDb, path: string, size = 2): ReadThr
       }
     },
     async close() {
-      await Promise.all(threads.splice(0).map((t) => t.worker.terminate()));
+      await Promise.all(threads.splice(0).map((t) => stopSqliteWorker(t.worker)));
     },
   };
 }

@@ -6,6 +6,7 @@
 // nothing else); answers are [id, true, rows, done] or [id, false, message, SQLite code].
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { markWorkerReady } from './worker-ready.js';
 
 type Conn = Database.Database;
 const path = (workerData as { path: string }).path;
@@ -25,6 +26,11 @@ function release(c: Conn): void {
   if (idle.length < MAX_IDLE) idle.push(c);
   else c.close();
 }
+
+// The addon is loaded with the first connection: opened now, so the thread may be stopped
+// safely from here on (worker-spawn.ts).
+release(connection());
+markWorkerReady();
 
 function statement(c: Conn, sql: string, raw: boolean): Database.Statement {
   let cache = statements.get(c);

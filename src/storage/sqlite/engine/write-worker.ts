@@ -6,11 +6,13 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from './database.js';
+import { markWorkerReady } from './worker-ready.js';
 import { createGroupRunner, type JobResult, type WriteJob } from './write-procedures.js';
 import { syncedByCommit, walSync } from './wal-sync.js';
 
 const path = (workerData as { path: string }).path;
 const db = openSqliteConnection(path);
+markWorkerReady();
 const ownSync = process.platform === 'linux' && db.pragma('journal_mode', { simple: true }) === 'wal';
 if (ownSync) db.pragma('synchronous = NORMAL');
 const sync = ownSync ? walSync(`${path}-wal`) : syncedByCommit;

@@ -18,7 +18,7 @@ import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { SqliteDb } from './database.js';
 import { WriteQueueFullError } from '../../call-store.js';
-import { spawnSqliteWorker } from './worker-spawn.js';
+import { spawnSqliteWorker, stopSqliteWorker } from './worker-spawn.js';
 import type { StoreHealth } from '../../store.js';
 import { faultKind, sqliteFault } from './faults.js';
 import { createCommitListeners } from '../../commit-listeners.js';
@@ -208,7 +208,7 @@ export function createSqliteWriter(db: SqliteDb, path: string): SqliteWriter {
     onCommit: commits.add,
     async close() {
       if (pending.size > 0) await new Promise<void>((r) => (idle = r));
-      await Promise.all([worker.terminate(), checkpointer.terminate()]);
+      await Promise.all([stopSqliteWorker(worker), stopSqliteWorker(checkpointer)]);
     },
   };
 }
