@@ -27,6 +27,7 @@ export const refsRoutes = {
     tag,
     summary: 'Read the values of object and op refs',
     body: RefsReadBatchReq,
+    projectRefs: ['refs'],
     response: RefsReadBatchRes,
     errors: [400, 404],
   }),

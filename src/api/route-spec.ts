@@ -44,6 +44,12 @@ export interface RouteSpec<
   readonly carriesData?: boolean;
   /** Error statuses this route documents beyond 422. */
   readonly errors?: readonly number[];
+  /**
+   * Top-level body fields holding lists of refs whose projects the request names (checked like a
+   * project_id). Every `project_id` the body and query schemas allow is found without a word here
+   * (http/route-projects.ts).
+   */
+  readonly projectRefs?: readonly string[];
   /** Every route declares one (test/auth-routes.test.ts checks); a route without one is admin-only. */
   readonly access?: RouteAccess;
   /** True for /health and /server_info: reachable without credentials. */

@@ -7,19 +7,10 @@ import type { Store } from '../storage/store.js';
 import { isTimestamp } from '../time.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerRequestContext } from './request-context.js';
-import { registerMetaRoutes } from './routes/meta-routes.js';
-import { registerCallRoutes } from './routes/call-routes.js';
-import { registerObjectRoutes } from './routes/object-routes.js';
-import { registerFeedbackRoutes } from './routes/feedback-routes.js';
-import { registerTableRoutes } from './routes/table-routes.js';
-import { registerFileRoutes } from './routes/file-routes.js';
-import { registerRefRoutes } from './routes/ref-routes.js';
-import { registerCostRoutes } from './routes/cost-routes.js';
-import { registerProjectRoutes, registerRetentionAndLimits } from './routes/project-routes.js';
-import { registerAdminRoutes } from './routes/admin-routes.js';
-import { registerGraphqlRoutes } from './routes/graphql-routes.js';
-import { registerOtlpRoutes } from './routes/otlp-routes.js';
-import { defaultUiDir, registerUiRoutes } from './routes/ui-routes.js';
+import { registerRetentionAndLimits } from './routes/project-routes.js';
+import { defaultUiDir } from './routes/ui-routes.js';
+import { ROUTE_BINDINGS } from './routes/index.js';
+import { createServices } from '../service/services.js';
 import { registerAuthGuard } from './auth-guard.js';
 import { registerRateLimit } from './rate-limit.js';
 import { fastifyLogging } from './request-log.js';
@@ -28,8 +19,7 @@ import { registerObservability } from './observability.js';
 import { trustedMonitor } from './monitor-access.js';
 import { browserGuard } from './browser-guard.js';
 import { hostPolicy } from './host-policy.js';
-import { ROUTES } from '../api/routes.js';
-import { adminRoutes } from '../api/admin.js';
+import { ROUTE_GROUPS, ROUTES } from '../api/routes.js';
 import { servedPaths, type RouteAccess, type RouteSpec } from '../api/route-spec.js';
 
 declare module 'fastify' {
@@ -47,9 +37,7 @@ function addTimestampFormat(ajv: Ajv): Ajv {
 /** The spec of a request's route, by method and path pattern (undefined: no such route). */
 function routeSpecs(): (req: FastifyRequest) => RouteSpec | undefined {
   const byRoute = new Map<string, RouteSpec>(
-    [...ROUTES, ...Object.values(adminRoutes)].flatMap((s) =>
-      servedPaths(s).map((p) => [`${s.method} ${p}`, s] as const),
-    ),
+    ROUTES.flatMap((s) => servedPaths(s).map((p) => [`${s.method} ${p}`, s] as const)),
   );
   // HEAD is served by the GET route (Fastify adds it), so it is checked as that route.
   return (req) =>
@@ -103,7 +91,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   registerErrorHandler(app, (err) => deps.store.storageFault(err));
-  const store = registerObservability(app, deps.store, deps.config.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes);
+  const { store, metrics } = registerObservability(
+    app,
+    deps.store,
+    deps.config.ingestQueueBytes ?? DEFAULTS.ingestQueueBytes,
+  );
   const specOf = routeSpecs();
   // A route declares its access in its spec, or (outside the route table) in its Fastify config;
   // one declaring none is admin-only (fail closed). No route at all (a 404): undefined.
@@ -122,21 +114,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAuthGuard(app, accessOf, (req) => specOf(req)?.requestBody === 'multipart');
   registerRateLimit(app, deps.config.rateLimitPerMinute ?? 0);
-  registerMetaRoutes(app, store);
-  registerCallRoutes(app, store);
-  registerObjectRoutes(app, store);
-  registerFeedbackRoutes(app, store);
-  registerTableRoutes(app, store);
   await app.register(multipart, { limits: { fileSize: deps.config.bodyLimit } });
-  registerFileRoutes(app, store);
-  registerRefRoutes(app, store);
-  registerCostRoutes(app, store);
-  registerProjectRoutes(app, store);
   registerRetentionAndLimits(app, store, { ...DEFAULTS, ...deps.config });
-  registerAdminRoutes(app, store);
-  registerGraphqlRoutes(app, store, { defaultEntity: deps.config.defaultEntity ?? null });
-  await registerOtlpRoutes(app, store, deps.config.bodyLimit);
-  await registerUiRoutes(app, store, deps.uiDir === undefined ? defaultUiDir() : deps.uiDir);
+  // Every service once, over the metered store; then every route group, in the table's order.
+  const services = createServices(store);
+  const opts = {
+    bodyLimit: deps.config.bodyLimit,
+    defaultEntity: deps.config.defaultEntity ?? null,
+    uiDir: deps.uiDir === undefined ? defaultUiDir() : deps.uiDir,
+    metrics,
+  };
+  for (const group of Object.keys(ROUTE_GROUPS) as (keyof typeof ROUTE_GROUPS)[])
+    await ROUTE_BINDINGS[group](app, services, opts);
   await app.ready();
   return app;
 }

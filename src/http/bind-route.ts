@@ -5,7 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { servedPaths, type RouteSpec } from '../api/route-spec.js';
 import { QUERY_BODY_LIMIT } from '../api/limits.js';
+import { ROUTES } from '../api/routes.js';
 import type { RequestContext } from './request-context.js';
+import { compileProjects } from './route-projects.js';
 
 /** A response body that is already JSON text (calls keep their stored JSON as text). */
 export class RawJson {
@@ -47,7 +49,11 @@ const CONTENT_TYPE = {
   prometheus: 'text/plain; version=0.0.4; charset=utf-8',
 } as const;
 
+const TABLE = new Set<RouteSpec>(ROUTES);
+
 export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, handler: RouteHandler<S>): void {
+  // A route outside the table would miss the OpenAPI document, its access check and the sweeps.
+  if (!TABLE.has(spec)) throw new Error(`route ${spec.method} ${spec.path} is bound but not in api/routes.ts`);
   const validates = spec.body !== undefined && (spec.requestBody ?? 'json') === 'json';
   const schema = {
     ...(validates ? { body: spec.body } : {}),
@@ -58,11 +64,13 @@ export function bindRoute<S extends RouteSpec>(app: FastifyInstance, spec: S, ha
   const bodyLimit = spec.carriesData
     ? undefined
     : Math.min(QUERY_BODY_LIMIT, app.initialConfig.bodyLimit ?? QUERY_BODY_LIMIT);
+  const config = { projectsOf: compileProjects(spec) };
   for (const url of servedPaths(spec))
     app.route({
       method: spec.method,
       url,
       schema,
+      config,
       ...(bodyLimit === undefined ? {} : { bodyLimit }),
       handler: async (req: FastifyRequest, reply) => {
         const input = { params: req.params, query: req.query } as RouteInput<S>;

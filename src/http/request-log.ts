@@ -7,7 +7,7 @@
 // answer that failed while it was being sent).
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { LogFormat } from '../config.js';
-import { projectsNamed } from './auth-guard.js';
+import { projectsOfRequest } from './route-projects.js';
 import { requestBytes } from './request-bytes.js';
 import { routeOf } from './request-metrics.js';
 import { prettyLog, type LogDestination } from './pretty-log.js';
@@ -21,7 +21,7 @@ const infoEnabled = (reply: FastifyReply) =>
 function requestFields(req: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
   const route = routeOf(req);
   const bytes = requestBytes(req, reply);
-  const projects = projectsNamed(req.body, req.query, req.params);
+  const projects = projectsOfRequest(req);
   return {
     method: req.method,
     route,

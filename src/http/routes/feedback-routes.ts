@@ -2,12 +2,10 @@
 // always comes from the request context; a wb_user_id in the body is ignored.
 import type { FastifyInstance } from 'fastify';
 import { feedbackRoutes } from '../../api/feedback.js';
-import { createFeedbackService } from '../../service/feedback/feedback-service.js';
-import type { Store } from '../../storage/store.js';
+import type { FeedbackService } from '../../service/feedback/feedback-service.js';
 import { bindRoute } from '../bind-route.js';
 
-export function registerFeedbackRoutes(app: FastifyInstance, store: Store): void {
-  const feedback = createFeedbackService(store.feedback);
+export function registerFeedbackRoutes(app: FastifyInstance, feedback: FeedbackService): void {
   bindRoute(app, feedbackRoutes.feedbackCreate, (body, ctx) => feedback.create(body, ctx.userId));
   bindRoute(app, feedbackRoutes.feedbackCreateBatch, async (body, ctx) => ({
     res: await feedback.createBatch(body.batch, ctx.userId),

@@ -6,8 +6,7 @@ import { otlpRoutes } from '../../api/otlp.js';
 import { servedPaths } from '../../api/route-spec.js';
 import { mayAccessProject } from '../../service/auth/auth-access.js';
 import { ForbiddenError } from '../../service/auth/auth-errors.js';
-import { createCallsService } from '../../service/calls/calls-service.js';
-import type { Store } from '../../storage/store.js';
+import type { CallsService } from '../../service/calls/calls-service.js';
 import { decodeExport, encodingOf, inflate, type OtlpEncoding } from '../../ingest/otlp/otlp-decode.js';
 import { ingestExport, resourceProjects, type ExportResult } from '../../ingest/otlp/otlp-ingest.js';
 import { encodeProtobufResponse } from '../../ingest/otlp/otlp-proto.js';
@@ -30,8 +29,7 @@ function answer(encoding: OtlpEncoding, result: ExportResult): { type: string; b
   return { type: 'application/json', body: JSON.stringify(body) };
 }
 
-export async function registerOtlpRoutes(app: FastifyInstance, store: Store, bodyLimit: number): Promise<void> {
-  const calls = createCallsService(store);
+export async function registerOtlpRoutes(app: FastifyInstance, calls: CallsService, bodyLimit: number): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));

@@ -1,8 +1,8 @@
-// Project routes (settings, stats, threads), and the retention job that enforces the time-to-live
+// Project routes (settings, stats), threads, and the retention job that enforces the time-to-live
 // (started with the app, stopped when it closes).
 import type { FastifyInstance } from 'fastify';
 import { projectsRoutes } from '../../api/projects.js';
-import { createRetentionService } from '../../service/retention/retention-service.js';
+import type { RetentionService } from '../../service/retention/retention-service.js';
 import { projectStats } from '../../service/projects/project-stats.js';
 import { queryThreads } from '../../service/threads/threads-service.js';
 import { threadsRoutes } from '../../api/threads.js';
@@ -10,11 +10,13 @@ import { startRetentionJob } from '../../service/retention/retention-job.js';
 import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 
-export function registerProjectRoutes(app: FastifyInstance, store: Store): void {
-  const retention = createRetentionService(store);
+export function registerProjectRoutes(app: FastifyInstance, store: Store, retention: RetentionService): void {
   bindRoute(app, projectsRoutes.ttlSettingsRead, (body) => retention.read(body));
   bindRoute(app, projectsRoutes.ttlSettingsUpdate, (body, ctx) => retention.update(body, ctx));
   bindRoute(app, projectsRoutes.projectStats, (body) => projectStats(store, body));
+}
+
+export function registerThreadRoutes(app: FastifyInstance, store: Store): void {
   bindRoute(app, threadsRoutes.threadsStreamQuery, (body) => queryThreads(store, body));
 }
 

@@ -102,3 +102,4 @@ export function createCostService(store: CostStore, opts: CostServiceOptions = {
     },
   };
 }
+export type CostService = ReturnType<typeof createCostService>;

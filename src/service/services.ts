@@ -1,0 +1,27 @@
+// The composition root of the services: each is built once per app, over the app's (metered)
+// store, and handed to the routes that need it. One calls service means one ingest lane
+// (serial-lane.ts) for the SDK routes and OTLP alike.
+import type { Store } from '../storage/store.js';
+import { type CallsService, createCallsService } from './calls/calls-service.js';
+import { type CostService, createCostService } from './costs/cost-service.js';
+import { createFeedbackService, type FeedbackService } from './feedback/feedback-service.js';
+import { createRetentionService, type RetentionService } from './retention/retention-service.js';
+
+export interface Services {
+  /** For the services that are functions over a sub-store (objects, tables, files, refs, threads). */
+  readonly store: Store;
+  readonly calls: CallsService;
+  readonly feedback: FeedbackService;
+  readonly costs: CostService;
+  readonly retention: RetentionService;
+}
+
+export function createServices(store: Store): Services {
+  return {
+    store,
+    calls: createCallsService(store),
+    feedback: createFeedbackService(store.feedback),
+    costs: createCostService(store.costs),
+    retention: createRetentionService(store),
+  };
+}
