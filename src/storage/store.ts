@@ -10,12 +10,6 @@ import type { CostStore } from './cost-store.js';
 import type { ProjectSettingsStore } from './project-settings-store.js';
 import type { AuthStore } from './auth-store.js';
 
-/** What an engine can do; a false flag means "cannot", and callers answer 501. */
-export interface StoreCapabilities {
-  readonly engine: 'sqlite' | 'clickhouse';
-  readonly transactions: boolean;
-}
-
 /**
  * What an engine reports for /metrics. Both figures come from the engine because only it
  * knows them: where its bytes live, and what one commit is (SQLite: one group transaction of
@@ -33,8 +27,12 @@ export type StoreHealth =
   | { readonly status: 'ok' }
   | { readonly status: 'degraded'; readonly reason: string; readonly since: string };
 
-export interface Store {
-  readonly capabilities: StoreCapabilities;
+/**
+ * The per-resource stores. A store added here must be declared in service/resources.ts (what
+ * `weft copy`, retention and /metrics do with it; a type error until it is) and in
+ * test/store-resources.test.ts (which checks each engine's projectIds() finds it).
+ */
+export interface ResourceStores {
   readonly calls: CallStore;
   readonly objects: ObjectStore;
   readonly feedback: FeedbackStore;
@@ -43,9 +41,14 @@ export interface Store {
   readonly costs: CostStore;
   readonly projects: ProjectSettingsStore;
   readonly auth: AuthStore;
+}
+
+export type ResourceKey = keyof ResourceStores;
+
+export interface Store extends ResourceStores {
   readonly stats: StoreStats;
   health(): StoreHealth;
-  /** Every project anything is stored for (calls, objects, tables, files, feedback, prices, settings). */
+  /** Every project anything is stored for: each resource that service/resources.ts marks per project. */
   projectIds(): Promise<string[]>;
   /**
    * The engine's own failure (a full disk, a database locked or failing) as Weft's typed error,

@@ -1,8 +1,10 @@
-// The retention job: every interval, hard-deletes the calls whose expire_at has passed
-// (and their feedback) in small transactions, yielding to the event loop between them so
+// The retention job: every interval, hard-deletes what has expired, of every resource that
+// expires (service/resources.ts; today the calls whose expire_at has passed, with their
+// feedback) in small transactions, yielding to the event loop between them so
 // ingestion and reads keep flowing. Reads already hide expired calls; this reclaims space.
 import type { Store } from '../../storage/store.js';
 import { nowMicros } from '../../time.js';
+import { PURGES } from '../resources.js';
 
 /** Calls deleted per transaction. */
 export const PURGE_BATCH = 1000;
@@ -27,13 +29,15 @@ export function startRetentionJob(
 
   async function pass(): Promise<number> {
     let total = 0;
-    for (;;) {
-      if (stopped) return total;
-      const n = await store.calls.purgeExpired(nowMicros(), batch);
-      total += n;
-      if (n < batch) return total;
-      await yieldToEventLoop();
-    }
+    for (const { purge } of PURGES)
+      for (;;) {
+        if (stopped) return total;
+        const n = await purge(store, nowMicros(), batch);
+        total += n;
+        if (n < batch) break;
+        await yieldToEventLoop();
+      }
+    return total;
   }
 
   function runOnce(): Promise<number> {

@@ -46,7 +46,6 @@ export function clickHouseStores(
   const commits = createCommitListeners();
   const client = withInsertTiming(untimed, commits);
   return {
-    capabilities: { engine: 'clickhouse', transactions: false },
     calls: createClickHouseCallStore(client, database, mode, callCacheBytes),
     objects: createClickHouseObjectStore(client, database),
     feedback: createClickHouseFeedbackStore(client, database, mode),

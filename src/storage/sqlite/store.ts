@@ -68,7 +68,6 @@ export function createSqliteStore(
   const reads = createReadThreads(db, path);
   return {
     db,
-    capabilities: { engine: 'sqlite', transactions: true },
     calls: createSqliteCallStore(db, reads, writer),
     objects: createSqliteObjectStore(db, reads, writer),
     feedback: createSqliteFeedbackStore(db, writer),
