@@ -1,3 +1,0 @@
-// The HTTP contract of test/auth-sweep.test.ts, run on the ClickHouse engine (chdb in process).
-process.env.WEFT_TEST_ENGINE = 'clickhouse';
-await import('../auth-sweep.test.js');

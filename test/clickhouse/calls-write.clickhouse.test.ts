@@ -1,3 +1,0 @@
-// The HTTP contract of test/calls-write.test.ts, run on the ClickHouse engine (chdb in process).
-process.env.WEFT_TEST_ENGINE = 'clickhouse';
-await import('../calls-write.test.js');
