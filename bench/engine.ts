@@ -20,7 +20,7 @@ import { fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 import { querySpecs } from './query.js';
 import { driveIngest, prepareTraffic } from './ingest.js';
 import { ensureChdb } from '../scripts/ensure-chdb.mjs';
-import { CLICKHOUSE_MIGRATIONS } from '../src/storage/clickhouse/engine/migrations.js';
+import { CLICKHOUSE_MIGRATIONS } from '../src/storage/clickhouse/engine/migrations/index.js';
 
 const REPO = join(import.meta.dirname, '..');
 const chArgs = (dir: string) => ['--engine', 'clickhouse', '--clickhouse-url', `chdb:${dir}`];

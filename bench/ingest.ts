@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toEndPart, toStartPart } from '../src/service/calls/call-parts.js';
 import { openSqlite } from '../src/storage/sqlite/engine/database.js';
-import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations.js';
+import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations/index.js';
 import { createSqliteStore, SQLITE_FILE } from '../src/storage/sqlite/store.js';
 import type { CallPart } from '../src/storage/call-store.js';
 import { isMain, runAlone } from './lib/cli.js';

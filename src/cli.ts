@@ -20,7 +20,7 @@ import { StartupError } from './startup-error.js';
 import { OPEN_ACCESS } from './service/auth/auth-access.js';
 import { createKey, listKeys, revokeKey } from './service/auth/auth-keys.js';
 import { openSqlite } from './storage/sqlite/engine/database.js';
-import { SQLITE_MIGRATIONS } from './storage/sqlite/engine/migrations.js';
+import { SQLITE_MIGRATIONS } from './storage/sqlite/engine/migrations/index.js';
 import { SQLITE_FILE } from './storage/sqlite/store.js';
 import { createSqliteAuthStore } from './storage/sqlite/auth/auth-store.js';
 import { createInlineWriter } from './storage/sqlite/engine/writer.js';

@@ -1,4 +1,4 @@
-// The dependency rule of docs/architecture: http -> service -> storage interfaces;
+// The dependency rule of docs/architecture.md: http -> service -> storage interfaces;
 // engines -> storage interfaces, query plan, dialect; api imports nothing of Weft's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

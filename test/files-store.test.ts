@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite, type SqliteDb } from '../src/storage/sqlite/engine/database.js';
-import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations.js';
+import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations/index.js';
 import { createSqliteFileStore } from '../src/storage/sqlite/files/file-store.js';
 import { dropInterruptedUploads } from '../src/storage/sqlite/files/file-writes.js';
 import { createInlineWriter, createSqliteWriter } from '../src/storage/sqlite/engine/writer.js';

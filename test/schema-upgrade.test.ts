@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqlite } from '../src/storage/sqlite/engine/database.js';
-import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations.js';
+import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations/index.js';
 import { serve, tempDirs } from './helpers/weft-process.js';
 
 const dirs = tempDirs('weft-upgrade-');

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { cli, serve, tempDirs } from './helpers/weft-process.js';
-import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations.js';
+import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations/index.js';
 
 const dirs = tempDirs('weft-startup-');
 after(() => dirs.removeAll());

@@ -13,7 +13,7 @@ import { toEndPart, toStartPart } from '../../src/service/calls/call-parts.js';
 import { createObject } from '../../src/service/objects/object-service.js';
 import { createFeedbackService } from '../../src/service/feedback/feedback-service.js';
 import type { FeedbackCreateReq } from '../../src/api/feedback.js';
-import { SQLITE_MIGRATIONS } from '../../src/storage/sqlite/engine/migrations.js';
+import { SQLITE_MIGRATIONS } from '../../src/storage/sqlite/engine/migrations/index.js';
 import { createSqliteStore, SQLITE_FILE } from '../../src/storage/sqlite/store.js';
 import { bigTraceCalls, DATA_DIR, dataPath, objectsPlanFor, type BenchOptions } from './config.js';
 import { GEN_VERSION, generateTraces, opRef, PROJECT, type BatchItem } from './gen-calls.js';

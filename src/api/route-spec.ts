@@ -50,7 +50,7 @@ export interface RouteSpec<
    * (http/route-projects.ts).
    */
   readonly projectRefs?: readonly string[];
-  /** Every route declares one (test/auth-routes.test.ts checks); a route without one is admin-only. */
+  /** Every route declares one (test/auth-http.test.ts checks); a route without one is admin-only. */
   readonly access?: RouteAccess;
   /** True for /health and /server_info: reachable without credentials. */
   readonly open?: boolean;

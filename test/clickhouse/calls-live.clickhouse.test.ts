@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations/index.js';
 import { createClickHouseCallStore } from '../../src/storage/clickhouse/calls/call-store.js';
 import { selectRows } from '../../src/storage/clickhouse/engine/client.js';
 import { compileCallsQuery } from '../../src/query/compile-calls-query.js';

@@ -6,7 +6,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, PROJECT } from '../helpers/test-app.js';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations/index.js';
 import { selectRows } from '../../src/storage/clickhouse/engine/client.js';
 import { ChParams, printChExpr, printChOrderBy } from '../../src/storage/clickhouse/engine/dialect.js';
 

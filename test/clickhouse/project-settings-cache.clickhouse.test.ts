@@ -5,7 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { chdbClient } from '../helpers/clickhouse-engine.js';
-import { migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations/index.js';
 import { createClickHouseProjectSettingsStore } from '../../src/storage/clickhouse/settings/settings-store.js';
 
 const database = `weft_settings_cache_${process.pid}`;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { connectClickHouse, type ClickHouseConnection } from '../../src/storage/clickhouse/engine/client.js';
-import { migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations.js';
+import { migrateClickHouse } from '../../src/storage/clickhouse/engine/migrations/index.js';
 import { clickHouseStores } from '../../src/storage/clickhouse/store.js';
 import type { Store } from '../../src/storage/store.js';
 

@@ -6,7 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Store } from '../store.js';
 import { connectClickHouse, selectRows, type ClickHouseConnection } from './engine/client.js';
 import { chIdentifier } from './engine/dialect.js';
-import { migrateClickHouse } from './engine/migrations.js';
+import { migrateClickHouse } from './engine/migrations/index.js';
 import { SINGLE_SERVER, type ChDdlMode } from './engine/ddl.js';
 import { createClickHouseCallStore } from './calls/call-store.js';
 import { createClickHouseObjectStore } from './objects/object-store.js';

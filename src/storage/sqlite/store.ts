@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store.js';
 import { openSqlite, type OnUpgrade, type SqliteDb } from './engine/database.js';
-import { SQLITE_MIGRATIONS } from './engine/migrations.js';
+import { SQLITE_MIGRATIONS } from './engine/migrations/index.js';
 import { rekeyIfRenumbered } from './calls/call-ids.js';
 import { createSqliteCallStore } from './calls/call-store.js';
 import { createSqliteObjectStore } from './objects/object-store.js';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrationDdl } from './migrations.js';
+import { migrationDdl } from './migrations/index.js';
 import { deleteStatement, tableDdl, type ChDdlMode } from './ddl.js';
 
 const DIR = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'fixtures', 'clickhouse-ddl');

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqlite } from '../engine/database.js';
-import { SQLITE_MIGRATIONS } from '../engine/migrations.js';
+import { SQLITE_MIGRATIONS } from '../engine/migrations/index.js';
 import { callIdKeys, mergeAt } from './call-ids.js';
 import { callKey } from './call-keys.js';
 

@@ -19,14 +19,6 @@
 import type { SqliteDb } from '../engine/database.js';
 import { callKey } from './call-keys.js';
 
-export const CALL_IDS_V10 = `
-CREATE TABLE call_ids (key TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (key, rid)) WITHOUT ROWID;
-CREATE TABLE call_ids_recent (key TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (key, rid)) WITHOUT ROWID;
-INSERT INTO call_ids (key, rid) SELECT id_key, rowid FROM calls ORDER BY 1, 2;
-DROP INDEX calls_id;
-CREATE VIEW call_ids_all AS SELECT key, rid FROM call_ids UNION ALL SELECT key, rid FROM call_ids_recent;
-`;
-
 /** Fewest recent keys worth a merge. */
 const MIN_RECENT = 4096;
 /**

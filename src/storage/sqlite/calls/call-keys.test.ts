@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqlite } from '../engine/database.js';
-import { SQLITE_MIGRATIONS } from '../engine/migrations.js';
+import { SQLITE_MIGRATIONS } from '../engine/migrations/index.js';
 import { callKey, callKeyOf, keyParams } from './call-keys.js';
 import { buildCallByIdSelect, buildCallsCount, buildCallsSelect } from './call-select.js';
 import { buildMetricRows } from './call-metrics.js';

@@ -51,22 +51,6 @@ export function callKey(id: string): string {
 export const idKeyIn = (table: string, keys: readonly string[]): string =>
   `${table}.rowid IN (SELECT rid FROM call_ids_all WHERE key IN (${keys.join(', ')}))`;
 
-export const CALLS_KEYS_V9 = `
-DROP INDEX calls_id;
-DROP INDEX calls_trace;
-DROP INDEX calls_parent;
-ALTER TABLE calls DROP COLUMN id_key;
-ALTER TABLE calls DROP COLUMN trace_key;
-ALTER TABLE calls DROP COLUMN parent_key;
-ALTER TABLE calls ADD COLUMN id_key TEXT GENERATED ALWAYS AS (${callKeyOf('id')}) VIRTUAL;
-ALTER TABLE calls ADD COLUMN trace_key TEXT GENERATED ALWAYS AS (${callKeyOf('trace_id')}) VIRTUAL;
-ALTER TABLE calls ADD COLUMN parent_key TEXT GENERATED ALWAYS AS (${callKeyOf('parent_id')}) VIRTUAL;
-CREATE INDEX calls_id ON calls (id_key);
--- A trace's calls in start order (ties on started_at are sorted by id after the index).
-CREATE INDEX calls_trace ON calls (trace_key, started_at);
-CREATE INDEX calls_parent ON calls (parent_key, started_at) WHERE parent_key IS NOT NULL;
-`;
-
 /** The keyed columns and the key column of each. */
 const KEYED: Readonly<Record<string, string>> = { id: 'id_key', trace_id: 'trace_key', parent_id: 'parent_key' };
 

@@ -4,11 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { CALLS_SCHEMA_V1 } from './call-schema.js';
-import { CALL_IDS_V10 } from './call-ids.js';
-import { CALLS_LIVE_INDEXES_V5 } from './call-live-indexes.js';
-import { CALLS_KEYS_V8 } from './call-keys-v8.js';
-import { CALLS_KEYS_V9 } from './call-keys.js';
+import { CALLS_SCHEMA_V1 } from '../engine/migrations/001-calls-objects-feedback.js';
+import { CALLS_LIVE_INDEXES_V5 } from '../engine/migrations/005-call-live-indexes.js';
+import { CALLS_KEYS_V8 } from '../engine/migrations/008-call-keys-v8.js';
+import { CALLS_KEYS_V9 } from '../engine/migrations/009-call-keys.js';
+import { CALL_IDS_V10 } from '../engine/migrations/010-call-ids.js';
 import { buildCallsCount, buildCallsSelect } from './call-select.js';
 import { compileCallsQuery, type CallsQueryInput } from '../../../query/compile-calls-query.js';
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from './database.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SQLITE_MIGRATIONS } from './migrations/index.js';
 import { backupSqlite } from './backup.js';
 
 const root = mkdtempSync(join(tmpdir(), 'weft-sqlite-backup-'));

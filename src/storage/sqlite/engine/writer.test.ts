@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from './database.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SQLITE_MIGRATIONS } from './migrations/index.js';
 import { createSqliteWriter, SqliteWriteError } from './writer.js';
 import { WriteQueueFullError } from '../../call-store.js';
 import { ServiceUnavailableError } from '../../../api/errors.js';

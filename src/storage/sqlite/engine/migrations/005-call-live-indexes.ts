@@ -1,3 +1,6 @@
+// Migration 5: indexes of the live calls.
+import type { Migration } from '../database.js';
+
 // Migration 5: the calls indexes end in (deleted_at, expire_at). Every read of calls keeps
 // only live ones (deleted_at IS NULL, expire_at unset or in the future); with both columns in
 // the index, a count decides that from the index alone. Without them it had to read each
@@ -14,3 +17,5 @@ CREATE INDEX calls_trace ON calls (project_id, trace_id, started_at, id, deleted
 CREATE INDEX calls_parent ON calls (project_id, parent_id, started_at, id, deleted_at, expire_at);
 CREATE INDEX calls_op ON calls (project_id, op_name, started_at, id, deleted_at, expire_at);
 `;
+
+export const MIGRATION_5: Migration = { version: 5, sql: CALLS_LIVE_INDEXES_V5 };

@@ -1,3 +1,6 @@
+// Migration 4: per-project settings (the calls' time-to-live).
+import type { Migration } from '../database.js';
+
 // SQLite tables and indexes for per-project retention (migration 4).
 // project_settings: one row per project that has settings; retention_days NULL means no
 // time-to-live. calls_expire: a partial index over the calls that can expire, ordered by
@@ -11,3 +14,5 @@ CREATE TABLE project_settings (
 );
 CREATE INDEX calls_expire ON calls (expire_at) WHERE expire_at IS NOT NULL;
 `;
+
+export const MIGRATION_4: Migration = { version: 4, sql: RETENTION_SCHEMA_V4 };

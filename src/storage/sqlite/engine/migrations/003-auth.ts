@@ -1,3 +1,6 @@
+// Migration 3: API keys, users and their roles.
+import type { Migration } from '../database.js';
+
 // SQLite tables for users, API keys and roles (migration 3).
 // A key belongs to a user; a user holds roles on entities (project = '' means every
 // project of the entity) or on single projects. Keys are stored only as a SHA-256 hash.
@@ -24,3 +27,5 @@ CREATE TABLE user_roles (
   PRIMARY KEY (user_id, entity, project)
 );
 `;
+
+export const MIGRATION_3: Migration = { version: 3, sql: AUTH_SCHEMA_V3 };

@@ -2,6 +2,8 @@
 // columns of 8-byte keys (unhex of the id's first 16 hex digits). Migration 9 replaces those
 // columns (sqlite/calls/call-keys.ts): unhex() needs SQLite 3.41, and a schema that names it cannot
 // be checked (PRAGMA integrity_check), vacuumed or written by an older sqlite3 tool.
+import type { Migration } from '../database.js';
+
 const KEY_V8 = (x: string) => `coalesce(unhex(substr(replace(${x}, '-', ''), 1, 16)), ${x})`;
 
 export const CALLS_KEYS_V8 = `
@@ -19,3 +21,5 @@ CREATE INDEX calls_parent ON calls (parent_key, started_at) WHERE parent_key IS 
 -- columns so that counting them reads no row: what calls_parent's (project_id, NULL) prefix did.
 CREATE INDEX calls_roots ON calls (project_id, started_at, id, deleted_at, expire_at) WHERE parent_id IS NULL;
 `;
+
+export const MIGRATION_8: Migration = { version: 8, sql: CALLS_KEYS_V8 };

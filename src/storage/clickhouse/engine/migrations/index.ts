@@ -1,0 +1,75 @@
+// The ordered migrations of the ClickHouse engine, one file each, recorded in weft_migrations (one row per
+// applied version). Never edit a released migration: add one (version 1 becomes final when
+// the engine can first be selected). A migration lists table specs; clickhouse/engine/ddl.ts renders
+// them for a single server, a replicated cluster or a sharded one.
+import type { ClickHouseClient } from '@clickhouse/client';
+import { selectRows } from '../client.js';
+import {
+  SINGLE_SERVER,
+  alterDdl,
+  databaseDdl,
+  migrationsTableDdl,
+  tableDdl,
+  type ChAlter,
+  type ChDdlMode,
+  type ChTableSpec,
+} from '../ddl.js';
+import { MIGRATION_1 } from './001-init.js';
+import { MIGRATION_2 } from './002-input-leaves.js';
+import { MIGRATION_3 } from './003-live-until.js';
+
+export interface ChMigration {
+  readonly version: number;
+  readonly tables: readonly ChTableSpec[];
+  /** Changes to tables of earlier migrations, after `tables`. */
+  readonly alters?: readonly ChAlter[];
+}
+
+export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [MIGRATION_1, MIGRATION_2, MIGRATION_3];
+
+/** Every statement of one migration in a mode. */
+const migrationStatements = (database: string, m: ChMigration, mode: ChDdlMode): string[] => [
+  ...m.tables.flatMap((t) => tableDdl(database, t, mode)),
+  ...(m.alters ?? []).flatMap((a) => alterDdl(database, a, mode)),
+];
+
+/** Every statement of the migrations, in order, for a database and a mode (golden-file tests print these). */
+export function migrationDdl(
+  database: string,
+  mode: ChDdlMode,
+  migrations: readonly ChMigration[] = CLICKHOUSE_MIGRATIONS,
+): string[] {
+  return [
+    databaseDdl(database, mode),
+    migrationsTableDdl(database, mode),
+    ...migrations.flatMap((m) => migrationStatements(database, m, mode)),
+  ];
+}
+
+/** Creates the database if needed and applies the migrations it has not recorded yet. */
+export async function migrateClickHouse(
+  client: ClickHouseClient,
+  database: string,
+  mode: ChDdlMode = SINGLE_SERVER,
+  migrations: readonly ChMigration[] = CLICKHOUSE_MIGRATIONS,
+): Promise<void> {
+  await client.command({ query: databaseDdl(database, mode) });
+  await client.command({ query: migrationsTableDdl(database, mode) });
+  const db = database;
+  const done = new Set(
+    (await selectRows<{ version: number }>(client, `SELECT version FROM ${db}.weft_migrations`)).map((r) =>
+      Number(r.version),
+    ),
+  );
+  const newest = Math.max(0, ...done);
+  const known = Math.max(0, ...migrations.map((m) => m.version));
+  if (newest > known)
+    throw new Error(
+      `the ClickHouse database ${database} was written by a newer Weft (schema ${newest}; this Weft knows ${known}); upgrade Weft`,
+    );
+  for (const m of migrations) {
+    if (done.has(m.version)) continue;
+    for (const statement of migrationStatements(database, m, mode)) await client.command({ query: statement });
+    await client.insert({ table: `${db}.weft_migrations`, values: [{ version: m.version }], format: 'JSONEachRow' });
+  }
+}

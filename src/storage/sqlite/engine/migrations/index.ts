@@ -1,0 +1,26 @@
+// The ordered migrations of the SQLite engine, one file each. Never edit a released migration:
+// add one. The schema they make is test/fixtures/sqlite-schema.sql (test/sqlite-schema.test.ts).
+import type { Migration } from '../database.js';
+import { MIGRATION_1 } from './001-calls-objects-feedback.js';
+import { MIGRATION_2 } from './002-tables-files-costs.js';
+import { MIGRATION_3 } from './003-auth.js';
+import { MIGRATION_4 } from './004-retention.js';
+import { MIGRATION_5 } from './005-call-live-indexes.js';
+import { MIGRATION_6 } from './006-feedback-fields.js';
+import { MIGRATION_7 } from './007-cost-defaults.js';
+import { MIGRATION_8 } from './008-call-keys-v8.js';
+import { MIGRATION_9 } from './009-call-keys.js';
+import { MIGRATION_10 } from './010-call-ids.js';
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  MIGRATION_1,
+  MIGRATION_2,
+  MIGRATION_3,
+  MIGRATION_4,
+  MIGRATION_5,
+  MIGRATION_6,
+  MIGRATION_7,
+  MIGRATION_8,
+  MIGRATION_9,
+  MIGRATION_10,
+];
