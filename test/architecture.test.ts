@@ -42,6 +42,13 @@ test('storage/ never imports service/ or http/, and engines never import each ot
   }
 });
 
+test('query/ never imports storage/, service/ or http/: engines depend on the plan, not the other way', () => {
+  for (const f of files(join(SRC, 'query'))) {
+    for (const imp of imports(f))
+      assert.ok(!['storage', 'service', 'http'].includes(layer(imp)), `${relative(SRC, f)} imports ${imp}`);
+  }
+});
+
 test('query/ and service/ never import http/', () => {
   for (const dir of ['query', 'service']) {
     for (const f of files(join(SRC, dir))) {

@@ -2,29 +2,15 @@
 // resolved to plan FieldRefs. This is the allow-list: anything not recognised here is
 // an InvalidFieldError (422), so engines only ever print fields they know.
 import { InvalidFieldError } from '../api/errors.js';
+import { CALL_COLUMN_SPECS, type ColumnType } from './calls-query.js';
 import type { FieldCatalog, FieldRef } from './plan.js';
 
-type ColumnType = Extract<FieldRef, { kind: 'column' }>['type'];
-
 /** Real columns a filter or sort may name, with the type the plan compares them as. */
-const CALL_FIELD_COLUMNS: Readonly<Record<string, ColumnType>> = {
-  id: 'string',
-  project_id: 'string',
-  trace_id: 'string',
-  parent_id: 'string',
-  thread_id: 'string',
-  turn_id: 'string',
-  op_name: 'string',
-  display_name: 'string',
-  started_at: 'datetime',
-  ended_at: 'datetime',
-  exception: 'string',
-  wb_user_id: 'string',
-  wb_run_id: 'string',
-  wb_run_step: 'int',
-  wb_run_step_end: 'int',
-  deleted_at: 'datetime',
-};
+const CALL_FIELD_COLUMNS: Readonly<Record<string, ColumnType>> = Object.fromEntries(
+  Object.entries(CALL_COLUMN_SPECS)
+    .filter(([, s]) => s.queryable)
+    .map(([name, s]) => [name, s.type]),
+);
 
 /** Columns holding JSON: `<column>` alone or `<column>.<path>` is a dynamic field. */
 export const CALL_JSON_COLUMNS: ReadonlySet<string> = new Set(['inputs', 'output', 'attributes', 'summary']);

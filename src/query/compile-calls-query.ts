@@ -5,7 +5,7 @@ import type { CallsFilter } from '../api/calls.js';
 import type { SortBy } from '../api/common.js';
 import { InvalidFieldError } from '../api/errors.js';
 import type { Query } from '../api/query.js';
-import { CALL_COLUMNS, type CallColumn, type CallsQuery } from '../storage/call-store.js';
+import { CALL_COLUMNS, type CallColumn, type CallsQuery } from './calls-query.js';
 import { callsFieldCatalog } from './calls-fields.js';
 import { compileQuery } from './compile-query.js';
 import type { Expr, FieldRef, SortTerm } from './plan.js';

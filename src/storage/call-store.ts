@@ -1,7 +1,7 @@
 // What every engine must offer for calls. Engines store the start and end parts of
 // a call separately or merged, as suits them; readers only ever see merged calls.
 import type { Micros } from '../time.js';
-import type { Expr, SortTerm } from '../query/plan.js';
+import type { CallsQuery } from '../query/calls-query.js';
 
 export interface CallStartPart {
   readonly project_id: string;
@@ -70,46 +70,6 @@ export interface StoredCall {
   storage_size_bytes: number | null;
   /** Bytes of every call of this call's trace; filled only when asked for. */
   total_storage_size_bytes: number | null;
-}
-
-/** Top-level call columns a query may select (allow-list for `columns`). */
-export const CALL_COLUMNS = [
-  'id',
-  'project_id',
-  'op_name',
-  'display_name',
-  'trace_id',
-  'parent_id',
-  'thread_id',
-  'turn_id',
-  'started_at',
-  'attributes',
-  'inputs',
-  'ended_at',
-  'exception',
-  'output',
-  'summary',
-  'wb_user_id',
-  'wb_run_id',
-  'wb_run_step',
-  'wb_run_step_end',
-  'deleted_at',
-  'expire_at',
-] as const;
-export type CallColumn = (typeof CALL_COLUMNS)[number];
-
-/** A compiled calls query: everything an engine needs, no request shapes. */
-export interface CallsQuery {
-  readonly projectId: string;
-  /** Conjunction of the CallsFilter constraints and the $expr query; null = everything. */
-  readonly where: Expr | null;
-  readonly sort: readonly SortTerm[];
-  readonly limit: number | null;
-  readonly offset: number | null;
-  /** Columns to read; null = all. The engine may return more. */
-  readonly columns: readonly CallColumn[] | null;
-  readonly includeStorageSize: boolean;
-  readonly includeTotalStorageSize: boolean;
 }
 
 /** Which turn calls (calls whose id is their turn_id) a threads query looks at. */

@@ -7,7 +7,8 @@
 // caller remembers them. Not copied: deleted or expired calls and deleted object versions
 // (invisible in the source), and API keys and users (create them anew on the target).
 import type { Store } from '../../storage/store.js';
-import type { CallPart, CallsQuery, StoredCall } from '../../storage/call-store.js';
+import type { CallPart, StoredCall } from '../../storage/call-store.js';
+import type { CallsQuery } from '../../query/calls-query.js';
 import type { Expr } from '../../query/plan.js';
 import { FEEDBACK_COLUMNS } from '../../query/feedback-fields.js';
 import type { FeedbackRow } from '../../storage/feedback-store.js';

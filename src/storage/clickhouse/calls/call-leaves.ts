@@ -10,7 +10,7 @@
 // used, and runs again from the documents. The only rows this does not cover are ones deleted
 // or expired between the read's start and the second question (then gone from the answer anyway).
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { CallsQuery } from '../../call-store.js';
+import type { CallsQuery } from '../../../query/calls-query.js';
 import type { FieldRef } from '../../../query/plan.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, chIdentifier } from '../engine/dialect.js';

@@ -5,7 +5,14 @@
 // 458 ms with LIMIT 1 BY id; an input-field filter and sort 500 ms against 1,148 ms). The
 // conditions every row of a call agrees on (its start's fields) run in PREWHERE, before the
 // merge; the others after it. Feedback fields join the project's feedback per call ref.
-import { CALL_COLUMNS, type CallColumn, type CallsQuery, type StoredCall } from '../../call-store.js';
+import type { StoredCall } from '../../call-store.js';
+import {
+  CALL_COLUMNS,
+  type CallColumn,
+  type CallsQuery,
+  type ColumnType,
+  callColumnSpec,
+} from '../../../query/calls-query.js';
 import { assertNever, type Expr, type FieldRef } from '../../../query/plan.js';
 import { CALL_JSON_COLUMNS } from '../../../query/calls-fields.js';
 import type { Micros } from '../../../time.js';
@@ -31,36 +38,10 @@ export interface LeafReads {
 }
 export const NO_LEAVES: LeafReads = { keys: new Set() };
 
-const COLUMN_TYPES: Readonly<Record<string, ChType>> = {
-  id: 'String',
-  project_id: 'String',
-  trace_id: 'String',
-  parent_id: 'String',
-  thread_id: 'String',
-  turn_id: 'String',
-  op_name: 'String',
-  display_name: 'String',
-  started_at: 'Int64',
-  ended_at: 'Int64',
-  exception: 'String',
-  wb_user_id: 'String',
-  wb_run_id: 'String',
-  wb_run_step: 'Int64',
-  wb_run_step_end: 'Int64',
-  deleted_at: 'Int64',
-  expire_at: 'Int64',
-  input_refs: 'String',
-  output_refs: 'String',
-};
-const NOT_NULL: ReadonlySet<string> = new Set([
-  'id',
-  'project_id',
-  'trace_id',
-  'op_name',
-  'started_at',
-  'input_refs',
-  'output_refs',
-]);
+/** The plan's column types as ClickHouse stores them (the catalogue: query/calls-query.ts). */
+const CH_TYPE: Readonly<Record<ColumnType, ChType>> = { string: 'String', int: 'Int64', datetime: 'Int64' };
+/** Never NULL here beyond the catalogue's: the extracted refs are non-Nullable String columns ('' when none). */
+const CH_NOT_NULL: ReadonlySet<string> = new Set(['input_refs', 'output_refs']);
 
 /** Columns every row of a call holds alike (its start's): conditions on them may run before the merge. */
 const START_COLUMNS: ReadonlySet<string> = new Set([
@@ -157,9 +138,14 @@ export function callsFieldPrinter(joins: FeedbackJoins | null, leaves: LeafReads
   return (field: FieldRef, params: ChParams): ChField => {
     switch (field.kind) {
       case 'column': {
-        const type = Object.hasOwn(COLUMN_TYPES, field.name) ? COLUMN_TYPES[field.name]! : undefined;
+        const spec = callColumnSpec(field.name);
+        const type = spec === undefined ? undefined : CH_TYPE[spec.type];
         if (type === undefined) throw new Error(`unknown calls column: ${field.name}`);
-        return { sql: `calls.${chIdentifier(field.name)}`, type, notNull: NOT_NULL.has(field.name) };
+        return {
+          sql: `calls.${chIdentifier(field.name)}`,
+          type,
+          notNull: spec?.notNullWhenLive === true || CH_NOT_NULL.has(field.name),
+        };
       }
       case 'json':
         if (!CALL_JSON_COLUMNS.has(field.column)) throw new Error(`unknown calls JSON column: ${field.column}`);

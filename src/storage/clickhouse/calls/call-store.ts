@@ -4,15 +4,14 @@
 // as on SQLite (a batch that would pass the bound while others are in flight is refused).
 import type { ClickHouseClient } from '@clickhouse/client';
 import {
-  CALL_COLUMNS,
   WriteQueueFullError,
   type CallMetricRow,
-  type CallsQuery,
   type CallStore,
   type StoredCall,
   type ThreadTurns,
   type TraceSkeletonRow,
 } from '../../call-store.js';
+import { CALL_COLUMNS, type CallsQuery } from '../../../query/calls-query.js';
 import { nowMicros, type Micros } from '../../../time.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js';
 import { selectRows } from '../engine/client.js';

@@ -6,7 +6,7 @@
 // caller then finds the page the other way (clickhouse/calls/started-window.ts). Reading through the
 // last bound skips that window statement (~3-10 ms on chdb) when a page is read again, which
 // is what a list that is refreshed, polled or paged back to does.
-import type { CallsQuery } from '../../call-store.js';
+import type { CallsQuery } from '../../../query/calls-query.js';
 import type { StartedBound } from './call-select.js';
 import { trimOldest } from '../engine/trim-oldest.js';
 import { boundOp } from './started-window.js';

@@ -7,7 +7,7 @@
 // rows only add to what lies beyond the guess, and the read the window bounds checks it got a
 // whole page (clickhouse/calls/call-store.ts).
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { CallsQuery } from '../../call-store.js';
+import type { CallsQuery } from '../../../query/calls-query.js';
 import { selectRows } from '../engine/client.js';
 import { trimOldest } from '../engine/trim-oldest.js';
 import { buildStartedWindow, type LeafReads, type StartedBound } from './call-select.js';

@@ -1,7 +1,7 @@
 // The SQL behind the monitor's time series (CallStore.startedRange and CallStore.metricRows):
 // the live calls of the same `where` as the calls queries (fromLiveCalls: values as
 // parameters only, keyed lookups where the where pins ids), reading a few columns, not rows.
-import type { CallsQuery } from '../../call-store.js';
+import type { CallsQuery } from '../../../query/calls-query.js';
 import type { Micros } from '../../../time.js';
 import { fromLiveCalls } from './call-select.js';
 import { param, sql, type SqlFragment } from '../engine/dialect.js';

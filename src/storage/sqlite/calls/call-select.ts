@@ -2,7 +2,7 @@
 // behind CallStore.count, both printed from a compiled CallsQuery. Only live calls are
 // visible (started, not deleted, not expired: `now` is a bound parameter). Field printing for calls lives here: the columns, the
 // derived summary.weave fields, and fields of the feedback attached to a call.
-import { CALL_COLUMNS, type CallColumn, type CallsQuery } from '../../call-store.js';
+import { CALL_COLUMNS, type CallColumn, type CallsQuery, callColumnSpec } from '../../../query/calls-query.js';
 import { assertNever, type FieldRef } from '../../../query/plan.js';
 import { nowMicros, type Micros } from '../../../time.js';
 import { CALL_JSON_COLUMNS } from '../../../query/calls-fields.js';
@@ -22,31 +22,8 @@ import {
 } from '../engine/dialect.js';
 import { callKeyOf, callKeyTests, idKeyIn, keyParams } from './call-keys.js';
 
-/** Calls columns a plan may reference: the API columns plus the extracted ref arrays (CallsFilter). */
-const COLUMN_TYPES: Readonly<Record<string, 'text' | 'integer'>> = {
-  id: 'text',
-  project_id: 'text',
-  trace_id: 'text',
-  parent_id: 'text',
-  thread_id: 'text',
-  turn_id: 'text',
-  op_name: 'text',
-  display_name: 'text',
-  started_at: 'integer',
-  ended_at: 'integer',
-  exception: 'text',
-  wb_user_id: 'text',
-  wb_run_id: 'text',
-  wb_run_step: 'integer',
-  wb_run_step_end: 'integer',
-  deleted_at: 'integer',
-  expire_at: 'integer',
-  input_refs: 'text',
-  output_refs: 'text',
-};
-
-/** Columns never NULL on a live call (the start part sets them; the primary key is never NULL). */
-const NOT_NULL_ON_LIVE_CALLS: ReadonlySet<string> = new Set(['id', 'project_id', 'trace_id', 'op_name', 'started_at']);
+/** The plan's column types as SQLite stores them (the catalogue: query/calls-query.ts). */
+const SQLITE_TYPE = { string: 'text', int: 'integer', datetime: 'integer' } as const;
 
 const raw = (text: string): SqlFragment => ({ sql: text, params: [] });
 const col = (name: string) => raw(`calls.${name}`);
@@ -112,9 +89,10 @@ function feedbackField(feedbackType: string | null, path: readonly string[]): Fi
 export const printCallsField: FieldPrinter = (field: FieldRef): FieldSql => {
   switch (field.kind) {
     case 'column': {
-      const type = Object.hasOwn(COLUMN_TYPES, field.name) ? COLUMN_TYPES[field.name] : undefined;
+      const spec = callColumnSpec(field.name);
+      const type = spec === undefined ? undefined : SQLITE_TYPE[spec.type];
       if (type === undefined) throw new Error(`unknown calls column: ${field.name}`);
-      return { ...col(field.name), type, notNull: NOT_NULL_ON_LIVE_CALLS.has(field.name) };
+      return { ...col(field.name), type, notNull: spec?.notNullWhenLive === true };
     }
     case 'json':
       if (!CALL_JSON_COLUMNS.has(field.column)) throw new Error(`unknown calls JSON column: ${field.column}`);

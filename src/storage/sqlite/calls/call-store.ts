@@ -7,13 +7,13 @@ import type {
   CallMetricRow,
   CallPart,
   CallProjectSummary,
-  CallsQuery,
   CallStartPart,
   CallStore,
   StoredCall,
   ThreadTurns,
   TraceSkeletonRow,
 } from '../../call-store.js';
+import type { CallsQuery } from '../../../query/calls-query.js';
 import type { SqliteDb } from '../engine/database.js';
 import { callKeyOf, keyParams } from './call-keys.js';
 import { nowMicros, type Micros } from '../../../time.js';
