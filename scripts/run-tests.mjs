@@ -90,7 +90,13 @@ const contract = process.argv.includes('--contract');
 const filter = process.argv.slice(2).filter((a) => a !== '--contract');
 const all = ['src', 'test'].flatMap((d) => find(d)).sort();
 const chosen = all.filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
-const files = contract ? contractFiles(chosen) : plan(chosen);
+// The browser suites first: they are the longest files, and started last they were the tail
+// of the run (node --test starts files in the order given).
+const browserFirst = (list) => [
+  ...list.filter((f) => f.includes(`${sep}ui${sep}`)),
+  ...list.filter((f) => !f.includes(`${sep}ui${sep}`)),
+];
+const files = browserFirst(contract ? contractFiles(chosen) : plan(chosen));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
