@@ -7,6 +7,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { grantsWithin, type AuthStore, type Grant, type Role, type StoredUser } from '../../auth-store.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
+import { seqClock } from '../engine/seq-clock.js';
 
 /** While no key exists, how long "no keys" is believed before asking again (another replica may create one). */
 const NO_KEYS_RECHECK_MS = 1000;
@@ -37,8 +38,7 @@ function newestGrants(rows: readonly RoleRow[]): Grant[] {
 export function createClickHouseAuthStore(client: ClickHouseClient, database: string): AuthStore {
   const db = chIdentifier(database);
   const live = `id NOT IN (SELECT id FROM ${db}.api_key_revocations)`;
-  let seq = 0;
-  const nextSeq = () => (seq = Math.max(seq + 1, Date.now() * 1000));
+  const nextSeq = seqClock().next;
 
   async function grantsOf(userIds: readonly string[]): Promise<Map<string, Grant[]>> {
     const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));

@@ -18,6 +18,7 @@ import {
   startRow,
   type ChCallRow,
 } from './call-rows.js';
+import { seqClock } from '../engine/seq-clock.js';
 
 /** Columns holding JSON.stringify text. */
 const CALL_JSON_TEXT: ReadonlySet<string> = new Set([
@@ -60,11 +61,11 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
 
 export function callWrites(client: ClickHouseClient, database: string): CallWrites {
   const table = `${database}.calls`;
-  let last = 0;
-  const nextSeq = () => (last = Math.max(last + 1, Date.now() * 1000));
+  const clock = seqClock();
+  const nextSeq = clock.next;
   /** A seq above every one seen (another process's clock may run ahead of ours). */
   const seqAbove = (rows: readonly ChCallRow[]) => {
-    for (const r of rows) if (r.seq > last) last = r.seq;
+    for (const r of rows) clock.passed(r.seq);
     return nextSeq();
   };
 

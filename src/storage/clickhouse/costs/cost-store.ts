@@ -7,6 +7,7 @@ import type { CostStore, PriceRow } from '../../cost-store.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, chIdentifier, printChExpr, printChOrderBy, type ChField, type ChType } from '../engine/dialect.js';
+import { seqClock } from '../engine/seq-clock.js';
 
 const TYPES: Readonly<Record<(typeof COST_COLUMN_TYPES)[keyof typeof COST_COLUMN_TYPES], ChType>> = {
   string: 'String',
@@ -35,8 +36,7 @@ export function createClickHouseCostStore(
   const table = `${chIdentifier(database)}.llm_token_prices`;
   const columns = COST_COLUMNS.join(', ');
   // Insertion order for /cost/query without sort_by: microseconds plus a counter.
-  let last = 0;
-  const nextSeq = () => (last = Math.max(last + 1, Date.now() * 1000));
+  const nextSeq = seqClock().next;
 
   return {
     async insert(rows) {

@@ -10,6 +10,7 @@ import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js
 import { selectRows } from '../engine/client.js';
 import { selectedValues } from '../../feedback-selection.js';
 import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField } from '../engine/dialect.js';
+import { seqClock } from '../engine/seq-clock.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -39,8 +40,7 @@ export function createClickHouseFeedbackStore(
 ): FeedbackStore {
   const table = `${chIdentifier(database)}.feedback`;
   const columns = FEEDBACK_COLUMNS.join(', ');
-  let last = 0;
-  const nextSeq = () => (last = Math.max(last + 1, Date.now() * 1000));
+  const nextSeq = seqClock().next;
 
   /** Deletes the rows of these ids written before `seq` (older copies of re-sent rows). */
   async function dropOlder(projectId: string, ids: readonly string[], seq: number) {

@@ -16,6 +16,7 @@ import type {
 } from '../../object-store.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
+import { seqClock } from '../engine/seq-clock.js';
 
 interface StateRow {
   object_id: string;
@@ -52,8 +53,7 @@ const SORT = { object_id: 'object_id', created_at: 'created_at' } as const;
 
 export function createClickHouseObjectStore(client: ClickHouseClient, database: string): ObjectStore {
   const db = chIdentifier(database);
-  let last = 0;
-  const nextSeq = () => (last = Math.max(last + 1, Date.now() * 1000));
+  const nextSeq = seqClock().next;
   const insert = (table: string, values: Record<string, unknown>[]) =>
     values.length === 0
       ? Promise.resolve()
