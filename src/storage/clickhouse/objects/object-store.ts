@@ -17,6 +17,7 @@ import type {
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
+import { nextVersionIndex } from '../../object-versions.js';
 
 interface StateRow {
   object_id: string;
@@ -181,8 +182,8 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
           ]);
         return { digest: v.digest, version_index: Number(found.version_index), created: false };
       }
-      const maxIndex = Math.max(-1, ...s.versions.map((r) => Number(r.version_index)));
-      const version_index = Math.max(s.versions.length, maxIndex + 1);
+      const maxIndex = s.versions.length === 0 ? null : Math.max(...s.versions.map((r) => Number(r.version_index)));
+      const version_index = nextVersionIndex(s.versions.length, maxIndex);
       if (!found)
         await insert('object_values', [
           { project_id: v.project_id, object_id: v.object_id, digest: v.digest, val: v.val, size_bytes: v.val.length },

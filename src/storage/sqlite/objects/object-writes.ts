@@ -11,6 +11,7 @@ import type {
 } from '../../object-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import { IN_LIST, OBJ, selectorSql } from './object-sql.js';
+import { nextVersionIndex } from '../../object-versions.js';
 
 export function objectWrites(db: SqliteDb) {
   const findByDigest = db.prepare(`SELECT version_index, deleted_at FROM object_versions WHERE ${OBJ} AND digest = ?`);
@@ -136,7 +137,7 @@ export function objectWrites(db: SqliteDb) {
       }
       const { n, max_index } = counts.get(v.project_id, v.object_id) as { n: number; max_index: number | null };
       // The count of versions (Python's rule), raised past any index a resurrection already took.
-      const version_index = Math.max(n, (max_index ?? -1) + 1);
+      const version_index = nextVersionIndex(n, max_index);
       clearLatest.run(v.project_id, v.object_id);
       // Canonical JSON is pure ASCII (ensure_ascii), so its length is its size in bytes.
       (found ? resurrect : insert).run({ ...v, version_index, size_bytes: v.val.length });
