@@ -11,6 +11,7 @@ import type { FileContent, FileStore, FileUpload } from '../../file-store.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
+import { digestBytes, digestsOf } from '../engine/digest-stats.js';
 
 export const CH_FILE_CHUNK_BYTES = 1024 * 1024;
 
@@ -120,22 +121,7 @@ export function createClickHouseFileStore(
       const f = await find(projectId, digest);
       return f === null ? null : { size_bytes: Number(f.size_bytes), chunks: chunksOf(f.blob_id, Number(f.n_chunks)) };
     },
-    async totalSize(projectId) {
-      const [row] = await selectRows<{ n: string }>(
-        client,
-        `SELECT sum(s) AS n FROM (SELECT any(size_bytes) AS s FROM ${filesTable} WHERE project_id = {p:String} GROUP BY digest)`,
-        { p: projectId },
-      );
-      return Number(row?.n ?? 0);
-    },
-    async digests(projectId) {
-      return (
-        await selectRows<{ digest: string }>(
-          client,
-          `SELECT DISTINCT digest FROM ${filesTable} WHERE project_id = {p:String}`,
-          { p: projectId },
-        )
-      ).map((r) => r.digest);
-    },
+    totalSize: (projectId) => digestBytes(client, filesTable, projectId),
+    digests: (projectId) => digestsOf(client, filesTable, projectId),
   };
 }

@@ -7,6 +7,7 @@ import type { FieldRef } from '../../../query/plan.js';
 import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../../table-store.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, chIdentifier, chJsonField, printChOrderBy, type ChField } from '../engine/dialect.js';
+import { digestBytes, digestsOf } from '../engine/digest-stats.js';
 
 /** Rows per chunk queryRows yields. */
 const CHUNK_ROWS = 1000;
@@ -180,22 +181,7 @@ export function createClickHouseTableStore(client: ClickHouseClient, database: s
       });
     },
 
-    async totalSize(projectId) {
-      const [row] = await selectRows<{ n: string }>(
-        client,
-        `SELECT sum(s) AS n FROM (SELECT any(size_bytes) AS s FROM ${rowsT} WHERE project_id = {p:String} GROUP BY digest)`,
-        { p: projectId },
-      );
-      return Number(row?.n ?? 0);
-    },
-    async digests(projectId) {
-      return (
-        await selectRows<{ digest: string }>(
-          client,
-          `SELECT DISTINCT digest FROM ${tablesT} WHERE project_id = {p:String}`,
-          { p: projectId },
-        )
-      ).map((r) => r.digest);
-    },
+    totalSize: (projectId) => digestBytes(client, rowsT, projectId),
+    digests: (projectId) => digestsOf(client, tablesT, projectId),
   };
 }
