@@ -70,7 +70,9 @@ export function startFlags(): string[] {
   const script =
     (JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
       .start ?? '';
-  const m = /\bnode((?:\s+--\S+)*)\s+dist\/main\.js/.exec(script);
+  // `node <flags> scripts/start.mjs`, which runs dist/main.js with those flags (on an older Node,
+  // relaunched with them on a current one); earlier, `node <flags> dist/main.js` itself.
+  const m = /\bnode((?:\s+--\S+)*)\s+(?:dist\/main\.js|scripts\/start\.mjs)/.exec(script);
   if (!m) throw new Error(`package.json's start script does not run node dist/main.js: ${script}`);
   return m[1]!.trim().split(/\s+/).filter(Boolean);
 }
