@@ -104,6 +104,19 @@ test('$expr and sort_by reach feedback fields', async () => {
   );
 });
 
+test('a feedback field is absent on a call without that feedback, so its negation holds there', async () => {
+  const exists = { $convert: { input: { $getField: 'feedback.[score].payload.label' }, to: 'exists' } };
+  const label = { $eq: [exists, { $literal: true }] };
+  const ids = [calls.scored.id, calls.plain.id, calls.withRef.id];
+  const has = await query({ filter: { call_ids: ids }, query: { $expr: label } });
+  assert.deepEqual(has.map((c) => c.id).sort(), [calls.scored.id, calls.plain.id].sort());
+  const lacks = await query({ filter: { call_ids: ids }, query: { $expr: { $not: [label] } } });
+  assert.deepEqual(
+    lacks.map((c) => c.id),
+    [calls.withRef.id],
+  );
+});
+
 test('expand_columns replaces refs with their values, adding _ref to objects', async () => {
   const [c] = await query({
     filter: { call_ids: [calls.withRef.id] },

@@ -1,7 +1,7 @@
 // The two SQL dialects side by side: every node kind of the plan (query/plan.ts) and the
-// orderings, printed by SQLite's and ClickHouse's printers over the same tiny table, compared
-// with one golden file (test/fixtures/dialects.txt), so neither drifts without showing in
-// review. What each prints is checked against the engines themselves elsewhere (the contract
+// orderings, printed by the one walk (storage/plan-printer.ts) in SQLite's and ClickHouse's
+// dialects over the same tiny table, compared with one golden file (test/fixtures/dialects.txt),
+// so neither drifts without showing in review. What each prints is checked against the engines themselves elsewhere (the contract
 // suite runs on both). After an intended change:
 // WEFT_UPDATE_GOLDEN=1 node --import tsx --test test/dialects.test.ts
 import { test } from 'node:test';
@@ -70,6 +70,13 @@ const EXPRS: Record<string, Expr> = {
   'convert to string': { kind: 'convert', input: n, to: 'string' },
   'convert to bool': { kind: 'convert', input: json('t'), to: 'bool' },
   'convert to exists': { kind: 'convert', input: json('t'), to: 'exists' },
+  'convert column to exists': { kind: 'convert', input: n, to: 'exists' },
+  'and empty': { kind: 'and', items: [] },
+  'or empty': { kind: 'or', items: [] },
+  'arrayHasAny nothing': { kind: 'arrayHasAny', column: 'refs', values: [], prefixes: [] },
+  'compare text column > number': { kind: 'compare', op: 'gt', left: name, right: lit(3) },
+  'compare number <= json': { kind: 'compare', op: 'lte', left: lit(3), right: json('a') },
+  'in mixed kinds': { kind: 'in', left: n, items: [lit('a'), lit(2)] },
 };
 
 const SORTS: Record<string, SortTerm[]> = {

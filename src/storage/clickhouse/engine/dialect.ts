@@ -1,5 +1,5 @@
-// Prints query plan nodes (src/query/plan.ts) as ClickHouse SQL with typed server-side
-// parameters ({p0:String}). Contracts, as in the SQLite dialect: values only travel as
+// ClickHouse's dialect of the plan (the walk and the rules both engines share: plan-printer.ts),
+// with typed server-side parameters ({p0:String}). Contracts, as in the SQLite dialect: values only travel as
 // parameters (collected in one ChParams per statement); identifiers come from the caller's
 // field printer (an allow-list) or are checked here.
 //
@@ -15,6 +15,15 @@
 // which builds a hash set).
 import { InvalidRequestError } from '../../../api/errors.js';
 import { assertNever, type ConvertTarget, type Expr, type FieldRef, type SortTerm } from '../../../query/plan.js';
+import {
+  COMPARE_SQL,
+  type CompareOp,
+  type Dialect,
+  type PlanField,
+  type Printed as PlanPrinted,
+  printExpr,
+  printOrderBy,
+} from '../../plan-printer.js';
 
 /** ClickHouse type of a parameter or a value, when known statically. */
 export type ChType = 'String' | 'Int64' | 'Float64' | 'UInt8' | 'Array(String)';
@@ -42,18 +51,9 @@ export class ChParams {
 }
 
 /** How one field prints: SQL text (its values already bound in the statement's params). */
-export interface ChField {
+export interface ChField extends PlanField<string, ChType> {
   readonly sql: string;
   readonly type: ChType | null;
-  /** True when the value is never NULL. */
-  readonly notNull?: boolean;
-  /**
-   * Present exactly for dynamic (JSON) fields, whose value is JSON_VALUE text ('' when
-   * missing): SQL that is true when the path is present and not JSON null. As in the SQLite
-   * dialect, such fields test `exists` with it, read "is null" as "absent", and sort by
-   * three keys (present first, then as a number, then as text).
-   */
-  readonly exists?: string;
   /**
    * For a dynamic field of a column whose text JSON.stringify wrote: that column. A string the
    * value holds then appears verbatim in it whenever the string has nothing JSON.stringify
@@ -72,14 +72,7 @@ export function chIdentifier(name: string): string {
   return name;
 }
 
-interface Printed {
-  readonly sql: string;
-  readonly type: ChType | null;
-  /** The field behind the value, when it is a bare field (for exists / is null). */
-  readonly field?: ChField;
-  /** The value, when it is a literal. */
-  readonly literal?: unknown;
-}
+type Printed = PlanPrinted<string, ChType, ChField>;
 
 export const CONTROL_CHARS = /[\u0000-\u001f]/;
 /** Most strings an IN list's text search takes in one pass (multiSearchAny's limit is 255). */
@@ -151,170 +144,136 @@ function needle(f: ChField | undefined, value: unknown, part = false): string | 
   return fits ? value : null;
 }
 
-const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const NUMERIC: ReadonlySet<ChType | null> = new Set<ChType | null>(['Int64', 'Float64', 'UInt8']);
 /** One side text, the other a number: ClickHouse cannot compare them as they are. */
 const mixed = (a: Printed, b: Printed) =>
   (a.type === 'String' && NUMERIC.has(b.type)) || (NUMERIC.has(a.type) && b.type === 'String');
-const bool = (sql: string): Printed => ({ sql, type: 'UInt8' });
 
 export function printChExpr(expr: Expr, printField: ChFieldPrinter, params: ChParams): string {
-  return new Printer(printField, params).print(expr).sql;
+  return printExpr(expr, chDialect(printField, params));
 }
 
-/** ORDER BY for the terms ('' when none); NULLs last in both directions. */
+/** ORDER BY for the terms ('' when none); the rules are plan-printer.ts's. */
 export function printChOrderBy(sort: readonly SortTerm[], printField: ChFieldPrinter, params: ChParams): string {
-  const keys = sort.flatMap((t) => {
-    const f = printField(t.field, params);
-    const dir = t.direction === 'asc' ? 'ASC' : 'DESC';
-    const own = f.notNull ? `${f.sql} ${dir}` : `${f.sql} ${dir} NULLS LAST`;
-    return f.exists ? [`${f.exists} DESC`, `toFloat64OrNull(${f.sql}) ${dir} NULLS LAST`, own] : [own];
-  });
-  return keys.length === 0 ? '' : `ORDER BY ${keys.join(', ')}`;
+  return printOrderBy(sort, chDialect(printField, params)) ?? '';
 }
 
-class Printer {
-  constructor(
-    private readonly printField: ChFieldPrinter,
-    private readonly params: ChParams,
-  ) {}
+/** Concatenation: a ClickHouse piece is text whose parameters are already bound. */
+function sql(strings: TemplateStringsArray, ...parts: string[]): string {
+  return strings.reduce((out, s, i) => out + s + (i < parts.length ? parts[i]! : ''), '');
+}
 
-  print(e: Expr): Printed {
-    switch (e.kind) {
-      case 'literal': {
-        const v = e.value;
-        if (v === null) return { sql: 'NULL', type: null };
-        // Integers beyond 2^53 travel as Float64 (as SQLite reads such a literal: a REAL), never as
-        // an Int64 the server could not parse.
-        const type: ChType =
-          typeof v === 'string'
-            ? 'String'
-            : typeof v === 'boolean'
-              ? 'UInt8'
-              : Number.isSafeInteger(v)
-                ? 'Int64'
-                : 'Float64';
-        return { sql: this.params.add(v, type), type, literal: v };
-      }
-      case 'field': {
-        const f = this.printField(e.field, this.params);
-        return { sql: f.sql, type: f.type, field: f };
-      }
-      case 'convert':
-        return this.cast(this.print(e.input), e.to);
-      case 'and':
-      case 'or': {
-        if (e.items.length === 0) return bool(e.kind === 'and' ? '1' : '0');
-        return bool(`(${e.items.map((i) => this.print(i).sql).join(e.kind === 'and' ? ' AND ' : ' OR ')})`);
-      }
-      case 'not':
-        return bool(`(NOT ${this.print(e.item).sql})`);
-      case 'compare': {
-        const left = this.print(e.left);
-        const right = this.print(e.right);
-        const test = this.compare(left, e.op, right);
-        if (e.op !== 'eq') return bool(test);
-        const [f, n] =
-          left.field?.text !== undefined
-            ? [left.field, needle(left.field, right.literal)]
-            : [right.field, needle(right.field, left.literal)];
-        return bool(n === null ? test : `(position(${f!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`);
-      }
-      case 'in': {
-        if (e.items.length === 0) return bool('0');
-        const left = this.print(e.left);
-        const items = e.items.map((i) => this.print(i));
-        // An item of the other kind (text against a number) never equals, as in SQLite's IN.
-        const alike = items.filter((i) => !mixed(left, i));
-        if (alike.length === 0) return bool('0');
-        const test = `(${left.sql} IN (${alike.map((i) => i.sql).join(', ')}))`;
-        // One pass over the text for all the strings (multiSearchAny takes at most 255 of them).
-        const needles = alike.length <= MAX_NEEDLES ? alike.map((i) => needle(left.field, i.literal)) : [null];
-        if (needles.some((n) => n === null)) return bool(test);
-        return bool(
-          `(multiSearchAny(${left.field!.text}, [${needles.map((n) => this.params.add(n, 'String')).join(', ')}]) AND ${test})`,
-        );
-      }
-      case 'contains': {
-        const input = this.print(e.input);
-        const substr = this.print(e.substr);
-        const search = e.caseInsensitive ? 'positionCaseInsensitiveUTF8' : 'position';
-        const test = `(${search}(${input.sql}, ${substr.sql}) > 0)`;
-        const n = needle(input.field, substr.literal, true);
-        return bool(
-          n === null ? test : `(${search}(${input.field!.text}, ${this.params.add(n, 'String')}) > 0 AND ${test})`,
-        );
-      }
-      case 'isNull': {
-        const input = this.print(e.input);
-        if (input.field?.exists) return bool(`(NOT ${input.field.exists})`);
-        return bool(`(${input.sql} IS NULL)`);
-      }
-      case 'startsWith':
-        return bool(`startsWith(${this.print(e.input).sql}, ${this.params.add(e.prefix, 'String')})`);
-      case 'arrayHasAny': {
-        if (e.values.length + e.prefixes.length === 0) return bool('0');
-        const column = this.printField({ kind: 'column', name: e.column, type: 'string' }, this.params).sql;
-        const tests: string[] = [];
-        if (e.values.length > 0) tests.push(`x IN (${e.values.map((v) => this.params.add(v, 'String')).join(', ')})`);
-        for (const prefix of e.prefixes) tests.push(`startsWith(x, ${this.params.add(prefix, 'String')})`);
-        return bool(`arrayExists(x -> ${tests.join(' OR ')}, JSONExtract(${column}, 'Array(String)'))`);
-      }
-      default:
-        return assertNever(e);
-    }
+/** ClickHouse's spelling of the plan over one resource's fields, binding into `params`. */
+function chDialect(printField: ChFieldPrinter, params: ChParams): Dialect<string, ChType, ChField> {
+  const bind = (v: unknown, type: ChType) => params.add(v, type);
+  return {
+    sql,
+    raw: (text) => text,
+    join: (parts, separator) => parts.join(separator),
+    bool: 'UInt8',
+    field: (ref) => printField(ref, params),
+    value: (f) => f.sql,
+    literal: (v) => {
+      // Integers beyond 2^53 travel as Float64 (as SQLite reads such a literal: a REAL), never as
+      // an Int64 the server could not parse.
+      const type: ChType =
+        typeof v === 'string'
+          ? 'String'
+          : typeof v === 'boolean'
+            ? 'UInt8'
+            : Number.isSafeInteger(v)
+              ? 'Int64'
+              : 'Float64';
+      return { sql: bind(v, type), type, literal: v };
+    },
+    compare: (left, op, right) => {
+      const test = compare(left, op, right);
+      if (op !== 'eq') return test;
+      const [f, n] =
+        left.field?.text !== undefined
+          ? [left.field, needle(left.field, right.literal)]
+          : [right.field, needle(right.field, left.literal)];
+      return n === null ? test : `(position(${f!.text}, ${bind(n, 'String')}) > 0 AND ${test})`;
+    },
+    in: (left, items) => {
+      // An item of the other kind (text against a number) never equals, as in SQLite's IN.
+      const alike = items.filter((i) => !mixed(left, i));
+      if (alike.length === 0) return '0';
+      const test = `(${left.sql} IN (${alike.map((i) => i.sql).join(', ')}))`;
+      // One pass over the text for all the strings (multiSearchAny takes at most 255 of them).
+      const needles = alike.length <= MAX_NEEDLES ? alike.map((i) => needle(left.field, i.literal)) : [null];
+      if (needles.some((n) => n === null)) return test;
+      return `(multiSearchAny(${left.field!.text}, [${needles.map((n) => bind(n, 'String')).join(', ')}]) AND ${test})`;
+    },
+    contains: (input, substr, caseInsensitive) => {
+      const search = caseInsensitive ? 'positionCaseInsensitiveUTF8' : 'position';
+      const test = `(${search}(${input.sql}, ${substr.sql}) > 0)`;
+      const n = needle(input.field, substr.literal, true);
+      return n === null ? test : `(${search}(${input.field!.text}, ${bind(n, 'String')}) > 0 AND ${test})`;
+    },
+    startsWith: (input, prefix) => `startsWith(${input}, ${bind(prefix, 'String')})`,
+    arrayHasAny: (column, values, prefixes) => {
+      const tests: string[] = [];
+      if (values.length > 0) tests.push(`x IN (${values.map((v) => bind(v, 'String')).join(', ')})`);
+      for (const prefix of prefixes) tests.push(`startsWith(x, ${bind(prefix, 'String')})`);
+      return `arrayExists(x -> ${tests.join(' OR ')}, JSONExtract(${column}, 'Array(String)'))`;
+    },
+    cast,
+    asNumber: (f) => `toFloat64OrNull(${f.sql})`,
+  };
+}
+
+/**
+ * A comparison. Text against a number never fails (ClickHouse would parse the text as a
+ * number and throw): as SQLite compares, a text column takes the number as text; a JSON value
+ * or a number column compares as a number when the text is numeric, and otherwise numbers
+ * sort before text (a missing JSON value compares as nothing, false).
+ */
+function compare(left: Printed, op: CompareOp, right: Printed): string {
+  if (!mixed(left, right)) return `(${left.sql} ${COMPARE_SQL[op]} ${right.sql})`;
+  const textLeft = left.type === 'String';
+  const text = textLeft ? left : right;
+  const num = textLeft ? right : left;
+  if (text.field !== undefined && text.field.exists === undefined) {
+    return textLeft
+      ? `(${text.sql} ${COMPARE_SQL[op]} toString(${num.sql}))`
+      : `(toString(${num.sql}) ${COMPARE_SQL[op]} ${text.sql})`;
   }
+  const asNumber = `toFloat64OrNull(${text.sql})`;
+  const numeric = textLeft
+    ? `(${asNumber} ${COMPARE_SQL[op]} ${num.sql})`
+    : `(${num.sql} ${COMPARE_SQL[op]} ${asNumber})`;
+  // Text against a number: text is greater.
+  const textGreater = op === 'gt' || op === 'gte';
+  const textSmaller = op === 'lt' || op === 'lte';
+  const otherwise = (textLeft ? textGreater : textSmaller) ? '1' : '0';
+  const missing = text.field?.exists ? `NOT ${text.field.exists}` : `${text.sql} IS NULL`;
+  return `multiIf(${missing}, NULL, ${asNumber} IS NULL, ${otherwise}, ${numeric})`;
+}
 
-  /**
-   * A comparison. Text against a number never fails (ClickHouse would parse the text as a
-   * number and throw): as SQLite compares, a text column takes the number as text; a JSON value
-   * or a number column compares as a number when the text is numeric, and otherwise numbers
-   * sort before text (a missing JSON value compares as nothing, false).
-   */
-  compare(left: Printed, op: keyof typeof COMPARE, right: Printed): string {
-    if (!mixed(left, right)) return `(${left.sql} ${COMPARE[op]} ${right.sql})`;
-    const textLeft = left.type === 'String';
-    const text = textLeft ? left : right;
-    const num = textLeft ? right : left;
-    if (text.field !== undefined && text.field.exists === undefined) {
-      return textLeft
-        ? `(${text.sql} ${COMPARE[op]} toString(${num.sql}))`
-        : `(toString(${num.sql}) ${COMPARE[op]} ${text.sql})`;
-    }
-    const asNumber = `toFloat64OrNull(${text.sql})`;
-    const numeric = textLeft ? `(${asNumber} ${COMPARE[op]} ${num.sql})` : `(${num.sql} ${COMPARE[op]} ${asNumber})`;
-    // Text against a number: text is greater.
-    const textGreater = op === 'gt' || op === 'gte';
-    const textSmaller = op === 'lt' || op === 'lte';
-    const otherwise = (textLeft ? textGreater : textSmaller) ? '1' : '0';
-    const missing = text.field?.exists ? `NOT ${text.field.exists}` : `${text.sql} IS NULL`;
-    return `multiIf(${missing}, NULL, ${asNumber} IS NULL, ${otherwise}, ${numeric})`;
-  }
-
-  /** $convert with ClickHouse's own conversions: unparsable text gives NULL. */
-  cast(input: Printed, to: ConvertTarget): Printed {
-    const x = input.sql;
-    switch (to) {
-      case 'int':
-        if (input.type === 'Int64' || input.type === 'UInt8') return { sql: `toInt64(${x})`, type: 'Int64' };
-        if (input.type === 'Float64') return { sql: `toInt64OrNull(toString(trunc(${x})))`, type: 'Int64' };
-        return { sql: `toInt64OrNull(toString(${x}))`, type: 'Int64' };
-      case 'double':
-        if (input.type === 'Int64' || input.type === 'Float64' || input.type === 'UInt8')
-          return { sql: `toFloat64(${x})`, type: 'Float64' };
-        return { sql: `toFloat64OrNull(toString(${x}))`, type: 'Float64' };
-      case 'bool':
-        if (input.type === 'UInt8') return input;
-        return bool(`multiIf(toString(${x}) IN ('true', '1'), 1, toString(${x}) IN ('false', '0'), 0, NULL)`);
-      case 'string':
-        if (input.type === 'String') return input;
-        if (input.type === 'UInt8') return { sql: `if(${x} = 1, 'true', 'false')`, type: 'String' };
-        return { sql: `toString(${x})`, type: 'String' };
-      case 'exists':
-        if (input.field?.exists) return bool(input.field.exists);
-        return bool(`(${x} IS NOT NULL)`);
-      default:
-        return assertNever(to);
-    }
+/** $convert with ClickHouse's own conversions: unparsable text gives NULL. */
+function cast(input: Printed, to: Exclude<ConvertTarget, 'exists'>): Printed {
+  const x = input.sql;
+  switch (to) {
+    case 'int':
+      if (input.type === 'Int64' || input.type === 'UInt8') return { sql: `toInt64(${x})`, type: 'Int64' };
+      if (input.type === 'Float64') return { sql: `toInt64OrNull(toString(trunc(${x})))`, type: 'Int64' };
+      return { sql: `toInt64OrNull(toString(${x}))`, type: 'Int64' };
+    case 'double':
+      if (input.type === 'Int64' || input.type === 'Float64' || input.type === 'UInt8')
+        return { sql: `toFloat64(${x})`, type: 'Float64' };
+      return { sql: `toFloat64OrNull(toString(${x}))`, type: 'Float64' };
+    case 'bool':
+      if (input.type === 'UInt8') return input;
+      return {
+        sql: `multiIf(toString(${x}) IN ('true', '1'), 1, toString(${x}) IN ('false', '0'), 0, NULL)`,
+        type: 'UInt8',
+      };
+    case 'string':
+      if (input.type === 'String') return input;
+      if (input.type === 'UInt8') return { sql: `if(${x} = 1, 'true', 'false')`, type: 'String' };
+      return { sql: `toString(${x})`, type: 'String' };
+    default:
+      return assertNever(to);
   }
 }

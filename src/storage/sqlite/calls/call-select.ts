@@ -76,7 +76,9 @@ function feedbackField(feedbackType: string | null, path: readonly string[]): Fi
     sql`(SELECT ${value} FROM feedback AS fb WHERE fb.project_id = calls.project_id AND fb.weave_ref = 'weave:///' || calls.project_id || '/call/' || calls.id${ofType} ORDER BY ${present} DESC, fb.created_at DESC, fb.id DESC LIMIT 1)`;
   if (head === 'payload') {
     const present = sqliteJsonExists('fb.payload', rest);
-    return { ...pick(sqliteJsonValue('fb.payload', rest), present), exists: pick(present, present), type: 'text' };
+    // COALESCE: a call without such feedback has the field absent (a condition is never NULL).
+    const exists = sql`COALESCE(${pick(present, present)}, 0)`;
+    return { ...pick(sqliteJsonValue('fb.payload', rest), present), exists, type: 'text' };
   }
   if (head === 'runnable_ref' || head === 'call_ref' || head === 'trigger_ref') {
     const ref = sqlIdentifier(`fb.${head}`);

@@ -1,13 +1,21 @@
-// Prints query plan nodes (src/query/plan.ts) as SQLite SQL with `?` parameters.
-// Contracts: values only ever travel as parameters; identifiers come from the caller's
-// field printer (an allow-list) or are checked here; the printer is resource-neutral,
-// so calls and feedback share it, each with its own FieldPrinter.
+// SQLite's dialect of the plan (the walk and the rules both engines share: plan-printer.ts),
+// with `?` parameters. Contracts: values only ever travel as parameters; identifiers come
+// from the caller's field printer (an allow-list) or are checked here; the dialect is
+// resource-neutral, so calls, feedback, tables and costs share it, each with its own FieldPrinter.
 //
 // Dynamic (JSON) values follow ClickHouse JSON_VALUE, as Weave's filters see them:
 // missing key or JSON null -> '', strings unquoted, booleans 'true'/'false', numbers
 // as text, objects and arrays as minified JSON.
 import { InvalidRequestError } from '../../../api/errors.js';
 import { assertNever, type ConvertTarget, type Expr, type FieldRef, type SortTerm } from '../../../query/plan.js';
+import {
+  COMPARE_SQL,
+  type Dialect,
+  type PlanField,
+  type Printed as PlanPrinted,
+  printExpr,
+  printOrderBy,
+} from '../../plan-printer.js';
 
 export interface SqlFragment {
   sql: string;
@@ -17,18 +25,8 @@ export interface SqlFragment {
 /** SQLite storage class of a value, when known statically; it picks the cheapest cast. */
 export type SqlValueType = 'text' | 'integer' | 'real' | 'bool';
 
-/** How one field prints. */
-export interface FieldSql extends SqlFragment {
-  /**
-   * Present exactly for dynamic fields (the value is JSON_VALUE text): SQL that is true
-   * when the path is present and not JSON null. Dynamic fields test `exists` with it,
-   * read "is null" as "does not exist", and sort by three keys (see printSqliteOrderBy).
-   */
-  exists?: SqlFragment;
-  type?: SqlValueType;
-  /** True when the value is never NULL: its ORDER BY key needs no NULLS LAST (which would stop an index from serving the order). */
-  notNull?: boolean;
-}
+/** How one field prints: its SQL, and what plan-printer.ts needs to know of it. */
+export interface FieldSql extends SqlFragment, PlanField<SqlFragment, SqlValueType> {}
 
 /** Maps a plan field to SQL; throws for fields the resource does not have. */
 export type FieldPrinter = (field: FieldRef) => FieldSql;
@@ -82,19 +80,6 @@ function wtf8(s: string): Buffer {
   return Buffer.from(out);
 }
 
-/**
- * `(a OP b OP ...)` nested in groups of at most GROUP terms. SQLite parses a chain of AND or OR
- * as a left-deep tree and refuses one deeper than 1000 (SQLITE_MAX_EXPR_DEPTH); groups keep a
- * list of MAX_QUERY_OPERANDS terms to a depth of about 2 x GROUP.
- */
-const GROUP = 64;
-function balanced(terms: readonly SqlFragment[], op: string): SqlFragment {
-  if (terms.length <= GROUP) return sql`(${joinSql(terms, op)})`;
-  const groups: SqlFragment[] = [];
-  for (let i = 0; i < terms.length; i += GROUP) groups.push(balanced(terms.slice(i, i + GROUP), op));
-  return balanced(groups, op);
-}
-
 export function joinSql(parts: readonly SqlFragment[], separator: string): SqlFragment {
   return { sql: parts.map((p) => p.sql).join(separator), params: parts.flatMap((p) => p.params) };
 }
@@ -138,147 +123,83 @@ export function sqliteJsonField(column: string, path: readonly string[]): FieldS
   return { ...sqliteJsonValue(column, path), exists: sqliteJsonExists(column, path), type: 'text' };
 }
 
-interface Printed {
-  readonly frag: SqlFragment;
-  readonly type: SqlValueType | null;
-  /** The field behind the value, when it is a bare field (for exists / is null). */
-  readonly field?: FieldSql;
-}
-
-const COMPARE_SQL = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+type Printed = PlanPrinted<SqlFragment, SqlValueType, FieldSql>;
 
 export function printSqliteExpr(expr: Expr, printField: FieldPrinter): SqlFragment {
-  return new ExprPrinter(printField).print(expr).frag;
+  return printExpr(expr, sqliteDialect(printField));
 }
 
-/**
- * ORDER BY for the terms ('' when none). Every key sorts NULLs last in both directions,
- * as ClickHouse does (SQLite's own default puts them first when ascending). A dynamic
- * field sorts by three keys: present first, then as a number, then as text.
- */
+/** ORDER BY for the terms ('' when none); the rules are plan-printer.ts's. */
 export function printSqliteOrderBy(sort: readonly SortTerm[], printField: FieldPrinter): SqlFragment {
-  const keys: SqlFragment[] = [];
-  const printer = new ExprPrinter(printField);
-  for (const term of sort) {
-    const dir = term.direction === 'asc' ? 'ASC' : 'DESC';
-    const f = printField(term.field);
-    if (f.exists) {
-      keys.push(sql`COALESCE(${f.exists}, 0) DESC`);
-      keys.push(sql`${printer.cast({ frag: f, type: 'text' }, 'double').frag} ${raw(dir)} NULLS LAST`);
-    }
-    keys.push(f.notNull ? sql`${f} ${raw(dir)}` : sql`${f} ${raw(dir)} NULLS LAST`);
-  }
-  return keys.length === 0 ? raw('') : sql`ORDER BY ${joinSql(keys, ', ')}`;
+  return printOrderBy(sort, sqliteDialect(printField)) ?? raw('');
 }
 
-class ExprPrinter {
-  constructor(private readonly printField: FieldPrinter) {}
-
-  print(e: Expr): Printed {
-    switch (e.kind) {
-      case 'literal': {
-        const v = e.value;
-        if (v === null) return { frag: raw('NULL'), type: null };
-        const type =
-          typeof v === 'string' ? 'text' : typeof v === 'boolean' ? 'bool' : Number.isInteger(v) ? 'integer' : 'real';
-        return { frag: param(v), type };
-      }
-      case 'field': {
-        const f = this.printField(e.field);
-        return { frag: { sql: f.sql, params: f.params }, type: f.exists ? 'text' : (f.type ?? null), field: f };
-      }
-      case 'convert':
-        return this.cast(this.print(e.input), e.to);
-      case 'and':
-      case 'or': {
-        if (e.items.length === 0) return bool(raw(e.kind === 'and' ? '1' : '0'));
-        return bool(
-          balanced(
-            e.items.map((i) => this.print(i).frag),
-            e.kind === 'and' ? ' AND ' : ' OR ',
-          ),
-        );
-      }
-      case 'not':
-        // SQL's three-valued logic, as Weave's servers apply it: a comparison with a missing
-        // (NULL) column is unknown, and so is its negation, so $not keeps such rows out too.
-        // (Missing JSON fields compare as '', not NULL, so their negations stay true.)
-        return bool(sql`(NOT ${this.print(e.item).frag})`);
-      case 'compare':
-        return bool(sql`(${this.print(e.left).frag} ${raw(COMPARE_SQL[e.op])} ${this.print(e.right).frag})`);
-      case 'in': {
-        if (e.items.length === 0) return bool(raw('0'));
-        const items = joinSql(
-          e.items.map((i) => this.print(i).frag),
-          ', ',
-        );
-        return bool(sql`(${this.print(e.left).frag} IN (${items}))`);
-      }
-      case 'contains': {
-        const input = this.print(e.input).frag;
-        const substr = this.print(e.substr).frag;
-        // instr() is case-sensitive (LIKE is not, for ASCII); lower() both sides when asked.
-        return bool(
-          e.caseInsensitive
-            ? sql`(instr(lower(${input}), lower(${substr})) > 0)`
-            : sql`(instr(${input}, ${substr}) > 0)`,
-        );
-      }
-      case 'isNull': {
-        const input = this.print(e.input);
-        // A dynamic value is never SQL NULL (missing reads as ''): "is null" means "absent or JSON null".
-        if (input.field?.exists) return bool(sql`(NOT COALESCE(${input.field.exists}, 0))`);
-        return bool(sql`(${input.frag} IS NULL)`);
-      }
-      case 'startsWith':
-        return bool(startsWith(this.print(e.input).frag, e.prefix));
-      case 'arrayHasAny': {
-        if (e.values.length + e.prefixes.length === 0) return bool(raw('0'));
-        const column = this.printField({ kind: 'column', name: e.column, type: 'string' });
-        const tests: SqlFragment[] = [];
-        if (e.values.length > 0) tests.push(sql`je.value IN (${joinSql(e.values.map(param), ', ')})`);
-        for (const prefix of e.prefixes) tests.push(startsWith(raw('je.value'), prefix));
-        return bool(sql`EXISTS (SELECT 1 FROM json_each(${column}) AS je WHERE ${joinSql(tests, ' OR ')})`);
-      }
-      default:
-        return assertNever(e);
-    }
-  }
-
-  /** $convert: the ClickHouse conversions (toInt64OrNull, toFloat64OrNull, ...) in SQLite. */
-  cast(input: Printed, to: ConvertTarget): Printed {
-    const x = input.frag;
-    switch (to) {
-      case 'int':
-        if (input.type === 'integer' || input.type === 'bool') return { frag: x, type: 'integer' };
-        if (input.type === 'real') return { frag: sql`CAST(${x} AS INTEGER)`, type: 'integer' };
-        return { frag: parseNumber(x, "= 'integer'", 'INTEGER'), type: 'integer' };
-      case 'double':
-        if (input.type === 'integer' || input.type === 'real' || input.type === 'bool')
-          return { frag: sql`CAST(${x} AS REAL)`, type: 'real' };
-        return { frag: parseNumber(x, "IN ('integer', 'real')", 'REAL'), type: 'real' };
-      case 'bool':
-        if (input.type === 'bool') return input;
-        if (input.type === 'integer' || input.type === 'real')
-          return bool(sql`CASE ${x} WHEN 1 THEN 1 WHEN 0 THEN 0 END`);
-        return bool(
-          sql`CASE CAST(${x} AS TEXT) WHEN 'true' THEN 1 WHEN '1' THEN 1 WHEN 'false' THEN 0 WHEN '0' THEN 0 END`,
-        );
-      case 'string':
-        if (input.type === 'text') return { frag: x, type: 'text' };
-        if (input.type === 'bool')
-          return { frag: sql`CASE ${x} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`, type: 'text' };
-        return { frag: sql`CAST(${x} AS TEXT)`, type: 'text' };
-      case 'exists':
-        if (input.field?.exists) return bool(input.field.exists);
-        return bool(sql`(${x} IS NOT NULL)`);
-      default:
-        return assertNever(to);
-    }
-  }
+/** SQLite's spelling of the plan over one resource's fields. */
+function sqliteDialect(printField: FieldPrinter): Dialect<SqlFragment, SqlValueType, FieldSql> {
+  return {
+    sql,
+    raw,
+    join: joinSql,
+    bool: 'bool',
+    field: printField,
+    value: (f) => ({ sql: f.sql, params: f.params }),
+    literal: (v) => ({
+      sql: param(v),
+      type: typeof v === 'string' ? 'text' : typeof v === 'boolean' ? 'bool' : Number.isInteger(v) ? 'integer' : 'real',
+      literal: v,
+    }),
+    compare: (left, op, right) => sql`(${left.sql} ${raw(COMPARE_SQL[op])} ${right.sql})`,
+    in: (left, items) =>
+      sql`(${left.sql} IN (${joinSql(
+        items.map((i) => i.sql),
+        ', ',
+      )}))`,
+    // instr() is case-sensitive (LIKE is not, for ASCII); lower() both sides when asked.
+    contains: (input, substr, caseInsensitive) =>
+      caseInsensitive
+        ? sql`(instr(lower(${input.sql}), lower(${substr.sql})) > 0)`
+        : sql`(instr(${input.sql}, ${substr.sql}) > 0)`,
+    startsWith,
+    arrayHasAny: (column, values, prefixes) => {
+      const tests: SqlFragment[] = [];
+      if (values.length > 0) tests.push(sql`je.value IN (${joinSql(values.map(param), ', ')})`);
+      for (const prefix of prefixes) tests.push(startsWith(raw('je.value'), prefix));
+      return sql`EXISTS (SELECT 1 FROM json_each(${column}) AS je WHERE ${joinSql(tests, ' OR ')})`;
+    },
+    cast,
+    asNumber: (f) => cast({ sql: f, type: 'text' }, 'double').sql,
+  };
 }
 
-const bool = (frag: SqlFragment): Printed => ({ frag, type: 'bool' });
+/** $convert: the ClickHouse conversions (toInt64OrNull, toFloat64OrNull, ...) in SQLite. */
+function cast(input: Printed, to: Exclude<ConvertTarget, 'exists'>): Printed {
+  const x = input.sql;
+  switch (to) {
+    case 'int':
+      if (input.type === 'integer' || input.type === 'bool') return { sql: x, type: 'integer' };
+      if (input.type === 'real') return { sql: sql`CAST(${x} AS INTEGER)`, type: 'integer' };
+      return { sql: parseNumber(x, "= 'integer'", 'INTEGER'), type: 'integer' };
+    case 'double':
+      if (input.type === 'integer' || input.type === 'real' || input.type === 'bool')
+        return { sql: sql`CAST(${x} AS REAL)`, type: 'real' };
+      return { sql: parseNumber(x, "IN ('integer', 'real')", 'REAL'), type: 'real' };
+    case 'bool':
+      if (input.type === 'bool') return input;
+      if (input.type === 'integer' || input.type === 'real')
+        return { sql: sql`CASE ${x} WHEN 1 THEN 1 WHEN 0 THEN 0 END`, type: 'bool' };
+      return {
+        sql: sql`CASE CAST(${x} AS TEXT) WHEN 'true' THEN 1 WHEN '1' THEN 1 WHEN 'false' THEN 0 WHEN '0' THEN 0 END`,
+        type: 'bool',
+      };
+    case 'string':
+      if (input.type === 'text') return { sql: x, type: 'text' };
+      if (input.type === 'bool')
+        return { sql: sql`CASE ${x} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END`, type: 'text' };
+      return { sql: sql`CAST(${x} AS TEXT)`, type: 'text' };
+    default:
+      return assertNever(to);
+  }
+}
 
 /**
  * Text -> number, NULL unless the whole text is a JSON number of the wanted kind (the
