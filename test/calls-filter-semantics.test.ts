@@ -33,7 +33,7 @@ const found = async (body: Record<string, unknown>) =>
     ).text,
   ).map((c) => ids.indexOf(c.id));
 
-test('an empty list in any CallsFilter field is no constraint; query_stats agrees', async () => {
+test('an empty list in any CallsFilter field but thread_ids is no constraint; query_stats agrees', async () => {
   for (const key of [
     'op_names',
     'input_refs',
@@ -41,7 +41,6 @@ test('an empty list in any CallsFilter field is no constraint; query_stats agree
     'parent_ids',
     'trace_ids',
     'call_ids',
-    'thread_ids',
     'turn_ids',
     'wb_user_ids',
     'wb_run_ids',
@@ -53,6 +52,13 @@ test('an empty list in any CallsFilter field is no constraint; query_stats agree
       key,
     );
   }
+});
+
+test('thread_ids: [] matches no call, as in Weave; query_stats agrees', async () => {
+  assert.deepEqual(await found({ filter: { thread_ids: [] } }), []);
+  const stats = await t.post('/calls/query_stats', { project_id: PROJECT, filter: { thread_ids: [] } });
+  assert.equal(stats.status, 200);
+  assert.equal(stats.body.count, 0);
 });
 
 test("a bare wb_run_id matches the run of the request's project, stored bare or in full", async () => {

@@ -64,7 +64,7 @@ const field = (name: string): Expr => ({ kind: 'field', field: callsFieldCatalog
 /**
  * Each constraint of the filter (AND-ed by the caller). Its lists hold at most
  * MAX_FILTER_LENGTH entries (Weave's bound, checked by the request schema: api/limits.ts).
- * An empty list is no constraint, as in Weave's servers. A wb_run_id without "/" is a bare
+ * An empty list is no constraint, as in Weave's servers, but for thread_ids. A wb_run_id without "/" is a bare
  * run id of this project: it matches both itself and `<entity>/<project>/<run id>`, the form
  * the Python SDK stores.
  */
@@ -81,7 +81,9 @@ function* filterExprs(filter: CallsFilter | null, projectId: string): Generator<
   }
   for (const [name, column] of ID_FILTERS) {
     let ids = filter[name];
-    if (!ids?.length) continue;
+    // thread_ids: [] asks for the calls of no thread, so none match (Weave's servers agree:
+    // test_calls_query_stats_thread_ids_filter_not_minimal); every other empty list is no constraint.
+    if (ids === undefined || ids === null || (ids.length === 0 && name !== 'thread_ids')) continue;
     if (name === 'wb_run_ids') ids = ids.flatMap((id) => (id.includes('/') ? [id] : [id, `${projectId}/${id}`]));
     yield { kind: 'in', left: field(column), items: ids.map((v) => ({ kind: 'literal', value: v })) };
   }
