@@ -3,6 +3,7 @@
 // counter, the retention job purges each one that expires, and the engine's projectIds()
 // finds a project that holds nothing but one row of it. SEED is keyed by the Store's resources:
 // a new resource does not type-check here until it says how to store one row of it.
+import { hexId, otlpJson } from './helpers/agent-spans.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESOURCES, PURGES, isSkip } from '../src/service/resources.js';
@@ -53,6 +54,13 @@ const SEED: { readonly [K in ResourceKey]: (t: TestApp, projectId: string) => Pr
       }),
     ),
   projects: async (t, p) => ok(await t.post('/project/ttl_settings/update', { project_id: p, retention_days: 7 })),
+  spans: async (t, p) => {
+    const [entity, project] = p.split('/') as [string, string];
+    const body = otlpJson({ 'wandb.entity': entity, 'wandb.project': project }, [
+      { traceId: hexId(16), spanId: hexId(8), name: 'invoke_agent a', startMs: Date.now() },
+    ]);
+    ok(await t.postRaw('/agents/otel/v1/traces', body, 'application/json'));
+  },
   auth: async (t) => {
     await createKey(t.store.auth, { user: 'resources-user', entity: 'resources', role: 'reader' }, OPEN_ACCESS);
   },

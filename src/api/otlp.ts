@@ -23,7 +23,8 @@ export const OtlpExportRes = Type.Object(
   { description: 'ExportTraceServiceResponse; partialSuccess only when spans were rejected' },
 );
 
-const base = {
+/** What every OTLP export route shares (the calls' and the agents' alike). */
+export const otlpRouteBase = {
   access: 'write',
   method: 'POST',
   tag: 'OpenTelemetry',
@@ -40,8 +41,14 @@ const summary =
   'The project: the project_id header, else the resource attributes wandb.entity and wandb.project.';
 
 export const otlpRoutes = {
-  otelTraces: defineRoute({ ...base, id: 'otel_export', path: '/otel/v1/traces', summary }),
+  otelTraces: defineRoute({ ...otlpRouteBase, id: 'otel_export', path: '/otel/v1/traces', summary }),
   // The path stock exporters post to when OTEL_EXPORTER_OTLP_ENDPOINT is the server's base URL.
-  v1Traces: defineRoute({ ...base, id: 'otel_export_v1', path: '/v1/traces', summary, hidden: true }),
-  otelTrace: defineRoute({ ...base, id: 'otel_export_singular', path: '/otel/v1/trace', summary, hidden: true }),
+  v1Traces: defineRoute({ ...otlpRouteBase, id: 'otel_export_v1', path: '/v1/traces', summary, hidden: true }),
+  otelTrace: defineRoute({
+    ...otlpRouteBase,
+    id: 'otel_export_singular',
+    path: '/otel/v1/trace',
+    summary,
+    hidden: true,
+  }),
 } as const satisfies Record<string, RouteSpec>;

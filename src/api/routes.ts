@@ -2,6 +2,7 @@
 // route sweeps of the tests, and of the bindings (http/routes/index.ts maps each group to the
 // function that serves it, so a group without one is a type error).
 import { adminRoutes } from './admin.js';
+import { agentsOtlpRoutes, agentsRoutes } from './agents.js';
 import { callsRoutes } from './calls.js';
 import { callsV2Routes } from './calls-v2.js';
 import { costsRoutes } from './costs.js';
@@ -36,6 +37,8 @@ export const ROUTE_GROUPS = {
   ui: uiRoutes,
   metrics: metricsRoutes,
   otlp: otlpRoutes,
+  agents: agentsRoutes,
+  agentsOtlp: agentsOtlpRoutes,
 } as const satisfies Record<string, Record<string, RouteSpec>>;
 
 export type RouteGroup = keyof typeof ROUTE_GROUPS;

@@ -72,6 +72,12 @@ export const RESOURCES: { readonly [K in ResourceKey]: ResourcePolicy } = {
     metrics: { skip: 'a few rows an operator writes' },
     perProject: false,
   },
+  spans: {
+    copy: ['spans'],
+    purgeExpired: { skip: "not yet: a project's time-to-live applies to its calls only (docs/retention.md)" },
+    metrics: { skip: 'not yet counted: the OTLP route answers partial_success per export' },
+    perProject: true,
+  },
 };
 
 export const isSkip = (v: unknown): v is Skip => typeof v === 'object' && v !== null && 'skip' in v;

@@ -2,6 +2,7 @@
 // store, and handed to the routes that need it. One calls service means one ingest lane
 // (serial-lane.ts) for the SDK routes and OTLP alike.
 import type { Store } from '../storage/store.js';
+import { type AgentsService, createAgentsService } from './agents/agents-service.js';
 import { type CallsService, createCallsService } from './calls/calls-service.js';
 import { type CostService, createCostService } from './costs/cost-service.js';
 import { createFeedbackService, type FeedbackService } from './feedback/feedback-service.js';
@@ -14,6 +15,7 @@ export interface Services {
   readonly feedback: FeedbackService;
   readonly costs: CostService;
   readonly retention: RetentionService;
+  readonly agents: AgentsService;
 }
 
 export function createServices(store: Store): Services {
@@ -23,5 +25,6 @@ export function createServices(store: Store): Services {
     feedback: createFeedbackService(store.feedback),
     costs: createCostService(store.costs),
     retention: createRetentionService(store),
+    agents: createAgentsService(store.spans, store.costs),
   };
 }

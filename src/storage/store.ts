@@ -9,6 +9,7 @@ import type { FileStore } from './file-store.js';
 import type { CostStore } from './cost-store.js';
 import type { ProjectSettingsStore } from './project-settings-store.js';
 import type { AuthStore } from './auth-store.js';
+import type { SpanStore } from './span-store.js';
 
 /**
  * What an engine reports for /metrics. Both figures come from the engine because only it
@@ -41,6 +42,7 @@ export interface ResourceStores {
   readonly costs: CostStore;
   readonly projects: ProjectSettingsStore;
   readonly auth: AuthStore;
+  readonly spans: SpanStore;
 }
 
 export type ResourceKey = keyof ResourceStores;

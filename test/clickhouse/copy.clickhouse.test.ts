@@ -2,6 +2,7 @@
 // (chdb in process here) and back, as child processes. What each API answers afterwards is
 // what the source answered; a second run adds nothing; a checkpoint makes a rerun skip the
 // steps already done, and the count check catches what is missing.
+import { hexId, otlpJson } from '../helpers/agent-spans.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -155,6 +156,26 @@ async function seed(t: TestApp): Promise<{ fileDigest: string; tableDigest: stri
     200,
   );
   assert.equal((await t.post('/project/ttl_settings/update', { project_id: P2, retention_days: 30 })).status, 200);
+  const traceId = hexId(16);
+  const agentSpan = hexId(8);
+  const agentSpans = otlpJson({ 'wandb.entity': 'team', 'wandb.project': 'alpha' }, [
+    {
+      traceId,
+      spanId: agentSpan,
+      name: 'invoke_agent helper',
+      startMs: 1_764_000_000_000,
+      attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'app.team': 'x' },
+    },
+    {
+      traceId,
+      spanId: hexId(8),
+      parentSpanId: agentSpan,
+      name: 'chat gpt-4o',
+      startMs: 1_764_000_000_001,
+      attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o', 'gen_ai.usage.input_tokens': 5 },
+    },
+  ]);
+  assert.equal((await t.postRaw('/agents/otel/v1/traces', agentSpans, 'application/json')).status, 200);
   return { fileDigest, tableDigest };
 }
 
@@ -194,6 +215,14 @@ async function snapshot(post: Post, refs: { fileDigest: string; tableDigest: str
       })
     ).body.results.filter((c: any) => c.pricing_level === 'project'),
     ttl: (await post('/project/ttl_settings', { project_id: P2 })).body,
+    spans: (
+      await post('/agents/spans/query', {
+        project_id: P1,
+        include_details: true,
+        sort_by: [{ field: 'span_id', direction: 'asc' }],
+      })
+    ).body,
+    agents: (await post('/agents/query', { project_id: P1 })).body,
   };
 }
 
@@ -211,6 +240,8 @@ test('weft copy moves everything from SQLite to ClickHouse and back; reruns add 
     }, refs);
     assert.equal(source.calls[0].length, 3, 'the deleted call is not there to copy');
     assert.equal(source.objs.length, 2);
+    assert.equal(source.spans.total_count, 2);
+    assert.equal(source.agents.agents[0].total_input_tokens, 5);
 
     const first = await weft(['copy', '--from', `sqlite:${t.dataDir}`, '--to', `clickhouse:chdb:${ch}`]);
     assert.equal(first.code, 0, first.err);
@@ -229,6 +260,7 @@ test('weft copy moves everything from SQLite to ClickHouse and back; reruns add 
     assert.match(again.out, /team\/alpha\tcalls\t3\t3\n/, 'nothing doubled');
     assert.match(again.out, /team\/alpha\tprices\t1\t1\n/);
     assert.match(again.out, /team\/alpha\tfeedback\t1\t1\n/);
+    assert.match(again.out, /team\/alpha\tspans\t2\t2\n/);
 
     const home = await weft(['copy', '--from', `clickhouse:chdb:${ch}`, '--to', `sqlite:${back}`]);
     assert.equal(home.code, 0, home.err);

@@ -326,7 +326,7 @@ export function validExamples(f: Fixtures): Record<string, Example> {
       },
     ],
   };
-  for (const path of ['/otel/v1/traces', '/v1/traces', '/otel/v1/trace'])
+  for (const path of ['/otel/v1/traces', '/v1/traces', '/otel/v1/trace', '/agents/otel/v1/traces'])
     ex[`POST ${path}`] = { url: path, body: otlp };
   return Object.fromEntries(
     Object.entries(ex).map(([k, v]) => [k, { method: v.method ?? 'POST', url: v.url, body: v.body }]),

@@ -6,6 +6,7 @@ import type { RouteGroup } from '../../api/routes.js';
 import type { ServerMetrics } from '../../service/metrics/server-metrics.js';
 import type { Services } from '../../service/services.js';
 import { registerAdminRoutes } from './admin-routes.js';
+import { registerAgentOtlpRoutes, registerAgentRoutes } from './agent-routes.js';
 import { registerCallRoutes, registerCallV2Routes } from './call-routes.js';
 import { registerCostRoutes } from './cost-routes.js';
 import { registerFeedbackRoutes } from './feedback-routes.js';
@@ -48,4 +49,6 @@ export const ROUTE_BINDINGS: { readonly [G in RouteGroup]: BindGroup } = {
   ui: (app, s, o) => registerUiRoutes(app, s.store, o.uiDir),
   metrics: (app, _s, o) => registerMetricsRoutes(app, o.metrics),
   otlp: (app, s, o) => registerOtlpRoutes(app, s.calls, o.bodyLimit),
+  agents: (app, s) => registerAgentRoutes(app, s.agents),
+  agentsOtlp: (app, s, o) => registerAgentOtlpRoutes(app, s.agents, o.bodyLimit),
 };

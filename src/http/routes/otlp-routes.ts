@@ -3,7 +3,8 @@
 // only body parser keeps the bytes; auth and errors are the app's, as on every route.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { otlpRoutes } from '../../api/otlp.js';
-import { servedPaths } from '../../api/route-spec.js';
+import { servedPaths, type RouteSpec } from '../../api/route-spec.js';
+import type { OtlpExport } from '../../ingest/otlp/otlp-spans.js';
 import { mayAccessProject } from '../../service/auth/auth-access.js';
 import { ForbiddenError } from '../../service/auth/auth-errors.js';
 import type { CallsService } from '../../service/calls/calls-service.js';
@@ -16,7 +17,8 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function answer(encoding: OtlpEncoding, result: ExportResult): { type: string; body: Buffer | string } {
+/** The OTLP answer to an export: protobuf or JSON as the request was, partialSuccess when spans were rejected. */
+export function otlpAnswer(encoding: OtlpEncoding, result: ExportResult): { type: string; body: Buffer | string } {
   if (encoding === 'protobuf')
     return {
       type: 'application/x-protobuf',
@@ -29,25 +31,44 @@ function answer(encoding: OtlpEncoding, result: ExportResult): { type: string; b
   return { type: 'application/json', body: JSON.stringify(body) };
 }
 
-export async function registerOtlpRoutes(app: FastifyInstance, calls: CallsService, bodyLimit: number): Promise<void> {
+/** Which projects an export writes to (null: a resource that names none), decided by the route. */
+export type ExportProjects = (exp: OtlpExport, header: string | undefined) => readonly (string | null)[];
+
+/**
+ * Serves OTLP export routes: decode the body, check write access to the project_id header's
+ * project (even for an export with no spans) and every project the export names, then ingest.
+ */
+export async function registerOtlpScope(
+  app: FastifyInstance,
+  specs: readonly RouteSpec[],
+  bodyLimit: number,
+  projectsOf: ExportProjects,
+  ingest: (exp: OtlpExport, projects: readonly (string | null)[], req: FastifyRequest) => Promise<ExportResult>,
+): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    for (const spec of Object.values(otlpRoutes))
+    for (const spec of specs)
       for (const url of servedPaths(spec))
         scope.post(url, async (req, reply) => {
           const encoding = encodingOf(header(req, 'content-type'));
           const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
           const exp = decodeExport(inflate(raw, header(req, 'content-encoding'), bodyLimit), encoding);
           const named = header(req, 'project_id');
-          const projects = resourceProjects(exp, named);
-          // The header's project is checked even for an export with no spans.
-          for (const projectId of new Set(named ? [named, ...projects] : projects)) {
+          const projects = projectsOf(exp, named);
+          const listed = projects.filter((p): p is string => p !== null);
+          for (const projectId of new Set(named ? [named, ...listed] : listed)) {
             if (!mayAccessProject(req.weft.access, projectId, 'write'))
               throw new ForbiddenError(`No write access to project ${projectId}`);
           }
-          const out = answer(encoding, await ingestExport(exp, projects, calls, req.weft));
+          const out = otlpAnswer(encoding, await ingest(exp, projects, req));
           return reply.type(out.type).send(out.body);
         });
   });
+}
+
+export function registerOtlpRoutes(app: FastifyInstance, calls: CallsService, bodyLimit: number): Promise<void> {
+  return registerOtlpScope(app, Object.values(otlpRoutes), bodyLimit, resourceProjects, (exp, projects, req) =>
+    ingestExport(exp, projects as string[], calls, req.weft),
+  );
 }

@@ -15,7 +15,16 @@ import type { FeedbackRow } from '../../storage/feedback-store.js';
 import type { ObjectsQuery } from '../../storage/object-store.js';
 import { extractRefs } from '../refs/extract-refs.js';
 
-export const COPY_RESOURCES = ['calls', 'objects', 'tables', 'files', 'feedback', 'prices', 'settings'] as const;
+export const COPY_RESOURCES = [
+  'calls',
+  'objects',
+  'tables',
+  'files',
+  'feedback',
+  'prices',
+  'settings',
+  'spans',
+] as const;
 export type CopyResource = (typeof COPY_RESOURCES)[number];
 
 export interface CopyProgress {
@@ -262,6 +271,29 @@ async function copySettings(from: Store, to: Store, project: string, progress: C
   progress.advance(1);
 }
 
+async function copySpans(from: Store, to: Store, project: string, progress: CopyProgress) {
+  progress.begin(project, 'spans', await spanCount(from, project));
+  // A span written again replaces itself, so a resumed copy rewrites at most one page twice.
+  for await (const rows of from.spans.all(project)) {
+    await to.spans.write(rows);
+    progress.advance(rows.length);
+  }
+}
+
+const spanCount = async (s: Store, project: string) =>
+  (
+    await s.spans.query({
+      projectId: project,
+      where: null,
+      sort: [],
+      limit: 0,
+      offset: 0,
+      startedAfter: null,
+      startedBefore: null,
+      columns: [],
+    })
+  ).total;
+
 const STEPS: Record<CopyResource, (from: Store, to: Store, project: string, progress: CopyProgress) => Promise<void>> =
   {
     // Tables and files before the objects that refer to them, objects before the calls and feedback that refer to those.
@@ -272,8 +304,18 @@ const STEPS: Record<CopyResource, (from: Store, to: Store, project: string, prog
     feedback: copyFeedback,
     prices: copyPrices,
     settings: copySettings,
+    spans: copySpans,
   };
-const ORDER: readonly CopyResource[] = ['tables', 'files', 'objects', 'calls', 'feedback', 'prices', 'settings'];
+const ORDER: readonly CopyResource[] = [
+  'tables',
+  'files',
+  'objects',
+  'calls',
+  'feedback',
+  'prices',
+  'settings',
+  'spans',
+];
 
 /** Copies every project of `from` into `to`; returns the projects copied. */
 export async function copyStore(from: Store, to: Store, opts: CopyOptions): Promise<string[]> {
@@ -305,6 +347,7 @@ export async function countBoth(from: Store, to: Store, projects: readonly strin
     feedback: await s.feedback.count(project, null),
     prices: (await s.costs.query({ where: projectPrices(project), sort: [], limit: null, offset: null })).length,
     settings: (await s.projects.getRetentionDays(project)) ?? 0,
+    spans: await spanCount(s, project),
   });
   const out: CopyCount[] = [];
   for (const project of projects) {

@@ -16,6 +16,7 @@ import { createClickHouseFileStore } from './files/file-store.js';
 import { createClickHouseCostStore } from './costs/cost-store.js';
 import { createClickHouseProjectSettingsStore } from './settings/settings-store.js';
 import { createClickHouseAuthStore } from './auth/auth-store.js';
+import { createClickHouseSpanStore } from './spans/span-store.js';
 import { clickHouseFault } from './engine/faults.js';
 import { createCommitListeners } from '../commit-listeners.js';
 import { withInsertTiming } from './engine/insert-timing.js';
@@ -54,6 +55,7 @@ export function clickHouseStores(
     costs: createClickHouseCostStore(client, database, mode),
     projects: createClickHouseProjectSettingsStore(client, database),
     auth: createClickHouseAuthStore(client, database),
+    spans: createClickHouseSpanStore(client, database),
     stats: {
       // The parts of the server Weft talks to (on a cluster, that node's share).
       async sizeBytes() {
@@ -69,7 +71,7 @@ export function clickHouseStores(
     health: () => ({ status: 'ok' }),
     async projectIds() {
       const db = chIdentifier(database);
-      const from = ['calls', 'object_versions', 'tables', 'files', 'feedback', 'project_settings'].map(
+      const from = ['calls', 'object_versions', 'tables', 'files', 'feedback', 'project_settings', 'spans'].map(
         (t) => `SELECT DISTINCT project_id AS p FROM ${db}.${t}`,
       );
       from.push(`SELECT DISTINCT pricing_level_id AS p FROM ${db}.llm_token_prices WHERE pricing_level = 'project'`);

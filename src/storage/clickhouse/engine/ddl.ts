@@ -18,6 +18,8 @@ export interface ChTableSpec {
   readonly shardBy: string;
   /** ReplacingMergeTree on this version column (background merges keep the newest row per key). */
   readonly replacingBy?: string;
+  /** AggregatingMergeTree: rows of one key merge by their columns' SimpleAggregateFunction. */
+  readonly aggregating?: boolean;
   readonly partitionBy?: string;
 }
 
@@ -41,8 +43,8 @@ function clusterName(mode: ChDdlMode): string {
 const onCluster = (mode: ChDdlMode) => (mode.cluster === null ? '' : ` ON CLUSTER \`${clusterName(mode)}\``);
 
 /** The MergeTree engine of a table in this mode; `path` is its Keeper path when replicated. */
-function engine(mode: ChDdlMode, path: string, replacingBy?: string): string {
-  const kind = replacingBy === undefined ? 'MergeTree' : 'ReplacingMergeTree';
+function engine(mode: ChDdlMode, path: string, replacingBy?: string, aggregating = false): string {
+  const kind = aggregating ? 'AggregatingMergeTree' : replacingBy === undefined ? 'MergeTree' : 'ReplacingMergeTree';
   const version = replacingBy === undefined ? '' : chIdentifier(replacingBy);
   if (mode.cluster === null) return `${kind}(${version})`.replace('MergeTree()', 'MergeTree');
   return `Replicated${kind}('${path}', '{replica}'${version ? `, ${version}` : ''})`;
@@ -68,7 +70,7 @@ export function tableDdl(database: string, t: ChTableSpec, mode: ChDdlMode): str
   const local = mode.sharded ? `${name}_local` : name;
   const create =
     `CREATE TABLE IF NOT EXISTS ${db}.${local}${onCluster(mode)} (${t.columns.replace(/\s+/g, ' ')}) ` +
-    `ENGINE = ${engine(mode, `/clickhouse/tables/{shard}/${db}/${local}`, t.replacingBy)}` +
+    `ENGINE = ${engine(mode, `/clickhouse/tables/{shard}/${db}/${local}`, t.replacingBy, t.aggregating)}` +
     `${t.partitionBy === undefined ? '' : ` PARTITION BY ${t.partitionBy}`} ORDER BY ${t.orderBy}`;
   if (!mode.sharded) return [create];
   return [

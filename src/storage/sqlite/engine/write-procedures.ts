@@ -12,6 +12,7 @@ import { feedbackWrites } from '../feedback/feedback-writes.js';
 import { costWrites } from '../costs/cost-writes.js';
 import { settingsWrites } from '../settings/settings-writes.js';
 import { authWrites } from '../auth/auth-writes.js';
+import { spanWrites } from '../spans/span-writes.js';
 
 export function createWriteProcedures(db: SqliteDb) {
   return {
@@ -23,6 +24,7 @@ export function createWriteProcedures(db: SqliteDb) {
     ...costWrites(db),
     ...settingsWrites(db),
     ...authWrites(db),
+    ...spanWrites(db),
   };
 }
 

@@ -17,6 +17,7 @@ import {
 import { MIGRATION_1 } from './001-init.js';
 import { MIGRATION_2 } from './002-input-leaves.js';
 import { MIGRATION_3 } from './003-live-until.js';
+import { MIGRATION_4 } from './004-spans.js';
 
 export interface ChMigration {
   readonly version: number;
@@ -25,7 +26,7 @@ export interface ChMigration {
   readonly alters?: readonly ChAlter[];
 }
 
-export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [MIGRATION_1, MIGRATION_2, MIGRATION_3];
+export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [MIGRATION_1, MIGRATION_2, MIGRATION_3, MIGRATION_4];
 
 /** Every statement of one migration in a mode. */
 const migrationStatements = (database: string, m: ChMigration, mode: ChDdlMode): string[] => [

@@ -11,6 +11,7 @@ import { MIGRATION_7 } from './007-cost-defaults.js';
 import { MIGRATION_8 } from './008-call-keys-v8.js';
 import { MIGRATION_9 } from './009-call-keys.js';
 import { MIGRATION_10 } from './010-call-ids.js';
+import { MIGRATION_11 } from './011-spans.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -23,4 +24,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_8,
   MIGRATION_9,
   MIGRATION_10,
+  MIGRATION_11,
 ];

@@ -1,0 +1,151 @@
+// Weave's agent API (GenAI spans): the OTLP export the newest Weave SDKs send agent spans to,
+// and the read routes over them. Shapes follow Weave's weave/shared/agents/types.py; response
+// models carry every defaulted field. Weft adds owner_agent_name / owner_agent_version to a
+// span: the agent of its nearest invoke_agent ancestor-or-self.
+import { Type } from 'typebox';
+import { DateTime, Nullable, ProjectId, SafeInteger, Strict } from './common.js';
+import { otlpRouteBase } from './otlp.js';
+import { Query } from './query.js';
+import { List } from './limits.js';
+import { defineRoute, type RouteSpec } from './route-spec.js';
+
+const tag = 'Agents';
+/** Weave's DEFAULT_AGENT_QUERY_LIMIT and MAX_AGENT_QUERY_LIMIT. */
+export const AGENT_QUERY_LIMIT = { default: 100, max: 10_000 } as const;
+
+export const AgentSortBy = Strict({
+  field: Type.String({ minLength: 1, maxLength: 500 }),
+  direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+});
+
+export const AgentSpansQueryReq = Strict({
+  project_id: ProjectId,
+  query: Type.Optional(Nullable(Query)),
+  group_by: Type.Optional(Nullable(List(Type.Unknown(), 20))),
+  sort_by: Type.Optional(Nullable(List(AgentSortBy, 20))),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: AGENT_QUERY_LIMIT.max })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  started_after: Type.Optional(Nullable(DateTime)),
+  started_before: Type.Optional(Nullable(DateTime)),
+  include_details: Type.Optional(Type.Boolean()),
+  include_costs: Type.Optional(Type.Boolean()),
+});
+
+export const AgentSpansQueryRes = Type.Object({
+  /** AgentSpanSchema rows: every column of query/span-columns.ts, lists and maps decoded, times as ISO 8601. */
+  spans: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  groups: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  total_count: SafeInteger(),
+});
+
+export const agentsOtlpRoutes = {
+  agentsOtelTraces: defineRoute({
+    ...otlpRouteBase,
+    tag,
+    id: 'agents_otel_export',
+    path: '/agents/otel/v1/traces',
+    summary:
+      'Export GenAI agent spans (OTLP/HTTP, protobuf or JSON). The project: the resource attributes ' +
+      'wandb.entity and wandb.project, else the project_id header; a span with neither is rejected.',
+  }),
+} as const satisfies Record<string, RouteSpec>;
+
+const spanRoutes = {
+  agentSpansQuery: defineRoute({
+    access: 'read',
+    id: 'agents_spans_query',
+    method: 'POST',
+    path: '/agents/spans/query',
+    tag,
+    summary: 'Query agent spans (Weave query language over span fields and custom attributes)',
+    body: AgentSpansQueryReq,
+    response: AgentSpansQueryRes,
+    errors: [400],
+  }),
+} as const satisfies Record<string, RouteSpec>;
+
+/** Sort keys of /agents/query and /agents/agent-versions/query (Weave's AgentSchema fields). */
+export const AGENT_SORT_FIELDS = [
+  'agent_name',
+  'agent_version',
+  'invocation_count',
+  'span_count',
+  'total_input_tokens',
+  'total_output_tokens',
+  'total_duration_ms',
+  'error_count',
+  'first_seen',
+  'last_seen',
+] as const;
+export type AgentSortField = (typeof AGENT_SORT_FIELDS)[number];
+const AgentSortField = Type.Union(AGENT_SORT_FIELDS.map((f) => Type.Literal(f)));
+const AgentsSortBy = Strict({
+  field: AgentSortField,
+  direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+});
+const Page = {
+  sort_by: Type.Optional(Nullable(List(AgentsSortBy, 10))),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: AGENT_QUERY_LIMIT.max })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  include_costs: Type.Optional(Type.Boolean()),
+};
+
+export const AgentsQueryReq = Strict({
+  project_id: ProjectId,
+  filters: Type.Optional(Nullable(Strict({ agent_name: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) }))),
+  ...Page,
+});
+
+export const AgentVersionsQueryReq = Strict({
+  project_id: ProjectId,
+  agent_name: Type.String({ minLength: 1, maxLength: 1000 }),
+  ...Page,
+});
+
+const agentFields = {
+  project_id: Type.String(),
+  agent_name: Type.String(),
+  invocation_count: SafeInteger(),
+  span_count: SafeInteger(),
+  total_input_tokens: SafeInteger(),
+  total_output_tokens: SafeInteger(),
+  total_duration_ms: SafeInteger(),
+  error_count: SafeInteger(),
+  first_seen: Nullable(DateTime),
+  last_seen: Nullable(DateTime),
+  total_cost_usd: Nullable(Type.Number()),
+};
+export const AgentSchema = Type.Object(agentFields);
+export const AgentVersionSchema = Type.Object({ ...agentFields, agent_version: Type.String() });
+export const AgentsQueryRes = Type.Object({ agents: Type.Array(AgentSchema), total_count: SafeInteger() });
+export const AgentVersionsQueryRes = Type.Object({
+  versions: Type.Array(AgentVersionSchema),
+  total_count: SafeInteger(),
+});
+
+const rollupRoutes = {
+  agentsQuery: defineRoute({
+    access: 'read',
+    id: 'agents_query',
+    method: 'POST',
+    path: '/agents/query',
+    tag,
+    summary: 'List the agents of a project with their figures (kept on write)',
+    body: AgentsQueryReq,
+    response: AgentsQueryRes,
+    errors: [400],
+  }),
+  agentVersionsQuery: defineRoute({
+    access: 'read',
+    id: 'agents_versions_query',
+    method: 'POST',
+    path: '/agents/agent-versions/query',
+    tag,
+    summary: "List an agent's versions with their figures",
+    body: AgentVersionsQueryReq,
+    response: AgentVersionsQueryRes,
+    errors: [400],
+  }),
+} as const satisfies Record<string, RouteSpec>;
+
+export const agentsRoutes = { ...rollupRoutes, ...spanRoutes } as const satisfies Record<string, RouteSpec>;

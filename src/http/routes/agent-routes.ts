@@ -1,0 +1,23 @@
+// The agent routes (api/agents.ts): the GenAI OTLP export, served as the calls' OTLP routes are
+// (otlp-routes.ts) with the agents' project rule, and the JSON read routes.
+import type { FastifyInstance } from 'fastify';
+import { agentsOtlpRoutes, agentsRoutes } from '../../api/agents.js';
+import type { AgentsService } from '../../service/agents/agents-service.js';
+import { bindRoute } from '../bind-route.js';
+import { registerOtlpScope } from './otlp-routes.js';
+
+export function registerAgentOtlpRoutes(app: FastifyInstance, agents: AgentsService, bodyLimit: number): Promise<void> {
+  return registerOtlpScope(
+    app,
+    Object.values(agentsOtlpRoutes),
+    bodyLimit,
+    (exp, header) => agents.projectsOf(exp, header),
+    (exp, projects, req) => agents.ingest(exp, projects, req.weft.userId),
+  );
+}
+
+export function registerAgentRoutes(app: FastifyInstance, agents: AgentsService): void {
+  bindRoute(app, agentsRoutes.agentSpansQuery, (body) => agents.querySpans(body));
+  bindRoute(app, agentsRoutes.agentsQuery, (body) => agents.queryAgents(body));
+  bindRoute(app, agentsRoutes.agentVersionsQuery, (body) => agents.queryAgentVersions(body));
+}

@@ -1,0 +1,222 @@
+// Agent spans: what /agents/otel/v1/traces stores and /agents/spans/query reads. The project of
+// each resource is its wandb.entity + wandb.project, else the export's project_id header (the
+// resource wins, as in Weave: an SDK re-initialised for another project keeps its resource);
+// a span with neither is rejected and reported in partial_success, never stored elsewhere.
+import type { Static } from 'typebox';
+import type { AgentSortField, AgentSpansQueryReq, AgentsQueryReq, AgentVersionsQueryReq } from '../../api/agents.js';
+import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
+import { InvalidRequestError, InvalidFieldError } from '../../api/errors.js';
+import type { OtlpExport } from '../../ingest/otlp/otlp-spans.js';
+import { spanRow } from '../../ingest/genai/span-row.js';
+import { compileQuery } from '../../query/compile-query.js';
+import type { SortTerm } from '../../query/plan.js';
+import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../query/span-columns.js';
+import { spanFieldCatalog } from '../../query/span-fields.js';
+import type { AgentRollupRow, SpanStore } from '../../storage/span-store.js';
+import type { CostStore } from '../../storage/cost-store.js';
+import { createCostPricer } from '../costs/cost-summary.js';
+import { costParts } from '../costs/token-prices.js';
+import { DEFAULT_COST_UNIT } from '../costs/cost-service.js';
+import { formatTimestamp, parseTimestamp } from '../../time.js';
+
+const PROJECT = /^[^/\u0000-\u001f]+\/[^/\u0000-\u001f]+$/;
+/** As many rejections described in the answer (Weave's MAX_INGEST_ERRORS_REPORTED). */
+const DESCRIBED = 20;
+const LIST_COLUMNS: ReadonlySet<string> = new Set(
+  SPAN_COLUMNS.filter((c) => (SPAN_COLUMN_TYPES as Record<string, string>)[c] === 'json'),
+);
+const MAPS: ReadonlySet<string> = new Set([
+  'custom_attrs_string',
+  'custom_attrs_int',
+  'custom_attrs_float',
+  'custom_attrs_bool',
+]);
+
+export interface AgentExportResult {
+  readonly rejected: number;
+  readonly message: string;
+}
+
+/** The project a resource names, null when it names none. */
+function resourceProject(resource: Record<string, unknown>): string | null {
+  const project = resource['wandb.project'];
+  const entity = resource['wandb.entity'];
+  if (typeof project === 'string' && project.includes('/')) return project;
+  if (typeof project === 'string' && project !== '' && typeof entity === 'string' && entity !== '')
+    return `${entity}/${project}`;
+  return null;
+}
+
+/** A stored span as Weave's AgentSpanSchema: lists and maps decoded, times as ISO 8601. */
+function renderSpan(row: SpanRow, details: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of SPAN_COLUMNS) {
+    const v = row[c];
+    if (LIST_COLUMNS.has(c)) out[c] = typeof v === 'string' ? JSON.parse(v) : MAPS.has(c) ? {} : [];
+    else out[c] = v;
+  }
+  out.started_at = typeof row.started_at === 'number' ? formatTimestamp(row.started_at) : null;
+  out.ended_at = typeof row.ended_at === 'number' ? formatTimestamp(row.ended_at) : null;
+  if (out.eval_trial_index === -1) out.eval_trial_index = null;
+  out.raw_span_dump = details ? row.raw_span_dump : null;
+  for (const c of [
+    'input_cost_usd',
+    'output_cost_usd',
+    'cache_read_cost_usd',
+    'cache_creation_cost_usd',
+    'total_cost_usd',
+  ])
+    out[c] = null;
+  return out;
+}
+
+type SortBy = { readonly field: AgentSortField; readonly direction?: 'asc' | 'desc' | undefined };
+const DEFAULT_AGENT_SORT: readonly SortBy[] = [{ field: 'last_seen', direction: 'desc' }];
+
+/**
+ * USD cost of each rollup row: its models' tokens priced as include_costs prices calls (project
+ * prices, else the default catalogue, at the row's last activity); null when no model of the
+ * row has a price. Tiered prices apply per row, not per call.
+ */
+async function costsOf(
+  costs: CostStore,
+  projectId: string,
+  rows: readonly AgentRollupRow[],
+): Promise<(number | null)[]> {
+  const pricer = createCostPricer(costs, projectId);
+  await pricer.load(rows.flatMap((r) => r.models.map((m) => m.model)).filter((m) => m !== ''));
+  return rows.map((r) => {
+    let total: number | null = null;
+    for (const m of r.models) {
+      if (m.model === '') continue;
+      const usage = {
+        prompt_tokens: m.input_tokens,
+        completion_tokens: m.output_tokens,
+        cache_read_input_tokens: m.cache_read_input_tokens,
+        cache_creation_input_tokens: m.cache_creation_input_tokens,
+        requests: 0,
+        total_tokens: m.input_tokens + m.output_tokens,
+      };
+      const p = pricer.prices(m.model, usage, r.last_seen);
+      if (p === null) continue;
+      const parts = costParts(usage, p);
+      const usd = (unit: string) => unit.toUpperCase() === DEFAULT_COST_UNIT;
+      total =
+        (total ?? 0) +
+        (usd(p.promptUnit) ? parts.prompt + parts.cacheRead + parts.cacheWrite : 0) +
+        (usd(p.completionUnit) ? parts.completion : 0);
+    }
+    return total;
+  });
+}
+
+export function createAgentsService(spans: SpanStore, costs: CostStore) {
+  async function rollups(
+    projectId: string,
+    agentName: string | null,
+    byVersion: boolean,
+    page: { sort_by?: readonly SortBy[] | null; limit?: number; offset?: number; include_costs?: boolean },
+  ) {
+    const { rows, total } = await spans.agents({
+      projectId,
+      agentName,
+      byVersion,
+      sort: (page.sort_by ?? DEFAULT_AGENT_SORT).map((s) => ({ field: s.field, direction: s.direction ?? 'desc' })),
+      limit: page.limit ?? AGENT_QUERY_LIMIT.default,
+      offset: page.offset ?? 0,
+    });
+    const priced = page.include_costs === true ? await costsOf(costs, projectId, rows) : rows.map(() => null);
+    const items = rows.map((r, i) => ({
+      project_id: projectId,
+      agent_name: r.agent_name,
+      ...(byVersion ? { agent_version: r.agent_version } : {}),
+      invocation_count: r.invocation_count,
+      span_count: r.span_count,
+      total_input_tokens: r.total_input_tokens,
+      total_output_tokens: r.total_output_tokens,
+      total_duration_ms: r.total_duration_ms,
+      error_count: r.error_count,
+      first_seen: formatTimestamp(r.first_seen),
+      last_seen: formatTimestamp(r.last_seen),
+      total_cost_usd: priced[i] ?? null,
+    }));
+    return { items, total };
+  }
+
+  return {
+    async queryAgents(req: Static<typeof AgentsQueryReq>) {
+      const { items, total } = await rollups(req.project_id, req.filters?.agent_name ?? null, false, req);
+      return { agents: items, total_count: total };
+    },
+
+    async queryAgentVersions(req: Static<typeof AgentVersionsQueryReq>) {
+      const { items, total } = await rollups(req.project_id, req.agent_name, true, req);
+      return { versions: items as ((typeof items)[number] & { agent_version: string })[], total_count: total };
+    },
+
+    /** The projects an export writes to (checked for access by the caller before ingest). */
+    projectsOf(exp: OtlpExport, header: string | undefined): (string | null)[] {
+      if (header !== undefined && header !== '' && !PROJECT.test(header))
+        throw new InvalidRequestError(
+          `The project_id header must be "<entity>/<project>", got ${JSON.stringify(header.slice(0, 200))}`,
+        );
+      return exp.resources.map((r) => {
+        const p = resourceProject(r.resource);
+        if (p !== null && !PROJECT.test(p))
+          throw new InvalidRequestError(
+            `wandb.entity and wandb.project must make "<entity>/<project>", got ${JSON.stringify(p.slice(0, 200))}`,
+          );
+        return p ?? (header === undefined || header === '' ? null : header);
+      });
+    },
+
+    async ingest(exp: OtlpExport, projects: readonly (string | null)[], wbUserId: string): Promise<AgentExportResult> {
+      const reasons = exp.rejected.map(
+        (r) => `Rejected span (name=${JSON.stringify(r.name)} trace_id=${r.traceId} span_id=${r.spanId}): ${r.reason}`,
+      );
+      const rows: SpanRow[] = [];
+      exp.resources.forEach((r, i) => {
+        const projectId = projects[i] ?? null;
+        for (const span of r.spans) {
+          if (projectId === null) {
+            reasons.push(
+              `Rejected span (name=${JSON.stringify(span.name)} trace_id=${span.traceId} span_id=${span.spanId}): no project (set the resource attributes wandb.entity and wandb.project, or send the project_id header)`,
+            );
+            continue;
+          }
+          rows.push(spanRow(span, r.resource, { projectId, wbUserId }));
+        }
+      });
+      await spans.write(rows);
+      const more = reasons.length > DESCRIBED ? ` (and ${reasons.length - DESCRIBED} more)` : '';
+      return { rejected: reasons.length, message: reasons.slice(0, DESCRIBED).join('; ') + more };
+    },
+
+    async querySpans(req: Static<typeof AgentSpansQueryReq>) {
+      if (req.group_by !== undefined && req.group_by !== null && req.group_by.length > 0)
+        throw new InvalidRequestError('group_by is not supported yet by this server: query spans without it');
+      const sort: SortTerm[] = (req.sort_by ?? []).map((s, i) => {
+        try {
+          return { field: spanFieldCatalog.resolve(s.field), direction: s.direction ?? 'desc' };
+        } catch (e) {
+          if (e instanceof InvalidFieldError) throw new InvalidFieldError(e.message, ['body', 'sort_by', i, 'field']);
+          throw e;
+        }
+      });
+      const details = req.include_details === true;
+      const { rows, total } = await spans.query({
+        projectId: req.project_id,
+        where: req.query ? compileQuery(req.query, spanFieldCatalog) : null,
+        sort,
+        limit: req.limit ?? AGENT_QUERY_LIMIT.default,
+        offset: req.offset ?? 0,
+        startedAfter: req.started_after ? parseTimestamp(req.started_after, 'started_after') : null,
+        startedBefore: req.started_before ? parseTimestamp(req.started_before, 'started_before') : null,
+        columns: details ? SPAN_COLUMNS : SPAN_COLUMNS.filter((c) => c !== 'raw_span_dump'),
+      });
+      return { spans: rows.map((r) => renderSpan(r, details)), groups: [], total_count: total };
+    },
+  };
+}
+
+export type AgentsService = ReturnType<typeof createAgentsService>;

@@ -1,0 +1,70 @@
+// Agent spans (GenAI OpenTelemetry spans sent to /agents/otel/v1/traces): one row per
+// (project, trace, span). Contracts every engine keeps:
+//  - A written span is durable when write() resolves, and a span sent again replaces itself.
+//  - Each span's owner (owner_agent_name / owner_agent_version) is the agent of its nearest
+//    invoke_agent ancestor-or-self, over every span of its trace stored so far: a child that
+//    arrives before its parent is attributed when the parent arrives (span-owners.ts).
+//  - query() sees the spans of one project only, filtered by a compiled plan.
+//  - agents() reads the rollups, which equal storage/span-rollups.ts summed over every stored
+//    trace (a trace written again replaces what it added).
+import type { AgentSortField } from '../api/agents.js';
+import type { Expr, SortTerm } from '../query/plan.js';
+import type { SpanColumn, SpanRow } from '../query/span-columns.js';
+
+export interface SpansQuery {
+  readonly projectId: string;
+  readonly where: Expr | null;
+  readonly sort: readonly SortTerm[];
+  readonly limit: number;
+  readonly offset: number;
+  /** started_at bounds, microseconds: [after, before). */
+  readonly startedAfter: number | null;
+  readonly startedBefore: number | null;
+  /** Columns to read; the others come back NULL (raw_span_dump is heavy). */
+  readonly columns: readonly SpanColumn[];
+}
+
+export interface AgentsQuery {
+  readonly projectId: string;
+  /** Only this agent (null: every agent). */
+  readonly agentName: string | null;
+  /** One row per (agent, version) instead of per agent. */
+  readonly byVersion: boolean;
+  readonly sort: readonly { readonly field: AgentSortField; readonly direction: 'asc' | 'desc' }[];
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** Token sums of one model within a rollup row (for costs, priced at read time). */
+export interface ModelTokens {
+  readonly model: string;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly reasoning_tokens: number;
+  readonly cache_creation_input_tokens: number;
+  readonly cache_read_input_tokens: number;
+}
+
+export interface AgentRollupRow {
+  readonly agent_name: string;
+  /** '' when grouped by agent only, or for spans sent without a version. */
+  readonly agent_version: string;
+  readonly invocation_count: number;
+  readonly span_count: number;
+  readonly error_count: number;
+  readonly total_duration_ms: number;
+  readonly total_input_tokens: number;
+  readonly total_output_tokens: number;
+  readonly first_seen: number;
+  readonly last_seen: number;
+  readonly models: readonly ModelTokens[];
+}
+
+export interface SpanStore {
+  write(rows: readonly SpanRow[]): Promise<void>;
+  query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
+  /** The agent rollups (kept on write: storage/span-rollups.ts), a page of them and how many there are. */
+  agents(q: AgentsQuery): Promise<{ readonly rows: AgentRollupRow[]; readonly total: number }>;
+  /** Every span of a project, for `weft copy` (in pages, oldest first). */
+  all(projectId: string): AsyncIterable<SpanRow[]>;
+}

@@ -1,0 +1,98 @@
+// The SQLite SpanStore: the `spans` table (engine/migrations/011-spans.ts). Reads here, writes
+// through the writer (spans/span-writes.ts); values reach SQL only as parameters, identifiers
+// only from the column catalogue (query/span-columns.ts).
+import type { FieldRef } from '../../../query/plan.js';
+import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../../query/span-columns.js';
+import { CUSTOM_ATTR_COLUMNS, isScalarSpanColumn } from '../../../query/span-fields.js';
+import type { AgentRollupRow, ModelTokens, SpanStore, SpansQuery } from '../../span-store.js';
+import { agentRollupSelect, withModels } from '../../agent-rollup-sql.js';
+import type { SqliteDb } from '../engine/database.js';
+import {
+  printSqliteExpr,
+  printSqliteOrderBy,
+  sqlIdentifier,
+  sqliteJsonField,
+  type FieldSql,
+  type SqlValueType,
+} from '../engine/dialect.js';
+import type { SqliteWriter } from '../engine/writer.js';
+
+const SQLITE_TYPE: Readonly<Record<string, SqlValueType>> = { string: 'text', int: 'integer', float: 'real' };
+const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
+const PAGE = 1000;
+
+function printSpanField(field: FieldRef): FieldSql {
+  if (field.kind === 'column' && isScalarSpanColumn(field.name)) {
+    const t = (SPAN_COLUMN_TYPES as Record<string, string>)[field.name]!;
+    return {
+      ...sqlIdentifier(`s.${field.name}`),
+      type: SQLITE_TYPE[t]!,
+      notNull: ['project_id', 'trace_id', 'span_id', 'span_name', 'span_kind', 'started_at', 'status_code'].includes(
+        field.name,
+      ),
+    };
+  }
+  if (field.kind === 'json' && CUSTOM.has(field.column)) return sqliteJsonField(`s.${field.column}`, field.path);
+  throw new Error(`spans cannot print field ${JSON.stringify(field)}`);
+}
+
+export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanStore {
+  return {
+    write: async (rows) => {
+      if (rows.length > 0) await writer.run('spans.write', [rows]);
+    },
+
+    async query(q: SpansQuery) {
+      const params: unknown[] = [q.projectId];
+      let where = 's.project_id = ?';
+      if (q.startedAfter !== null) {
+        where += ' AND s.started_at >= ?';
+        params.push(q.startedAfter);
+      }
+      if (q.startedBefore !== null) {
+        where += ' AND s.started_at < ?';
+        params.push(q.startedBefore);
+      }
+      if (q.where !== null) {
+        const w = printSqliteExpr(q.where, printSpanField);
+        where += ` AND ${w.sql}`;
+        params.push(...w.params);
+      }
+      const wanted = new Set(q.columns);
+      const select = SPAN_COLUMNS.map((c) => (wanted.has(c) ? `s."${c}"` : `NULL AS "${c}"`)).join(', ');
+      const order = printSqliteOrderBy(q.sort, printSpanField);
+      const orderSql = order.sql === '' ? 'ORDER BY s.started_at DESC, s.span_id' : `${order.sql}, s.span_id`;
+      const rows = db
+        .prepare(`SELECT ${select} FROM spans AS s WHERE ${where} ${orderSql} LIMIT ? OFFSET ?`)
+        .all(...params, ...order.params, q.limit, q.offset) as SpanRow[];
+      const { n } = db.prepare(`SELECT COUNT(*) AS n FROM spans AS s WHERE ${where}`).get(...params) as { n: number };
+      return { rows, total: n };
+    },
+
+    async agents(q) {
+      const sql = agentRollupSelect(q, 'agent_rollups', (name) => `@${name}`);
+      const named = (text: string) =>
+        Object.fromEntries(Object.entries(sql.values).filter(([k]) => text.includes(`@${k}`)));
+      const rows = db.prepare(sql.page).all(named(sql.page)) as Omit<AgentRollupRow, 'models'>[];
+      const { n } = db.prepare(sql.count).get(named(sql.count)) as { n: number };
+      const models = db.prepare(sql.models).all(named(sql.models)) as (ModelTokens & {
+        agent_name: string;
+        agent_version: string;
+      })[];
+      return { rows: withModels(rows, models), total: n };
+    },
+
+    async *all(projectId: string) {
+      const page = db.prepare(
+        `SELECT rowid AS _r, ${SPAN_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM spans WHERE project_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+      );
+      let after = 0;
+      for (;;) {
+        const rows = page.all(projectId, after, PAGE) as (SpanRow & { _r: number })[];
+        if (rows.length === 0) return;
+        after = rows[rows.length - 1]!._r;
+        yield rows.map(({ _r, ...row }) => row as SpanRow);
+      }
+    },
+  };
+}

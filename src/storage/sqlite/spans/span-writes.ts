@@ -1,0 +1,130 @@
+// The write procedure of agent spans (run by the writer inside its transaction): upsert the
+// spans; then, for each trace they touch, settle every span's owner (storage/span-owners.ts)
+// and replace what the trace adds to the agent rollups (storage/span-rollups.ts), so that the
+// rollups always equal the sums over the stored spans. Values reach SQL only as parameters.
+import { SPAN_COLUMNS, type SpanRow } from '../../../query/span-columns.js';
+import { spanOwners } from '../../span-owners.js';
+import {
+  ROLLUP_SUMS,
+  contributionKey,
+  traceContributions,
+  type Contribution,
+  type RollupSpan,
+} from '../../span-rollups.js';
+import type { SqliteDb } from '../engine/database.js';
+
+const quote = (c: string) => `"${c}"`;
+const KEY_COLUMNS = ['project_id', 'trace_id', 'span_id', 'owner_agent_name', 'owner_agent_version'];
+const INSERT_SQL =
+  `INSERT INTO spans (${SPAN_COLUMNS.map(quote).join(', ')}) VALUES (${SPAN_COLUMNS.map(() => '?').join(', ')}) ` +
+  'ON CONFLICT (project_id, trace_id, span_id) DO UPDATE SET ' +
+  SPAN_COLUMNS.filter((c) => !KEY_COLUMNS.includes(c))
+    .map((c) => `${quote(c)} = excluded.${quote(c)}`)
+    .join(', ');
+const ROLLUP_COLUMNS = [
+  'span_id',
+  'parent_span_id',
+  'operation_name',
+  'agent_name',
+  'agent_version',
+  'owner_agent_name',
+  'owner_agent_version',
+  'request_model',
+  'response_model',
+  'conversation_id',
+  'started_at',
+  'ended_at',
+  'status_code',
+  'input_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+];
+const SUMS = ROLLUP_SUMS.join(', ');
+const ADD_ROLLUP =
+  `INSERT INTO agent_rollups (project_id, agent_name, agent_version, model, ${SUMS}, first_seen, last_seen) ` +
+  `VALUES (?, ?, ?, ?, ${ROLLUP_SUMS.map(() => '?').join(', ')}, ?, ?) ON CONFLICT (project_id, agent_name, agent_version, model) DO UPDATE SET ` +
+  ROLLUP_SUMS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ') +
+  ', first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)';
+const ADD_TRACE_ROLLUP =
+  `INSERT INTO agent_trace_rollups (project_id, trace_id, agent_name, agent_version, model, conversation_id, ${SUMS}, first_seen, last_seen) ` +
+  `VALUES (?, ?, ?, ?, ?, ?, ${ROLLUP_SUMS.map(() => '?').join(', ')}, ?, ?)`;
+
+type TraceSpan = RollupSpan & { readonly agent_name: string | null; readonly agent_version: string | null };
+type StoredContribution = Omit<Contribution, 'sums'> & Record<(typeof ROLLUP_SUMS)[number], number>;
+
+export function spanWrites(db: SqliteDb) {
+  const insert = db.prepare(INSERT_SQL);
+  const traceSpans = db.prepare(`SELECT ${ROLLUP_COLUMNS.join(', ')} FROM spans WHERE project_id = ? AND trace_id = ?`);
+  const setOwner = db.prepare(
+    'UPDATE spans SET owner_agent_name = ?, owner_agent_version = ? WHERE project_id = ? AND trace_id = ? AND span_id = ?',
+  );
+  const storedRollups = db.prepare('SELECT * FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
+  const dropRollups = db.prepare('DELETE FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
+  const addRollup = db.prepare(ADD_ROLLUP);
+  const addTraceRollup = db.prepare(ADD_TRACE_ROLLUP);
+
+  function settle(projectId: string, traceId: string) {
+    const spans = traceSpans.all(projectId, traceId) as TraceSpan[];
+    const owners = spanOwners(spans);
+    const settled = spans.map((s): RollupSpan => {
+      const o = owners.get(s.span_id)!;
+      if (o.name !== s.owner_agent_name || o.version !== s.owner_agent_version)
+        setOwner.run(o.name, o.version, projectId, traceId, s.span_id);
+      return { ...s, owner_agent_name: o.name, owner_agent_version: o.version };
+    });
+    const before = new Map(
+      (storedRollups.all(projectId, traceId) as StoredContribution[]).map((r) => [contributionKey(r), r]),
+    );
+    const after = traceContributions(settled);
+    for (const c of after) {
+      const old = before.get(contributionKey(c));
+      before.delete(contributionKey(c));
+      addRollup.run(
+        projectId,
+        c.agent_name,
+        c.agent_version,
+        c.model,
+        ...ROLLUP_SUMS.map((k) => c.sums[k] - (old?.[k] ?? 0)),
+        c.first_seen,
+        c.last_seen,
+      );
+    }
+    // What the trace no longer adds (an owner that changed) is taken away.
+    for (const old of before.values())
+      addRollup.run(
+        projectId,
+        old.agent_name,
+        old.agent_version,
+        old.model,
+        ...ROLLUP_SUMS.map((k) => -old[k]),
+        old.first_seen,
+        old.last_seen,
+      );
+    dropRollups.run(projectId, traceId);
+    for (const c of after)
+      addTraceRollup.run(
+        projectId,
+        traceId,
+        c.agent_name,
+        c.agent_version,
+        c.model,
+        c.conversation_id,
+        ...ROLLUP_SUMS.map((k) => c.sums[k]),
+        c.first_seen,
+        c.last_seen,
+      );
+  }
+
+  return {
+    'spans.write'(rows: readonly SpanRow[]): void {
+      const traces = new Map<string, [string, string]>();
+      for (const row of rows) {
+        insert.run(SPAN_COLUMNS.map((c) => row[c]));
+        traces.set(`${row.project_id}\u0000${row.trace_id}`, [String(row.project_id), String(row.trace_id)]);
+      }
+      for (const [projectId, traceId] of traces.values()) settle(projectId, traceId);
+    },
+  };
+}
