@@ -148,4 +148,82 @@ const rollupRoutes = {
   }),
 } as const satisfies Record<string, RouteSpec>;
 
-export const agentsRoutes = { ...rollupRoutes, ...spanRoutes } as const satisfies Record<string, RouteSpec>;
+/** Weave's MAX_CONVERSATION_CHAT_TURNS: the most turns one conversation page holds. */
+export const MAX_CONVERSATION_CHAT_TURNS = 50;
+
+export const AgentTraceChatReq = Strict({
+  project_id: ProjectId,
+  trace_id: Type.String({ minLength: 1, maxLength: 128 }),
+  include_feedback: Type.Optional(Type.Boolean()),
+  include_model_tool_calls: Type.Optional(Type.Boolean()),
+});
+
+export const AgentConversationChatReq = Strict({
+  project_id: ProjectId,
+  conversation_id: Type.String({ minLength: 1, maxLength: 1000 }),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CONVERSATION_CHAT_TURNS })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  include_feedback: Type.Optional(Type.Boolean()),
+  include_model_tool_calls: Type.Optional(Type.Boolean()),
+});
+
+/** AgentTraceChatRes: the turn's header figures and its messages (AgentChatMessage). */
+export const AgentTraceChatRes = Type.Object({
+  trace_id: Type.String(),
+  root_span_name: Nullable(Type.String()),
+  agent_name: Nullable(Type.String()),
+  agent_version: Nullable(Type.String()),
+  status_code: Nullable(Type.String()),
+  provider: Nullable(Type.String()),
+  started_at: Nullable(DateTime),
+  ended_at: Nullable(DateTime),
+  wb_user_id: Nullable(Type.String()),
+  total_duration_ms: Nullable(SafeInteger()),
+  total_cost_usd: Nullable(Type.Number()),
+  total_input_tokens: SafeInteger(),
+  total_output_tokens: SafeInteger(),
+  total_reasoning_tokens: SafeInteger(),
+  total_cache_creation_input_tokens: SafeInteger(),
+  total_cache_read_input_tokens: SafeInteger(),
+  messages: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const AgentConversationChatRes = Type.Object({
+  conversation_id: Type.String(),
+  turns: Type.Array(AgentTraceChatRes),
+  total_turns: SafeInteger(),
+  has_more: Type.Boolean(),
+  limit: SafeInteger(),
+  offset: SafeInteger(),
+  total_cost_usd: Nullable(Type.Number()),
+});
+
+const chatRoutes = {
+  agentTraceChat: defineRoute({
+    access: 'read',
+    id: 'agents_trace_chat',
+    method: 'POST',
+    path: '/agents/traces/chat',
+    tag,
+    summary: 'One turn (a trace) as a chat: user and assistant messages, tool calls, agents and sub-agents',
+    body: AgentTraceChatReq,
+    response: AgentTraceChatRes,
+    errors: [400, 404],
+  }),
+  agentConversationChat: defineRoute({
+    access: 'read',
+    id: 'agents_conversation_chat',
+    method: 'POST',
+    path: '/agents/conversations/chat',
+    tag,
+    summary: 'A conversation as a chat, a page of turns (offset counts back from the most recent)',
+    body: AgentConversationChatReq,
+    response: AgentConversationChatRes,
+    errors: [400],
+  }),
+} as const satisfies Record<string, RouteSpec>;
+
+export const agentsRoutes = { ...rollupRoutes, ...spanRoutes, ...chatRoutes } as const satisfies Record<
+  string,
+  RouteSpec
+>;

@@ -65,6 +65,10 @@ export interface SpanStore {
   query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
   /** The agent rollups (kept on write: storage/span-rollups.ts), a page of them and how many there are. */
   agents(q: AgentsQuery): Promise<{ readonly rows: AgentRollupRow[]; readonly total: number }>;
+  /** Every span of these traces (raw_span_dump left NULL), in no particular order. */
+  traceSpans(projectId: string, traceIds: readonly string[]): Promise<SpanRow[]>;
+  /** The traces (turns) holding a span of the conversation, by their first span's start, oldest first. */
+  conversationTraces(projectId: string, conversationId: string): Promise<{ trace_id: string; started_at: number }[]>;
   /** Every span of a project, for `weft copy` (in pages, oldest first). */
   all(projectId: string): AsyncIterable<SpanRow[]>;
 }

@@ -3,7 +3,17 @@
 // resource wins, as in Weave: an SDK re-initialised for another project keeps its resource);
 // a span with neither is rejected and reported in partial_success, never stored elsewhere.
 import type { Static } from 'typebox';
-import type { AgentSortField, AgentSpansQueryReq, AgentsQueryReq, AgentVersionsQueryReq } from '../../api/agents.js';
+import {
+  MAX_CONVERSATION_CHAT_TURNS,
+  type AgentConversationChatReq,
+  type AgentSortField,
+  type AgentSpansQueryReq,
+  type AgentTraceChatReq,
+  type AgentsQueryReq,
+  type AgentVersionsQueryReq,
+} from '../../api/agents.js';
+import { NotFoundError } from '../../api/errors.js';
+import { traceChat, type SpanPricer } from './chat-view.js';
 import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
 import { InvalidRequestError, InvalidFieldError } from '../../api/errors.js';
 import type { OtlpExport } from '../../ingest/otlp/otlp-spans.js';
@@ -143,7 +153,74 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
     return { items, total };
   }
 
+  /** Prices each span's tokens by its model (response, else request); null when unpriced. */
+  async function spanPricer(projectId: string, rows: readonly SpanRow[]): Promise<SpanPricer> {
+    const pricer = createCostPricer(costs, projectId);
+    const modelOf = (s: SpanRow) =>
+      typeof s.response_model === 'string'
+        ? s.response_model
+        : typeof s.request_model === 'string'
+          ? s.request_model
+          : null;
+    await pricer.load(rows.map(modelOf).filter((m): m is string => m !== null));
+    return (s) => {
+      const model = modelOf(s);
+      if (model === null) return null;
+      const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+      const usage = {
+        prompt_tokens: n(s.input_tokens),
+        completion_tokens: n(s.output_tokens),
+        cache_read_input_tokens: n(s.cache_read_input_tokens),
+        cache_creation_input_tokens: n(s.cache_creation_input_tokens),
+        requests: 1,
+        total_tokens: n(s.input_tokens) + n(s.output_tokens),
+      };
+      if (usage.total_tokens === 0) return null;
+      const p = pricer.prices(model, usage, Number(s.started_at));
+      if (p === null) return null;
+      const parts = costParts(usage, p);
+      const usd = (unit: string) => unit.toUpperCase() === DEFAULT_COST_UNIT;
+      const input = usd(p.promptUnit) ? parts.prompt + parts.cacheRead + parts.cacheWrite : 0;
+      const output = usd(p.completionUnit) ? parts.completion : 0;
+      return { input, output, total: input + output };
+    };
+  }
+
   return {
+    async traceChat(req: Static<typeof AgentTraceChatReq>) {
+      const rows = await spans.traceSpans(req.project_id, [req.trace_id]);
+      if (rows.length === 0) throw new NotFoundError(`Trace ${req.trace_id} has no agent spans in ${req.project_id}`);
+      return traceChat(req.trace_id, rows, await spanPricer(req.project_id, rows));
+    },
+
+    async conversationChat(req: Static<typeof AgentConversationChatReq>) {
+      const limit = req.limit ?? MAX_CONVERSATION_CHAT_TURNS;
+      const offset = req.offset ?? 0;
+      const traces = await spans.conversationTraces(req.project_id, req.conversation_id);
+      // offset counts back from the most recent turn; the page reads oldest first.
+      const end = Math.max(0, traces.length - offset);
+      const page = traces.slice(Math.max(0, end - limit), end);
+      const rows = await spans.traceSpans(
+        req.project_id,
+        page.map((t) => t.trace_id),
+      );
+      const price = await spanPricer(req.project_id, rows);
+      const byTrace = new Map<string, SpanRow[]>();
+      for (const r of rows) byTrace.set(String(r.trace_id), [...(byTrace.get(String(r.trace_id)) ?? []), r]);
+      const turns = page.map((t) => traceChat(t.trace_id, byTrace.get(t.trace_id) ?? [], price));
+      let cost: number | null = null;
+      for (const t of turns) if (typeof t.total_cost_usd === 'number') cost = (cost ?? 0) + t.total_cost_usd;
+      return {
+        conversation_id: req.conversation_id,
+        turns,
+        total_turns: traces.length,
+        has_more: end - page.length > 0,
+        limit,
+        offset,
+        total_cost_usd: cost,
+      };
+    },
+
     async queryAgents(req: Static<typeof AgentsQueryReq>) {
       const { items, total } = await rollups(req.project_id, req.filters?.agent_name ?? null, false, req);
       return { agents: items, total_count: total };

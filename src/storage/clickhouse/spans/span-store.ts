@@ -250,6 +250,28 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
       return { rows: rows.map(decoded), total: Number(n) };
     },
 
+    async traceSpans(projectId, traceIds) {
+      if (traceIds.length === 0) return [];
+      const cols = SPAN_COLUMNS.map((c) => (c === 'raw_span_dump' ? 'NULL AS raw_span_dump' : c)).join(', ');
+      const rows = await selectRows<Record<string, unknown>>(
+        client,
+        `SELECT ${cols} FROM ${table} AS s FINAL WHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin({t:Array(String)}))`,
+        { p: projectId, t: traceIds },
+      );
+      return rows.map(decoded);
+    },
+
+    async conversationTraces(projectId, conversationId) {
+      const rows = await selectRows<{ trace_id: string; started_at: string }>(
+        client,
+        `SELECT trace_id, min(started_at) AS started_at FROM ${table} AS s FINAL WHERE project_id = {p:String}
+         AND trace_id IN (SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id = {c:String})
+         GROUP BY trace_id ORDER BY started_at, trace_id`,
+        { p: projectId, c: conversationId },
+      );
+      return rows.map((r) => ({ trace_id: r.trace_id, started_at: Number(r.started_at) }));
+    },
+
     async *all(projectId) {
       for (let offset = 0; ; offset += PAGE) {
         const rows = await selectRows<Record<string, unknown>>(

@@ -82,6 +82,24 @@ export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanS
       return { rows: withModels(rows, models), total: n };
     },
 
+    async traceSpans(projectId, traceIds) {
+      if (traceIds.length === 0) return [];
+      const cols = SPAN_COLUMNS.map((c) => (c === 'raw_span_dump' ? 'NULL AS raw_span_dump' : `"${c}"`)).join(', ');
+      return db
+        .prepare(`SELECT ${cols} FROM spans WHERE project_id = ? AND trace_id IN (SELECT value FROM json_each(?))`)
+        .all(projectId, JSON.stringify(traceIds)) as SpanRow[];
+    },
+
+    async conversationTraces(projectId, conversationId) {
+      // The turn starts at its earliest span, which need not carry the conversation id.
+      return db
+        .prepare(
+          `SELECT t.trace_id AS trace_id, (SELECT min(s.started_at) FROM spans AS s WHERE s.project_id = ? AND s.trace_id = t.trace_id) AS started_at
+           FROM (SELECT DISTINCT trace_id FROM spans WHERE project_id = ? AND conversation_id = ?) AS t ORDER BY started_at, trace_id`,
+        )
+        .all(projectId, projectId, conversationId) as { trace_id: string; started_at: number }[];
+    },
+
     async *all(projectId: string) {
       const page = db.prepare(
         `SELECT rowid AS _r, ${SPAN_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM spans WHERE project_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
