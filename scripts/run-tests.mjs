@@ -41,7 +41,11 @@ function checkManifest() {
   }
 }
 
-const GENERATED = join('.cache', 'test-engines');
+// One directory per run, so that two runs at once (CI runs the whole suite and the contract
+// suite side by side) never delete each other's files: node --test skips a file that is gone
+// without failing, which once let a CI run pass with the ClickHouse half of the suite unrun.
+const GENERATED = join('.cache', 'test-engines', String(process.pid));
+process.on('exit', () => rmSync(GENERATED, { recursive: true, force: true }));
 
 /** A file that runs `file` with WEFT_TEST_ENGINE=engine, its tests under a `[engine]` suite. */
 function onEngine(file, engine) {
@@ -59,7 +63,6 @@ function onEngine(file, engine) {
 
 /** What to run: unit tests under src/ as they are, each file under test/ once per engine. */
 function plan(sources) {
-  rmSync(GENERATED, { recursive: true, force: true });
   return sources.flatMap((f) => {
     if (!f.startsWith(`test${sep}`)) return [f];
     const engines = enginesOf(f);
@@ -81,7 +84,6 @@ function contractFiles(all) {
     join('test', 'server-socket.test.ts'),
     join('test', 'server-signals.test.ts'),
   ];
-  rmSync(GENERATED, { recursive: true, force: true });
   return sources.map((f) => onEngine(f, 'sqlite'));
 }
 
@@ -99,6 +101,12 @@ const browserFirst = (list) => [
 const files = browserFirst(contract ? contractFiles(chosen) : plan(chosen));
 if (files.length === 0) {
   console.error('no test files found');
+  process.exit(1);
+}
+// Every file must be there when the runner starts: a missing one would be skipped silently.
+const missing = files.filter((f) => !existsSync(f));
+if (missing.length > 0) {
+  console.error(`test files missing before the run: ${missing.join(', ')}`);
   process.exit(1);
 }
 if (files.some((f) => f.includes('/ui/'))) ensureChromium();
