@@ -130,6 +130,14 @@ test("an agent span's own token sum is not counted again; a child sent first is 
   assert.equal(a!.total_input_tokens, 50);
   assert.equal(a!.total_output_tokens, 5);
   assert.equal(a!.span_count, 3);
+  const stored = await t.post('/agents/spans/query', {
+    project_id: p,
+    sort_by: [{ field: 'started_at', direction: 'asc' }],
+  });
+  const flags = Object.fromEntries(
+    stored.body.spans.map((x: { span_id: string; tokens_counted: number }) => [x.span_id, x.tokens_counted]),
+  );
+  assert.deepEqual(flags, { [withSum.spanId]: 0, [c1.spanId]: 1, [c2.spanId]: 1 });
   await send(p, [withSum, c1, c2]);
   const [again] = (await agents(p)).agents;
   assert.equal(again!.total_input_tokens, 50, 'a trace sent again replaces what it added');

@@ -53,29 +53,40 @@ export interface Contribution {
   readonly last_seen: number;
 }
 
-const TOKENS = [
+export const TOKEN_COLUMNS = [
   'input_tokens',
   'output_tokens',
   'reasoning_tokens',
   'cache_creation_input_tokens',
   'cache_read_input_tokens',
 ] as const;
-const hasTokens = (s: RollupSpan) => TOKENS.some((k) => (s[k] ?? 0) !== 0);
+const hasTokens = (s: Pick<RollupSpan, (typeof TOKEN_COLUMNS)[number]>) => TOKEN_COLUMNS.some((k) => (s[k] ?? 0) !== 0);
 
 export const contributionKey = (c: Pick<Contribution, 'agent_name' | 'agent_version' | 'model'>) =>
   JSON.stringify([c.agent_name, c.agent_version, c.model]);
 
-/** The contributions of one trace's spans (every span of the trace, owners settled). */
-export function traceContributions(spans: readonly RollupSpan[]): Contribution[] {
-  const children = new Map<string, RollupSpan[]>();
+type TokenSpan = Pick<RollupSpan, 'span_id' | 'parent_span_id' | 'operation_name' | (typeof TOKEN_COLUMNS)[number]>;
+
+/**
+ * The spans of one trace whose own tokens are not counted: invoke_agent spans whose subtree
+ * reports tokens (their figure repeats their model calls'). Stored per span as tokens_counted.
+ */
+export function uncountedTokenSpans(spans: readonly TokenSpan[]): Set<string> {
+  const children = new Map<string, TokenSpan[]>();
   for (const s of spans) {
     if (s.parent_span_id === null) continue;
     const list = children.get(s.parent_span_id);
     if (list === undefined) children.set(s.parent_span_id, [s]);
     else list.push(s);
   }
-  const subtreeHasTokens = (s: RollupSpan, depth = 0): boolean =>
+  const subtreeHasTokens = (s: TokenSpan, depth = 0): boolean =>
     depth < 200 && (children.get(s.span_id) ?? []).some((c) => hasTokens(c) || subtreeHasTokens(c, depth + 1));
+  return new Set(spans.filter((s) => s.operation_name === 'invoke_agent' && subtreeHasTokens(s)).map((s) => s.span_id));
+}
+
+/** The contributions of one trace's spans (every span of the trace, owners settled). */
+export function traceContributions(spans: readonly RollupSpan[]): Contribution[] {
+  const uncounted = uncountedTokenSpans(spans);
   const conversation = spans.find((s) => s.conversation_id !== null)?.conversation_id ?? '';
   const out = new Map<string, { -readonly [K in keyof Contribution]: Contribution[K] }>();
   for (const s of spans) {
@@ -104,7 +115,7 @@ export function traceContributions(spans: readonly RollupSpan[]): Contribution[]
       if (s.status_code === 'ERROR') c.sums.error_count += 1;
       if (s.ended_at !== null) c.sums.total_duration_ms += Math.max(0, Math.floor((s.ended_at - s.started_at) / 1000));
     }
-    if (!invocation || !subtreeHasTokens(s)) for (const k of TOKENS) c.sums[k] += s[k] ?? 0;
+    if (!uncounted.has(s.span_id)) for (const k of TOKEN_COLUMNS) c.sums[k] += s[k] ?? 0;
   }
   return [...out.values()];
 }

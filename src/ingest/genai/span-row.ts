@@ -121,6 +121,7 @@ export function spanRow(span: OtlpSpan, resource: Record<string, unknown>, origi
   row.wb_run_step_end = null;
   row.owner_agent_name = null;
   row.owner_agent_version = null;
+  row.tokens_counted = 1;
   row.raw_span_dump = rawDump(span, resource);
   return row as SpanRow;
 }

@@ -16,6 +16,7 @@ import {
   traceContributions,
   type Contribution,
   type RollupSpan,
+  uncountedTokenSpans,
 } from '../../span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import {
@@ -111,10 +112,13 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
           agent_version: s.agent_version as string | null,
         })),
       );
+      const uncounted = uncountedTokenSpans(spans as unknown as RollupSpan[]);
       spans.forEach((s, i) => {
         const o = owners.get(String(s.span_id))!;
-        if (o.name === s.owner_agent_name && o.version === s.owner_agent_version) return;
-        spans[i] = { ...s, owner_agent_name: o.name, owner_agent_version: o.version };
+        const counted = uncounted.has(String(s.span_id)) ? 0 : 1;
+        if (o.name === s.owner_agent_name && o.version === s.owner_agent_version && counted === s.tokens_counted)
+          return;
+        spans[i] = { ...s, owner_agent_name: o.name, owner_agent_version: o.version, tokens_counted: counted };
         changed.push(spans[i]!);
       });
     }

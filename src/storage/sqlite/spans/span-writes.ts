@@ -10,11 +10,12 @@ import {
   traceContributions,
   type Contribution,
   type RollupSpan,
+  uncountedTokenSpans,
 } from '../../span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
 
 const quote = (c: string) => `"${c}"`;
-const KEY_COLUMNS = ['project_id', 'trace_id', 'span_id', 'owner_agent_name', 'owner_agent_version'];
+const KEY_COLUMNS = ['project_id', 'trace_id', 'span_id', 'owner_agent_name', 'owner_agent_version', 'tokens_counted'];
 const INSERT_SQL =
   `INSERT INTO spans (${SPAN_COLUMNS.map(quote).join(', ')}) VALUES (${SPAN_COLUMNS.map(() => '?').join(', ')}) ` +
   'ON CONFLICT (project_id, trace_id, span_id) DO UPDATE SET ' +
@@ -51,14 +52,18 @@ const ADD_TRACE_ROLLUP =
   `INSERT INTO agent_trace_rollups (project_id, trace_id, agent_name, agent_version, model, conversation_id, ${SUMS}, first_seen, last_seen) ` +
   `VALUES (?, ?, ?, ?, ?, ?, ${ROLLUP_SUMS.map(() => '?').join(', ')}, ?, ?)`;
 
-type TraceSpan = RollupSpan & { readonly agent_name: string | null; readonly agent_version: string | null };
+type TraceSpan = RollupSpan & {
+  readonly agent_name: string | null;
+  readonly agent_version: string | null;
+  readonly tokens_counted: number;
+};
 type StoredContribution = Omit<Contribution, 'sums'> & Record<(typeof ROLLUP_SUMS)[number], number>;
 
 export function spanWrites(db: SqliteDb) {
   const insert = db.prepare(INSERT_SQL);
   const traceSpans = db.prepare(`SELECT ${ROLLUP_COLUMNS.join(', ')} FROM spans WHERE project_id = ? AND trace_id = ?`);
   const setOwner = db.prepare(
-    'UPDATE spans SET owner_agent_name = ?, owner_agent_version = ? WHERE project_id = ? AND trace_id = ? AND span_id = ?',
+    'UPDATE spans SET owner_agent_name = ?, owner_agent_version = ?, tokens_counted = ? WHERE project_id = ? AND trace_id = ? AND span_id = ?',
   );
   const storedRollups = db.prepare('SELECT * FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
   const dropRollups = db.prepare('DELETE FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
@@ -68,10 +73,12 @@ export function spanWrites(db: SqliteDb) {
   function settle(projectId: string, traceId: string) {
     const spans = traceSpans.all(projectId, traceId) as TraceSpan[];
     const owners = spanOwners(spans);
+    const uncounted = uncountedTokenSpans(spans);
     const settled = spans.map((s): RollupSpan => {
       const o = owners.get(s.span_id)!;
-      if (o.name !== s.owner_agent_name || o.version !== s.owner_agent_version)
-        setOwner.run(o.name, o.version, projectId, traceId, s.span_id);
+      const counted = uncounted.has(s.span_id) ? 0 : 1;
+      if (o.name !== s.owner_agent_name || o.version !== s.owner_agent_version || counted !== s.tokens_counted)
+        setOwner.run(o.name, o.version, counted, projectId, traceId, s.span_id);
       return { ...s, owner_agent_name: o.name, owner_agent_version: o.version };
     });
     const before = new Map(

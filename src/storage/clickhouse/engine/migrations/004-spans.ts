@@ -36,7 +36,7 @@ export const MIGRATION_4: ChMigration = {
       system_instructions String, custom_attrs_string String, custom_attrs_int String,
       custom_attrs_float String, custom_attrs_bool String, wb_user_id Nullable(String),
       wb_run_id Nullable(String), wb_run_step Nullable(Int64), wb_run_step_end Nullable(Int64),
-      owner_agent_name Nullable(String), owner_agent_version Nullable(String), raw_span_dump String, seq UInt64`,
+      owner_agent_name Nullable(String), owner_agent_version Nullable(String), tokens_counted Int64, raw_span_dump String, seq UInt64`,
       orderBy: '(project_id, trace_id, span_id)',
       shardBy: 'cityHash64(project_id, trace_id)',
       replacingBy: 'seq',

@@ -79,6 +79,7 @@ CREATE TABLE spans (
   wb_run_step_end INTEGER,
   owner_agent_name TEXT,
   owner_agent_version TEXT,
+  tokens_counted INTEGER NOT NULL,
   raw_span_dump TEXT NOT NULL,
   PRIMARY KEY (project_id, trace_id, span_id)
 );
