@@ -95,7 +95,14 @@ test('GenAI attributes become columns, the weave.* key winning; the rest lands i
   assert.deepEqual(c.custom_attrs_float, { 'app.ratio': 0.25 });
   assert.equal(c.parent_span_id, root.spanId);
   assert.equal(c.raw_span_dump, null, 'the raw span only with include_details');
-  assert.equal(c.total_cost_usd, null);
+  assert.equal(c.total_cost_usd, null, 'costs only with include_costs');
+  const priced = await spans({
+    include_costs: true,
+    query: { $expr: { $eq: [{ $getField: 'span_id' }, { $literal: chat.spanId }] } },
+  });
+  // gpt-4o-2024-08-06: $2.50 per million input tokens, $10 per million output tokens.
+  assert.ok(Math.abs(Number(priced.spans[0]!.total_cost_usd) - (120 * 2.5 + 30 * 10) / 1e6) < 1e-12);
+  assert.ok(Math.abs(Number(priced.spans[0]!.input_cost_usd) - (120 * 2.5) / 1e6) < 1e-12);
   const rootRow = got.spans.find((s) => s.span_id === root.spanId)!;
   assert.deepEqual(rootRow.input_messages, [{ role: 'user', content: 'Weather in Paris?', finish_reason: null }]);
   assert.equal(rootRow.agent_version, 'v2');
@@ -149,7 +156,7 @@ test('the resource names the project before the header; a span with neither is r
   assert.match(none.body.partialSuccess.errorMessage, /no project/);
 });
 
-test('filters, sorting and paging; unknown fields and group_by are a clear 4xx', async () => {
+test('filters, sorting and paging; unknown fields and grouped options without group_by are a clear 4xx', async () => {
   const conv = `conv-${hexId(4)}`;
   const t0 = Date.now();
   for (let i = 0; i < 3; i++) {
@@ -170,8 +177,11 @@ test('filters, sorting and paging; unknown fields and group_by are a clear 4xx',
   assert.equal(byAttr.total_count, 3);
   const bad = await t.post('/agents/spans/query', { project_id: PROJECT, sort_by: [{ field: 'nope' }] });
   assert.equal(bad.status, 422, bad.text);
-  const grouped = await t.post('/agents/spans/query', { project_id: PROJECT, group_by: [{ key: 'agent_name' }] });
-  assert.equal(grouped.status, 400, grouped.text);
+  const measured = await t.post('/agents/spans/query', {
+    project_id: PROJECT,
+    measures: [{ alias: 'n', aggregation: 'count' }],
+  });
+  assert.equal(measured.status, 400, measured.text);
   const malformed = await t.post('/agents/spans/query', { project_id: PROJECT, limit: -1 });
   assert.equal(malformed.status, 422, malformed.text);
   const notOtlp = await t.postRaw('/agents/otel/v1/traces', '{"resourceSpans": 5}', 'application/json');

@@ -18,10 +18,29 @@ export const AgentSortBy = Strict({
   direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
 });
 
+/** A group key: a span field (`field`, or `column` as older callers say) or a custom attribute's key. */
+export const AgentGroupByRef = Strict({
+  source: Type.Optional(
+    Type.Union(
+      ['field', 'column', 'custom_attrs_string', 'custom_attrs_int', 'custom_attrs_float', 'custom_attrs_bool'].map(
+        (v) => Type.Literal(v),
+      ),
+    ),
+  ),
+  key: Type.String({ minLength: 1, maxLength: 500 }),
+  alias: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+});
+
 export const AgentSpansQueryReq = Strict({
   project_id: ProjectId,
   query: Type.Optional(Nullable(Query)),
-  group_by: Type.Optional(Nullable(List(Type.Unknown(), 20))),
+  group_by: Type.Optional(Nullable(List(AgentGroupByRef, 20))),
+  measures: Type.Optional(List(Type.Unknown(), 100)),
+  group_filters: Type.Optional(List(Type.Unknown(), 100)),
+  group_distributions: Type.Optional(List(Type.Unknown(), 20)),
+  custom_attr_columns: Type.Optional(List(Type.Unknown(), 100)),
+  signal_filters: Type.Optional(Nullable(Type.Unknown())),
+  insight_filters: Type.Optional(List(Type.Unknown(), 100)),
   sort_by: Type.Optional(Nullable(List(AgentSortBy, 20))),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: AGENT_QUERY_LIMIT.max })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),

@@ -8,7 +8,7 @@
 //  - agents() reads the rollups, which equal storage/span-rollups.ts summed over every stored
 //    trace (a trace written again replaces what it added).
 import type { AgentSortField } from '../api/agents.js';
-import type { Expr, SortTerm } from '../query/plan.js';
+import type { Expr, FieldRef, SortTerm } from '../query/plan.js';
 import type { SpanColumn, SpanRow } from '../query/span-columns.js';
 
 export interface SpansQuery {
@@ -60,11 +60,63 @@ export interface AgentRollupRow {
   readonly models: readonly ModelTokens[];
 }
 
+/** Figures every group of spans carries (Weave's AgentSpanGroupRow bundle). */
+export const SPAN_GROUP_SUMS = [
+  'span_count',
+  'invocation_count',
+  'conversation_count',
+  'total_input_tokens',
+  'total_cache_creation_input_tokens',
+  'total_cache_read_input_tokens',
+  'total_output_tokens',
+  'total_reasoning_tokens',
+  'total_duration_ms',
+  'error_count',
+  'first_seen',
+  'last_seen',
+] as const;
+export const SPAN_GROUP_LISTS = [
+  'agent_names',
+  'agent_versions',
+  'provider_names',
+  'request_models',
+  'conversation_names',
+] as const;
+
+export interface SpanGroupsQuery {
+  readonly projectId: string;
+  readonly where: Expr | null;
+  readonly startedAfter: number | null;
+  readonly startedBefore: number | null;
+  /** The group keys, each a field of the span catalogue, by their output alias. */
+  readonly keys: readonly { readonly alias: string; readonly field: FieldRef }[];
+  /** By a key's alias or a SPAN_GROUP_SUMS name. */
+  readonly sort: readonly { readonly name: string; readonly direction: 'asc' | 'desc' }[];
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface SpanGroupRow {
+  /** Each key's value, by alias. */
+  readonly keys: Record<string, string | number | null>;
+  readonly sums: Record<(typeof SPAN_GROUP_SUMS)[number], number>;
+  readonly lists: Record<(typeof SPAN_GROUP_LISTS)[number], string[]>;
+  /** Token sums per model (response, else request model; '' when none), for costs. */
+  readonly models: readonly ModelTokens[];
+}
+
 export interface SpanStore {
   write(rows: readonly SpanRow[]): Promise<void>;
   query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
   /** The agent rollups (kept on write: storage/span-rollups.ts), a page of them and how many there are. */
   agents(q: AgentsQuery): Promise<{ readonly rows: AgentRollupRow[]; readonly total: number }>;
+  /** Spans grouped by the keys, with the bundle of figures; a page of groups and how many there are. */
+  groups(q: SpanGroupsQuery): Promise<{ readonly rows: SpanGroupRow[]; readonly total: number }>;
+  /** The first input and the last output messages (JSON text) of each conversation, by id. */
+  conversationEnds(
+    projectId: string,
+    conversationIds: readonly string[],
+  ): Promise<Map<string, { first: string | null; last: string | null }>>;
   /** Every span of these traces (raw_span_dump left NULL), in no particular order. */
   traceSpans(projectId: string, traceIds: readonly string[]): Promise<SpanRow[]>;
   /** The traces (turns) holding a span of the conversation, by their first span's start, oldest first. */

@@ -13,7 +13,9 @@ import {
   type AgentVersionsQueryReq,
 } from '../../api/agents.js';
 import { NotFoundError } from '../../api/errors.js';
-import { traceChat, type SpanPricer } from './chat-view.js';
+import { traceChat } from './chat-view.js';
+import { querySpanGroups } from './span-groups.js';
+import { modelCosts, spanPricer } from './token-costs.js';
 import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
 import { InvalidRequestError, InvalidFieldError } from '../../api/errors.js';
 import type { OtlpExport } from '../../ingest/otlp/otlp-spans.js';
@@ -22,11 +24,8 @@ import { compileQuery } from '../../query/compile-query.js';
 import type { SortTerm } from '../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { AgentRollupRow, SpanStore } from '../../storage/span-store.js';
+import type { SpanStore } from '../../storage/span-store.js';
 import type { CostStore } from '../../storage/cost-store.js';
-import { createCostPricer } from '../costs/cost-summary.js';
-import { costParts } from '../costs/token-prices.js';
-import { DEFAULT_COST_UNIT } from '../costs/cost-service.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 
 const PROJECT = /^[^/\u0000-\u001f]+\/[^/\u0000-\u001f]+$/;
@@ -83,43 +82,6 @@ function renderSpan(row: SpanRow, details: boolean): Record<string, unknown> {
 type SortBy = { readonly field: AgentSortField; readonly direction?: 'asc' | 'desc' | undefined };
 const DEFAULT_AGENT_SORT: readonly SortBy[] = [{ field: 'last_seen', direction: 'desc' }];
 
-/**
- * USD cost of each rollup row: its models' tokens priced as include_costs prices calls (project
- * prices, else the default catalogue, at the row's last activity); null when no model of the
- * row has a price. Tiered prices apply per row, not per call.
- */
-async function costsOf(
-  costs: CostStore,
-  projectId: string,
-  rows: readonly AgentRollupRow[],
-): Promise<(number | null)[]> {
-  const pricer = createCostPricer(costs, projectId);
-  await pricer.load(rows.flatMap((r) => r.models.map((m) => m.model)).filter((m) => m !== ''));
-  return rows.map((r) => {
-    let total: number | null = null;
-    for (const m of r.models) {
-      if (m.model === '') continue;
-      const usage = {
-        prompt_tokens: m.input_tokens,
-        completion_tokens: m.output_tokens,
-        cache_read_input_tokens: m.cache_read_input_tokens,
-        cache_creation_input_tokens: m.cache_creation_input_tokens,
-        requests: 0,
-        total_tokens: m.input_tokens + m.output_tokens,
-      };
-      const p = pricer.prices(m.model, usage, r.last_seen);
-      if (p === null) continue;
-      const parts = costParts(usage, p);
-      const usd = (unit: string) => unit.toUpperCase() === DEFAULT_COST_UNIT;
-      total =
-        (total ?? 0) +
-        (usd(p.promptUnit) ? parts.prompt + parts.cacheRead + parts.cacheWrite : 0) +
-        (usd(p.completionUnit) ? parts.completion : 0);
-    }
-    return total;
-  });
-}
-
 export function createAgentsService(spans: SpanStore, costs: CostStore) {
   async function rollups(
     projectId: string,
@@ -135,7 +97,16 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
       limit: page.limit ?? AGENT_QUERY_LIMIT.default,
       offset: page.offset ?? 0,
     });
-    const priced = page.include_costs === true ? await costsOf(costs, projectId, rows) : rows.map(() => null);
+    const priced =
+      page.include_costs === true
+        ? (
+            await modelCosts(
+              costs,
+              projectId,
+              rows.map((r) => ({ models: r.models, at: r.last_seen })),
+            )
+          ).map((c) => c?.total ?? null)
+        : rows.map(() => null);
     const items = rows.map((r, i) => ({
       project_id: projectId,
       agent_name: r.agent_name,
@@ -153,44 +124,11 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
     return { items, total };
   }
 
-  /** Prices each span's tokens by its model (response, else request); null when unpriced. */
-  async function spanPricer(projectId: string, rows: readonly SpanRow[]): Promise<SpanPricer> {
-    const pricer = createCostPricer(costs, projectId);
-    const modelOf = (s: SpanRow) =>
-      typeof s.response_model === 'string'
-        ? s.response_model
-        : typeof s.request_model === 'string'
-          ? s.request_model
-          : null;
-    await pricer.load(rows.map(modelOf).filter((m): m is string => m !== null));
-    return (s) => {
-      const model = modelOf(s);
-      if (model === null) return null;
-      const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-      const usage = {
-        prompt_tokens: n(s.input_tokens),
-        completion_tokens: n(s.output_tokens),
-        cache_read_input_tokens: n(s.cache_read_input_tokens),
-        cache_creation_input_tokens: n(s.cache_creation_input_tokens),
-        requests: 1,
-        total_tokens: n(s.input_tokens) + n(s.output_tokens),
-      };
-      if (usage.total_tokens === 0) return null;
-      const p = pricer.prices(model, usage, Number(s.started_at));
-      if (p === null) return null;
-      const parts = costParts(usage, p);
-      const usd = (unit: string) => unit.toUpperCase() === DEFAULT_COST_UNIT;
-      const input = usd(p.promptUnit) ? parts.prompt + parts.cacheRead + parts.cacheWrite : 0;
-      const output = usd(p.completionUnit) ? parts.completion : 0;
-      return { input, output, total: input + output };
-    };
-  }
-
   return {
     async traceChat(req: Static<typeof AgentTraceChatReq>) {
       const rows = await spans.traceSpans(req.project_id, [req.trace_id]);
       if (rows.length === 0) throw new NotFoundError(`Trace ${req.trace_id} has no agent spans in ${req.project_id}`);
-      return traceChat(req.trace_id, rows, await spanPricer(req.project_id, rows));
+      return traceChat(req.trace_id, rows, await spanPricer(costs, req.project_id, rows));
     },
 
     async conversationChat(req: Static<typeof AgentConversationChatReq>) {
@@ -204,7 +142,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
         req.project_id,
         page.map((t) => t.trace_id),
       );
-      const price = await spanPricer(req.project_id, rows);
+      const price = await spanPricer(costs, req.project_id, rows);
       const byTrace = new Map<string, SpanRow[]>();
       for (const r of rows) byTrace.set(String(r.trace_id), [...(byTrace.get(String(r.trace_id)) ?? []), r]);
       const turns = page.map((t) => traceChat(t.trace_id, byTrace.get(t.trace_id) ?? [], price));
@@ -270,8 +208,11 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
     },
 
     async querySpans(req: Static<typeof AgentSpansQueryReq>) {
-      if (req.group_by !== undefined && req.group_by !== null && req.group_by.length > 0)
-        throw new InvalidRequestError('group_by is not supported yet by this server: query spans without it');
+      if ((req.group_by?.length ?? 0) > 0) return querySpanGroups(spans, costs, req);
+      for (const name of ['measures', 'group_filters', 'group_distributions', 'insight_filters'] as const)
+        if ((req[name]?.length ?? 0) > 0) throw new InvalidRequestError(`${name} requires group_by`);
+      if ((req.custom_attr_columns?.length ?? 0) > 0)
+        throw new InvalidRequestError('custom_attr_columns is not supported yet by this server');
       const sort: SortTerm[] = (req.sort_by ?? []).map((s, i) => {
         try {
           return { field: spanFieldCatalog.resolve(s.field), direction: s.direction ?? 'desc' };
@@ -291,7 +232,16 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
         startedBefore: req.started_before ? parseTimestamp(req.started_before, 'started_before') : null,
         columns: details ? SPAN_COLUMNS : SPAN_COLUMNS.filter((c) => c !== 'raw_span_dump'),
       });
-      return { spans: rows.map((r) => renderSpan(r, details)), groups: [], total_count: total };
+      const price = req.include_costs === true ? await spanPricer(costs, req.project_id, rows) : () => null;
+      const rendered = rows.map((r) => {
+        const out = renderSpan(r, details);
+        const cost = price(r);
+        // Input includes cache reads and writes, priced at their own rates; the cache parts are not split out.
+        if (cost !== null)
+          Object.assign(out, { input_cost_usd: cost.input, output_cost_usd: cost.output, total_cost_usd: cost.total });
+        return out;
+      });
+      return { spans: rendered, groups: [], total_count: total };
     },
   };
 }

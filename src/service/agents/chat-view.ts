@@ -46,7 +46,7 @@ const TOKENS = [
 const MAX_DEPTH = 200;
 
 /** The text of a message's content: itself, or the text parts of a parts list (JSON text). */
-function textOf(content: string): string {
+export function messageText(content: string): string {
   const t = content.trimStart();
   if (t[0] !== '[') return content;
   try {
@@ -147,7 +147,7 @@ export function traceChat(
     tokens: Record<string, number>,
   ) => {
     const out = list(s.output_messages).filter((m) => m.role !== 'user');
-    const text = out.map((m) => textOf(m.content)).join('');
+    const text = out.map((m) => messageText(m.content)).join('');
     const reasoning = str(s.reasoning_content) ?? (out.map((m) => reasoningOf(m.content)).join('') || null);
     if (text === '' && reasoning === null) return false;
     const cost = price(s);
@@ -238,7 +238,7 @@ export function traceChat(
     const users = inputs.filter((m) => m.role === 'user');
     const pick = users.length > 0 ? users : inputs.filter((m) => !['assistant', 'system', 'tool'].includes(m.role));
     const last = pick[pick.length - 1];
-    return last === undefined ? null : textOf(last.content);
+    return last === undefined ? null : messageText(last.content);
   };
   const asker =
     byStart.find((s) => s.operation_name === 'invoke_agent' && userText(s) !== null) ??

@@ -29,6 +29,7 @@ import {
   type ChType,
 } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
+import { createClickHouseSpanGroups } from './span-groups.js';
 
 const CH_TYPE: Readonly<Record<string, ChType>> = { string: 'String', int: 'Int64', float: 'Float64' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -202,7 +203,29 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
     return parts.join(' AND ');
   }
 
+  const groups = createClickHouseSpanGroups(client, table, printSpanField);
+
   return {
+    groups,
+
+    async conversationEnds(projectId, ids) {
+      const out = new Map<string, { first: string | null; last: string | null }>();
+      if (ids.length === 0) return out;
+      const rows = await selectRows<{ c: string; first: string; last: string }>(
+        client,
+        `SELECT conversation_id AS c,
+           argMinIf(input_messages, (started_at, span_id), input_messages != '[]') AS first,
+           argMaxIf(output_messages, (coalesce(ended_at, started_at), span_id), output_messages != '[]') AS last
+         FROM ${table} AS s FINAL WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))
+         GROUP BY conversation_id`,
+        { p: projectId, ids },
+      );
+      for (const id of ids) out.set(id, { first: null, last: null });
+      for (const r of rows)
+        out.set(r.c, { first: r.first === '' ? null : r.first, last: r.last === '' ? null : r.last });
+      return out;
+    },
+
     write(rows) {
       if (rows.length === 0) return Promise.resolve();
       const run = lane.then(() => writeNow(rows));

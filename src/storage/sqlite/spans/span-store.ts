@@ -8,7 +8,6 @@ import type { AgentRollupRow, ModelTokens, SpanStore, SpansQuery } from '../../s
 import { agentRollupSelect, withModels } from '../../agent-rollup-sql.js';
 import type { SqliteDb } from '../engine/database.js';
 import {
-  printSqliteExpr,
   printSqliteOrderBy,
   sqlIdentifier,
   sqliteJsonField,
@@ -16,6 +15,7 @@ import {
   type SqlValueType,
 } from '../engine/dialect.js';
 import type { SqliteWriter } from '../engine/writer.js';
+import { createSqliteSpanGroups, spanWhere } from './span-groups.js';
 
 const SQLITE_TYPE: Readonly<Record<string, SqlValueType>> = { string: 'text', int: 'integer', float: 'real' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -37,27 +37,32 @@ function printSpanField(field: FieldRef): FieldSql {
 }
 
 export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanStore {
+  const groups = createSqliteSpanGroups(db, printSpanField);
+  const firstInput = db.prepare(
+    "SELECT input_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND input_messages <> '[]' ORDER BY started_at, span_id LIMIT 1",
+  );
+  const lastOutput = db.prepare(
+    "SELECT output_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND output_messages <> '[]' ORDER BY coalesce(ended_at, started_at) DESC, span_id DESC LIMIT 1",
+  );
   return {
+    groups: async (q) => groups(q),
+
+    async conversationEnds(projectId, ids) {
+      const out = new Map<string, { first: string | null; last: string | null }>();
+      for (const id of ids) {
+        const first = firstInput.get(projectId, id) as { m: string } | undefined;
+        const last = lastOutput.get(projectId, id) as { m: string } | undefined;
+        out.set(id, { first: first?.m ?? null, last: last?.m ?? null });
+      }
+      return out;
+    },
+
     write: async (rows) => {
       if (rows.length > 0) await writer.run('spans.write', [rows]);
     },
 
     async query(q: SpansQuery) {
-      const params: unknown[] = [q.projectId];
-      let where = 's.project_id = ?';
-      if (q.startedAfter !== null) {
-        where += ' AND s.started_at >= ?';
-        params.push(q.startedAfter);
-      }
-      if (q.startedBefore !== null) {
-        where += ' AND s.started_at < ?';
-        params.push(q.startedBefore);
-      }
-      if (q.where !== null) {
-        const w = printSqliteExpr(q.where, printSpanField);
-        where += ` AND ${w.sql}`;
-        params.push(...w.params);
-      }
+      const { sql: where, params } = spanWhere(q, printSpanField);
       const wanted = new Set(q.columns);
       const select = SPAN_COLUMNS.map((c) => (wanted.has(c) ? `s."${c}"` : `NULL AS "${c}"`)).join(', ');
       const order = printSqliteOrderBy(q.sort, printSpanField);

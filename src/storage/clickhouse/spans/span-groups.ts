@@ -1,0 +1,97 @@
+// Grouped reads of agent spans on ClickHouse: as sqlite/spans/span-groups.ts, over the newest
+// row of each span (FINAL). Values travel as typed parameters; keys print through the span
+// field printer (an allow-list); sort names come from the keys' aliases and SPAN_GROUP_SUMS.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
+import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
+import { TOKEN_COLUMNS } from '../../span-rollups.js';
+import { selectRows } from '../engine/client.js';
+import { ChParams, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
+
+const counted = (c: string) => `sumIf(coalesce(s.${c}, 0), s.tokens_counted = 1)`;
+const BUNDLE = [
+  'count() AS span_count',
+  "countIf(s.operation_name = 'invoke_agent') AS invocation_count",
+  'uniqExact(s.conversation_id) AS conversation_count',
+  `${counted('input_tokens')} AS total_input_tokens`,
+  `${counted('cache_creation_input_tokens')} AS total_cache_creation_input_tokens`,
+  `${counted('cache_read_input_tokens')} AS total_cache_read_input_tokens`,
+  `${counted('output_tokens')} AS total_output_tokens`,
+  `${counted('reasoning_tokens')} AS total_reasoning_tokens`,
+  'sum(if(s.ended_at IS NULL, 0, intDiv(s.ended_at - s.started_at, 1000))) AS total_duration_ms',
+  "countIf(s.status_code = 'ERROR') AS error_count",
+  'min(s.started_at) AS first_seen',
+  'max(coalesce(s.ended_at, s.started_at)) AS last_seen',
+  'groupUniqArray(s.agent_name) AS agent_names',
+  'groupUniqArray(s.agent_version) AS agent_versions',
+  'groupUniqArray(s.provider_name) AS provider_names',
+  'groupUniqArray(s.request_model) AS request_models',
+  'groupUniqArray(s.conversation_name) AS conversation_names',
+].join(', ');
+
+type DbRow = Record<string, unknown>;
+const keyOf = (r: DbRow, n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => r[`k${i}`] ?? null));
+
+export function createClickHouseSpanGroups(client: ClickHouseClient, table: string, printField: ChFieldPrinter) {
+  return async (q: SpanGroupsQuery): Promise<{ rows: SpanGroupRow[]; total: number }> => {
+    const params = new ChParams();
+    const keys = q.keys.map((k, i) => ({
+      sql: `${printField(k.field, params).sql} AS k${i}`,
+      alias: k.alias,
+      name: `k${i}`,
+    }));
+    const parts = [`s.project_id = ${params.add(q.projectId, 'String')}`];
+    if (q.startedAfter !== null) parts.push(`s.started_at >= ${params.add(q.startedAfter, 'Int64')}`);
+    if (q.startedBefore !== null) parts.push(`s.started_at < ${params.add(q.startedBefore, 'Int64')}`);
+    if (q.where !== null) parts.push(printChExpr(q.where, printField, params));
+    const where = parts.join(' AND ');
+    const groupBy = keys.map((k) => k.name).join(', ');
+    const byAlias = new Map(keys.map((k) => [k.alias, k.name]));
+    const order = [...q.sort, { name: 'last_seen', direction: 'desc' as const }]
+      .map(
+        (o) =>
+          `${byAlias.get(o.name) ?? (SPAN_GROUP_SUMS as readonly string[]).find((n) => n === o.name)} ${o.direction === 'asc' ? 'ASC' : 'DESC'}`,
+      )
+      .concat(keys.map((k) => `${k.name} ASC`))
+      .join(', ');
+    const select = keys.map((k) => k.sql).join(', ');
+    const from = `FROM ${table} AS s FINAL WHERE ${where}`;
+    const rows = await selectRows<DbRow>(
+      client,
+      `SELECT ${select}, ${BUNDLE} ${from} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ${params.add(q.limit, 'Int64')} OFFSET ${params.add(q.offset, 'Int64')}`,
+      params.values,
+    );
+    const [{ n }] = (await selectRows<{ n: string }>(
+      client,
+      `SELECT count() AS n FROM (SELECT ${select} ${from} GROUP BY ${groupBy})`,
+      params.values,
+    )) as [{ n: string }];
+    const onPage = new Set(rows.map((r) => keyOf(r, keys.length)));
+    const models = new Map<string, SpanGroupRow['models'][number][]>();
+    if (rows.length > 0) {
+      const sums = TOKEN_COLUMNS.map((c) => `${counted(c)} AS ${c}`).join(', ');
+      const byModel = await selectRows<DbRow>(
+        client,
+        `SELECT ${select}, coalesce(s.response_model, s.request_model, '') AS model, ${sums} ${from} GROUP BY ${groupBy}, model`,
+        params.values,
+      );
+      for (const r of byModel) {
+        const k = keyOf(r, keys.length);
+        if (!onPage.has(k)) continue;
+        const m = { model: String(r.model), ...Object.fromEntries(TOKEN_COLUMNS.map((c) => [c, Number(r[c])])) };
+        models.set(k, [...(models.get(k) ?? []), m as SpanGroupRow['models'][number]]);
+      }
+    }
+    return {
+      total: Number(n),
+      rows: rows.map((r) => ({
+        keys: Object.fromEntries(keys.map((k) => [k.alias, (r[k.name] ?? null) as string | number | null])),
+        sums: Object.fromEntries(SPAN_GROUP_SUMS.map((c) => [c, Number(r[c] ?? 0)])) as SpanGroupRow['sums'],
+        lists: Object.fromEntries(
+          SPAN_GROUP_LISTS.map((c) => [c, [...(r[c] as string[])].sort()]),
+        ) as SpanGroupRow['lists'],
+        models: models.get(keyOf(r, keys.length)) ?? [],
+      })),
+    };
+  };
+}
