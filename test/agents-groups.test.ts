@@ -168,3 +168,59 @@ test('what grouping does not serve yet is a 400, unknown fields a 422', async ()
   await bad({ group_by: [{ key: 'conversation_id' }], sort_by: [{ field: 'nope' }] }, 422);
   await bad({ group_by: [{ source: 'elsewhere', key: 'x' }] }, 422);
 });
+
+test('the custom attribute keys of the matching spans, with their types and counts', async () => {
+  const schema = async (body: Record<string, unknown>) => {
+    const r = await t.post('/agents/spans/custom-attrs/schema', { project_id: P, ...body });
+    assert.equal(r.status, 200, r.text);
+    return r.body;
+  };
+  assert.deepEqual(await schema({}), {
+    attributes: [{ source: 'custom_attrs_string', key: 'app.tenant', value_type: 'string', span_count: 3 }],
+    limit: 200,
+    offset: 0,
+    has_more: false,
+  });
+  const chats = await schema({ query: { $expr: { $eq: [{ $getField: 'operation_name' }, { $literal: 'chat' }] } } });
+  assert.deepEqual(chats.attributes, []);
+  const empty = await schema({ offset: 1 });
+  assert.deepEqual([empty.attributes, empty.has_more], [[], false]);
+  assert.equal((await t.post('/agents/spans/custom-attrs/schema', { project_id: P, limit: 2001 })).status, 422);
+});
+
+test("each conversation's span sequence, by start, for the conversations list", async () => {
+  const r = await t.post('/agents/conversations/spans', {
+    project_id: P,
+    conversation_ids: ['conv-b', 'conv-a', 'nope'],
+  });
+  assert.equal(r.status, 200, r.text);
+  const [b, a, none] = r.body.conversations;
+  assert.deepEqual(
+    a.spans.map((s: { operation_name: string; status: string; duration_ms: number }) => [
+      s.operation_name,
+      s.status,
+      s.duration_ms,
+    ]),
+    [
+      ['invoke_agent', 'UNSET', 1000],
+      ['chat', 'UNSET', 490],
+      ['invoke_agent', 'UNSET', 1000],
+      ['chat', 'UNSET', 490],
+    ],
+  );
+  assert.equal(b.conversation_id, 'conv-b');
+  assert.equal(b.spans[0].status, 'ERROR');
+  assert.deepEqual(none, { conversation_id: 'nope', spans: [], spans_feedback: [] });
+  const later = await t.post('/agents/conversations/spans', {
+    project_id: P,
+    conversation_ids: ['conv-a'],
+    started_after: '2026-11-27T08:00:30Z',
+  });
+  assert.equal(later.body.conversations[0].spans.length, 2);
+  const naive = await t.post('/agents/conversations/spans', {
+    project_id: P,
+    conversation_ids: ['conv-a'],
+    started_after: '2026-11-27T08:00:30',
+  });
+  assert.equal(naive.status, 422, 'a time without its zone is refused, as in Weave');
+});

@@ -217,7 +217,83 @@ export const AgentConversationChatRes = Type.Object({
   total_cost_usd: Nullable(Type.Number()),
 });
 
+export const AgentCustomAttrsSchemaReq = Strict({
+  project_id: ProjectId,
+  query: Type.Optional(Nullable(Query)),
+  started_after: Type.Optional(Nullable(DateTime)),
+  started_before: Type.Optional(Nullable(DateTime)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+});
+
+export const AgentCustomAttrsSchemaRes = Type.Object({
+  attributes: Type.Array(
+    Type.Object({
+      source: Type.String(),
+      key: Type.String(),
+      value_type: Type.Union(['string', 'int', 'float', 'bool'].map((v) => Type.Literal(v))),
+      span_count: SafeInteger(),
+    }),
+  ),
+  limit: SafeInteger(),
+  offset: SafeInteger(),
+  has_more: Type.Boolean(),
+});
+
+/** Weave's MAX_CONVERSATION_SPANS: the most spans one conversation's sequence holds. */
+export const MAX_CONVERSATION_SPANS = 200;
+
+/** A time with its zone (Weave's AwareDatetime): a bare local time is refused. */
+const ZonedDateTime = Type.String({ format: 'date-time', pattern: '([Zz]|[+-]\\d{2}:?\\d{2})$' });
+
+export const AgentConversationSpansReq = Strict({
+  project_id: ProjectId,
+  conversation_ids: Type.Optional(List(Type.String({ maxLength: 1000 }), AGENT_QUERY_LIMIT.max)),
+  started_after: Type.Optional(Nullable(ZonedDateTime)),
+  started_before: Type.Optional(Nullable(ZonedDateTime)),
+});
+
+export const AgentConversationSpansRes = Type.Object({
+  conversations: Type.Array(
+    Type.Object({
+      conversation_id: Type.String(),
+      spans: Type.Array(
+        Type.Object({
+          operation_name: Type.String(),
+          trace_id: Type.String(),
+          span_id: Type.String(),
+          status: Type.String(),
+          duration_ms: SafeInteger(),
+        }),
+      ),
+      spans_feedback: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  ),
+});
+
 const chatRoutes = {
+  agentConversationSpans: defineRoute({
+    access: 'read',
+    id: 'agents_conversation_spans',
+    method: 'POST',
+    path: '/agents/conversations/spans',
+    tag,
+    summary: "Each conversation's span sequence (the first 200 by start), for the conversations list",
+    body: AgentConversationSpansReq,
+    response: AgentConversationSpansRes,
+    errors: [400],
+  }),
+  agentCustomAttrsSchema: defineRoute({
+    access: 'read',
+    id: 'agents_custom_attrs_schema',
+    method: 'POST',
+    path: '/agents/spans/custom-attrs/schema',
+    tag,
+    summary: 'The custom attribute keys of the matching spans, with their types and how many spans carry each',
+    body: AgentCustomAttrsSchemaReq,
+    response: AgentCustomAttrsSchemaRes,
+    errors: [400],
+  }),
   agentTraceChat: defineRoute({
     access: 'read',
     id: 'agents_trace_chat',

@@ -105,6 +105,16 @@ export interface SpanGroupRow {
   readonly models: readonly ModelTokens[];
 }
 
+export interface ConversationSpan {
+  readonly conversation_id: string;
+  readonly operation_name: string | null;
+  readonly trace_id: string;
+  readonly span_id: string;
+  readonly status_code: string;
+  readonly started_at: number;
+  readonly ended_at: number | null;
+}
+
 export interface SpanStore {
   write(rows: readonly SpanRow[]): Promise<void>;
   query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
@@ -117,6 +127,18 @@ export interface SpanStore {
     projectId: string,
     conversationIds: readonly string[],
   ): Promise<Map<string, { first: string | null; last: string | null }>>;
+  /** The custom attribute keys of the matching spans, with how many spans carry each, most used first. */
+  customAttrKeys(
+    q: Pick<SpanGroupsQuery, 'projectId' | 'where' | 'startedAfter' | 'startedBefore' | 'limit' | 'offset'>,
+  ): Promise<{ source: string; key: string; span_count: number }[]>;
+  /** The first `perConversation` spans of each conversation (by start), light columns only. */
+  conversationSpans(
+    projectId: string,
+    conversationIds: readonly string[],
+    startedAfter: number | null,
+    startedBefore: number | null,
+    perConversation: number,
+  ): Promise<ConversationSpan[]>;
   /** Every span of these traces (raw_span_dump left NULL), in no particular order. */
   traceSpans(projectId: string, traceIds: readonly string[]): Promise<SpanRow[]>;
   /** The traces (turns) holding a span of the conversation, by their first span's start, oldest first. */

@@ -20,6 +20,8 @@ export function registerAgentRoutes(app: FastifyInstance, agents: AgentsService)
   bindRoute(app, agentsRoutes.agentSpansQuery, (body) => agents.querySpans(body));
   bindRoute(app, agentsRoutes.agentsQuery, (body) => agents.queryAgents(body));
   bindRoute(app, agentsRoutes.agentVersionsQuery, (body) => agents.queryAgentVersions(body));
+  bindRoute(app, agentsRoutes.agentCustomAttrsSchema, (body) => agents.customAttrsSchema(body));
+  bindRoute(app, agentsRoutes.agentConversationSpans, (body) => agents.conversationSpans(body));
   bindRoute(app, agentsRoutes.agentTraceChat, (body) => agents.traceChat(body));
   bindRoute(app, agentsRoutes.agentConversationChat, (body) => agents.conversationChat(body));
 }

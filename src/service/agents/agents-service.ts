@@ -5,7 +5,10 @@
 import type { Static } from 'typebox';
 import {
   MAX_CONVERSATION_CHAT_TURNS,
+  MAX_CONVERSATION_SPANS,
   type AgentConversationChatReq,
+  type AgentConversationSpansReq,
+  type AgentCustomAttrsSchemaReq,
   type AgentSortField,
   type AgentSpansQueryReq,
   type AgentTraceChatReq,
@@ -156,6 +159,53 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
         limit,
         offset,
         total_cost_usd: cost,
+      };
+    },
+
+    async customAttrsSchema(req: Static<typeof AgentCustomAttrsSchemaReq>) {
+      const limit = req.limit ?? 200;
+      const offset = req.offset ?? 0;
+      const keys = await spans.customAttrKeys({
+        projectId: req.project_id,
+        where: req.query ? compileQuery(req.query, spanFieldCatalog) : null,
+        startedAfter: req.started_after ? parseTimestamp(req.started_after, 'started_after') : null,
+        startedBefore: req.started_before ? parseTimestamp(req.started_before, 'started_before') : null,
+        limit: limit + 1,
+        offset,
+      });
+      const attributes = keys.slice(0, limit).map((k) => ({
+        source: k.source,
+        key: k.key,
+        value_type: k.source.slice('custom_attrs_'.length) as 'string' | 'int' | 'float' | 'bool',
+        span_count: k.span_count,
+      }));
+      return { attributes, limit, offset, has_more: keys.length > limit };
+    },
+
+    async conversationSpans(req: Static<typeof AgentConversationSpansReq>) {
+      const ids = [...new Set(req.conversation_ids ?? [])];
+      const rows = await spans.conversationSpans(
+        req.project_id,
+        ids,
+        req.started_after ? parseTimestamp(req.started_after, 'started_after') : null,
+        req.started_before ? parseTimestamp(req.started_before, 'started_before') : null,
+        MAX_CONVERSATION_SPANS,
+      );
+      const byId = new Map(ids.map((id) => [id, [] as typeof rows]));
+      for (const r of rows) byId.get(r.conversation_id)?.push(r);
+      return {
+        conversations: ids.map((id) => ({
+          conversation_id: id,
+          spans: byId.get(id)!.map((s) => ({
+            operation_name: s.operation_name ?? '',
+            trace_id: s.trace_id,
+            span_id: s.span_id,
+            status: s.status_code,
+            duration_ms: s.ended_at === null ? 0 : Math.max(0, Math.floor((s.ended_at - s.started_at) / 1000)),
+          })),
+          // Feedback on agent turns and conversations is not accepted yet (docs/agents.md).
+          spans_feedback: [],
+        })),
       };
     },
 

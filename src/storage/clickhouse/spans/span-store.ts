@@ -208,6 +208,46 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
   return {
     groups,
 
+    async customAttrKeys(q) {
+      const params = new ChParams();
+      const where = whereOf({ ...q, sort: [], columns: [] }, params);
+      const parts = CUSTOM_ATTR_COLUMNS.map(
+        (c) =>
+          `SELECT '${c}' AS source, arrayJoin(JSONExtractKeys(s.${c})) AS key, count() AS span_count FROM ${table} AS s FINAL WHERE ${where} GROUP BY key`,
+      );
+      const rows = await selectRows<{ source: string; key: string; span_count: string }>(
+        client,
+        `SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY span_count DESC, source, key LIMIT ${params.add(q.limit, 'Int64')} OFFSET ${params.add(q.offset, 'Int64')}`,
+        params.values,
+      );
+      return rows.map((r) => ({ source: r.source, key: r.key, span_count: Number(r.span_count) }));
+    },
+
+    async conversationSpans(projectId, ids, after, before, perConversation) {
+      if (ids.length === 0) return [];
+      const params = new ChParams();
+      const bounds = [
+        after === null ? '' : ` AND started_at >= ${params.add(after, 'Int64')}`,
+        before === null ? '' : ` AND started_at < ${params.add(before, 'Int64')}`,
+      ].join('');
+      const rows = await selectRows<Record<string, unknown>>(
+        client,
+        `SELECT conversation_id, operation_name, trace_id, span_id, status_code, started_at, ended_at FROM ${table} AS s FINAL
+         WHERE project_id = ${params.add(projectId, 'String')} AND conversation_id IN (SELECT arrayJoin(${params.add(ids, 'Array(String)')}))${bounds}
+         ORDER BY conversation_id, started_at, span_id LIMIT ${params.add(perConversation, 'Int64')} BY conversation_id`,
+        params.values,
+      );
+      return rows.map((r) => ({
+        conversation_id: String(r.conversation_id),
+        operation_name: (r.operation_name ?? null) as string | null,
+        trace_id: String(r.trace_id),
+        span_id: String(r.span_id),
+        status_code: String(r.status_code),
+        started_at: Number(r.started_at),
+        ended_at: r.ended_at === null ? null : Number(r.ended_at),
+      }));
+    },
+
     async conversationEnds(projectId, ids) {
       const out = new Map<string, { first: string | null; last: string | null }>();
       if (ids.length === 0) return out;

@@ -4,7 +4,7 @@
 import type { FieldRef } from '../../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../../query/span-columns.js';
 import { CUSTOM_ATTR_COLUMNS, isScalarSpanColumn } from '../../../query/span-fields.js';
-import type { AgentRollupRow, ModelTokens, SpanStore, SpansQuery } from '../../span-store.js';
+import type { AgentRollupRow, ConversationSpan, ModelTokens, SpanStore, SpansQuery } from '../../span-store.js';
 import { agentRollupSelect, withModels } from '../../agent-rollup-sql.js';
 import type { SqliteDb } from '../engine/database.js';
 import {
@@ -46,6 +46,40 @@ export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanS
   );
   return {
     groups: async (q) => groups(q),
+
+    async customAttrKeys(q) {
+      const { sql: where, params } = spanWhere(q, printSpanField);
+      const parts = CUSTOM_ATTR_COLUMNS.map(
+        (c) =>
+          `SELECT '${c}' AS source, je.key AS key, count(*) AS span_count FROM spans AS s, json_each(s.${c}) AS je WHERE ${where} GROUP BY je.key`,
+      );
+      return db
+        .prepare(`${parts.join(' UNION ALL ')} ORDER BY span_count DESC, source, key LIMIT ? OFFSET ?`)
+        .all(...CUSTOM_ATTR_COLUMNS.flatMap(() => params), q.limit, q.offset) as {
+        source: string;
+        key: string;
+        span_count: number;
+      }[];
+    },
+
+    async conversationSpans(projectId, ids, after, before, perConversation) {
+      if (ids.length === 0) return [];
+      const bounds = `${after === null ? '' : ' AND started_at >= @after'}${before === null ? '' : ' AND started_at < @before'}`;
+      return db
+        .prepare(
+          `SELECT conversation_id, operation_name, trace_id, span_id, status_code, started_at, ended_at FROM (
+             SELECT *, row_number() OVER (PARTITION BY conversation_id ORDER BY started_at, span_id) AS n FROM spans
+             WHERE project_id = @project AND conversation_id IN (SELECT value FROM json_each(@ids))${bounds}
+           ) WHERE n <= @per ORDER BY conversation_id, started_at, span_id`,
+        )
+        .all({
+          project: projectId,
+          ids: JSON.stringify(ids),
+          per: perConversation,
+          ...(after === null ? {} : { after }),
+          ...(before === null ? {} : { before }),
+        }) as ConversationSpan[];
+    },
 
     async conversationEnds(projectId, ids) {
       const out = new Map<string, { first: string | null; last: string | null }>();
