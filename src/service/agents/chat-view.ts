@@ -15,6 +15,7 @@
 import type { Static } from 'typebox';
 import type { AgentTraceChatRes } from '../../api/agents.js';
 import type { SpanRow } from '../../query/span-columns.js';
+import { TOKEN_COLUMNS } from '../../storage/span-rollups.js';
 import { formatTimestamp } from '../../time.js';
 
 export interface SpanCost {
@@ -36,13 +37,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const list = (v: unknown): Message[] => (typeof v === 'string' ? (JSON.parse(v) as Message[]) : []);
 const strings = (v: unknown): string[] => (typeof v === 'string' ? (JSON.parse(v) as string[]) : []);
-const TOKENS = [
-  'input_tokens',
-  'output_tokens',
-  'reasoning_tokens',
-  'cache_creation_input_tokens',
-  'cache_read_input_tokens',
-] as const;
+const TOKENS = TOKEN_COLUMNS;
 const MAX_DEPTH = 200;
 
 /** The text of a message's content: itself, or the text parts of a parts list (JSON text). */
