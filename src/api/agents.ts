@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, ProjectId, SafeInteger, Strict } from './common.js';
 import { otlpRouteBase } from './otlp.js';
+import { searchRoutes } from './agents-search.js';
 import { Query } from './query.js';
 import { List } from './limits.js';
 import { defineRoute, type RouteSpec } from './route-spec.js';
@@ -318,7 +319,9 @@ const chatRoutes = {
   }),
 } as const satisfies Record<string, RouteSpec>;
 
-export const agentsRoutes = { ...rollupRoutes, ...spanRoutes, ...chatRoutes } as const satisfies Record<
-  string,
-  RouteSpec
->;
+export const agentsRoutes = {
+  ...rollupRoutes,
+  ...spanRoutes,
+  ...chatRoutes,
+  ...searchRoutes,
+} as const satisfies Record<string, RouteSpec>;

@@ -9,6 +9,7 @@
 //    trace (a trace written again replaces what it added).
 import type { AgentSortField } from '../api/agents.js';
 import type { Expr, FieldRef, SortTerm } from '../query/plan.js';
+import type { SearchTerms } from '../query/search-terms.js';
 import type { SpanColumn, SpanRow } from '../query/span-columns.js';
 
 export interface SpansQuery {
@@ -115,6 +116,39 @@ export interface ConversationSpan {
   readonly ended_at: number | null;
 }
 
+/**
+ * /agents/search over the messages of spans (storage/message-fanout.ts). With terms, a message
+ * matches when it holds every phrase (query/search-terms.ts), and identical messages (same
+ * role and digest) within one conversation (else one trace) count once, as their newest
+ * occurrence; without terms every message of the filtered spans is one hit. Hits come newest
+ * first (started_at, then span id descending, then message order).
+ */
+export interface SpanSearchQuery {
+  readonly projectId: string;
+  readonly terms: SearchTerms | null;
+  readonly roles: readonly string[] | null;
+  readonly traceId: string | null;
+  readonly conversationId: string | null;
+  /** The span's own agent name or its owner's. */
+  readonly agentName: string | null;
+  readonly providerName: string | null;
+  readonly requestModel: string | null;
+  readonly startedAfter: number | null;
+  readonly startedBefore: number | null;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface SpanSearchHit {
+  readonly conversation_id: string | null;
+  readonly trace_id: string;
+  readonly span_id: string;
+  readonly role: string;
+  readonly digest: string;
+  readonly content: string;
+  readonly started_at: number;
+}
+
 export interface SpanStore {
   write(rows: readonly SpanRow[]): Promise<void>;
   query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
@@ -143,6 +177,8 @@ export interface SpanStore {
   traceSpans(projectId: string, traceIds: readonly string[]): Promise<SpanRow[]>;
   /** The traces (turns) holding a span of the conversation, by their first span's start, oldest first. */
   conversationTraces(projectId: string, conversationId: string): Promise<{ trace_id: string; started_at: number }[]>;
+  /** A page of message hits, and how many conversations (spans without one count as one) all hits span. */
+  search(q: SpanSearchQuery): Promise<{ readonly hits: SpanSearchHit[]; readonly conversations: number }>;
   /** Every span of a project, for `weft copy` (in pages, oldest first). */
   all(projectId: string): AsyncIterable<SpanRow[]>;
 }

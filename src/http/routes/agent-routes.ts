@@ -24,4 +24,5 @@ export function registerAgentRoutes(app: FastifyInstance, agents: AgentsService)
   bindRoute(app, agentsRoutes.agentConversationSpans, (body) => agents.conversationSpans(body));
   bindRoute(app, agentsRoutes.agentTraceChat, (body) => agents.traceChat(body));
   bindRoute(app, agentsRoutes.agentConversationChat, (body) => agents.conversationChat(body));
+  bindRoute(app, agentsRoutes.agentSearch, (body) => agents.search(body));
 }

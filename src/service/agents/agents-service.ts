@@ -15,8 +15,10 @@ import {
   type AgentsQueryReq,
   type AgentVersionsQueryReq,
 } from '../../api/agents.js';
+import type { AgentSearchReq } from '../../api/agents-search.js';
 import { NotFoundError } from '../../api/errors.js';
 import { traceChat } from './chat-view.js';
+import { searchMessages } from './message-search.js';
 import { querySpanGroups } from './span-groups.js';
 import { modelCosts, spanPricer } from './token-costs.js';
 import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
@@ -128,6 +130,8 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
   }
 
   return {
+    search: (req: Static<typeof AgentSearchReq>) => searchMessages(spans, req),
+
     async traceChat(req: Static<typeof AgentTraceChatReq>) {
       const rows = await spans.traceSpans(req.project_id, [req.trace_id]);
       if (rows.length === 0) throw new NotFoundError(`Trace ${req.trace_id} has no agent spans in ${req.project_id}`);

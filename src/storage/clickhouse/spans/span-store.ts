@@ -30,6 +30,7 @@ import {
 } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
 import { createClickHouseSpanGroups } from './span-groups.js';
+import { createClickHouseSpanMessages } from './span-search.js';
 
 const CH_TYPE: Readonly<Record<string, ChType>> = { string: 'String', int: 'Int64', float: 'Float64' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -89,6 +90,7 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
   // ClickHouse do not share this lane (docs/agents.md).
   let lane: Promise<unknown> = Promise.resolve();
   const nextSeq = seqClock().next;
+  const messages = createClickHouseSpanMessages(client, database, nextSeq);
   const insert = (rows: readonly SpanRow[]) =>
     client.insert({ table, values: rows.map((r) => ({ ...r, seq: nextSeq() })), format: 'JSONEachRow' });
 
@@ -186,6 +188,7 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
         return { ...r, owner_agent_name: o.name, owner_agent_version: o.version };
       }),
     );
+    await messages.write(rows);
     const traces = new Map<string, Set<string>>();
     for (const r of rows) {
       const p = String(r.project_id);
@@ -207,6 +210,7 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
 
   return {
     groups,
+    search: messages.search,
 
     async customAttrKeys(q) {
       const params = new ChParams();

@@ -16,6 +16,7 @@ import {
 } from '../engine/dialect.js';
 import type { SqliteWriter } from '../engine/writer.js';
 import { createSqliteSpanGroups, spanWhere } from './span-groups.js';
+import { createSqliteSpanSearch } from './span-search.js';
 
 const SQLITE_TYPE: Readonly<Record<string, SqlValueType>> = { string: 'text', int: 'integer', float: 'real' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -38,6 +39,7 @@ function printSpanField(field: FieldRef): FieldSql {
 
 export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanStore {
   const groups = createSqliteSpanGroups(db, printSpanField);
+  const search = createSqliteSpanSearch(db);
   const firstInput = db.prepare(
     "SELECT input_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND input_messages <> '[]' ORDER BY started_at, span_id LIMIT 1",
   );
@@ -46,6 +48,7 @@ export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanS
   );
   return {
     groups: async (q) => groups(q),
+    search: async (q) => search(q),
 
     async customAttrKeys(q) {
       const { sql: where, params } = spanWhere(q, printSpanField);

@@ -1,7 +1,7 @@
 // The write procedure of agent spans (run by the writer inside its transaction): upsert the
-// spans; then, for each trace they touch, settle every span's owner (storage/span-owners.ts)
-// and replace what the trace adds to the agent rollups (storage/span-rollups.ts), so that the
-// rollups always equal the sums over the stored spans. Values reach SQL only as parameters.
+// spans and their searchable messages; then, for each trace they touch, settle every span's
+// owner (storage/span-owners.ts) and replace what the trace adds to the agent rollups
+// (storage/span-rollups.ts), so that the rollups always equal the sums over the stored spans. Values reach SQL only as parameters.
 import { SPAN_COLUMNS, type SpanRow } from '../../../query/span-columns.js';
 import { spanOwners } from '../../span-owners.js';
 import {
@@ -13,6 +13,7 @@ import {
   uncountedTokenSpans,
 } from '../../span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
+import { spanMessageWrites } from './span-message-writes.js';
 
 const quote = (c: string) => `"${c}"`;
 const KEY_COLUMNS = ['project_id', 'trace_id', 'span_id', 'owner_agent_name', 'owner_agent_version', 'tokens_counted'];
@@ -69,6 +70,7 @@ export function spanWrites(db: SqliteDb) {
   const dropRollups = db.prepare('DELETE FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
   const addRollup = db.prepare(ADD_ROLLUP);
   const addTraceRollup = db.prepare(ADD_TRACE_ROLLUP);
+  const writeMessages = spanMessageWrites(db);
 
   function settle(projectId: string, traceId: string) {
     const spans = traceSpans.all(projectId, traceId) as TraceSpan[];
@@ -129,6 +131,7 @@ export function spanWrites(db: SqliteDb) {
       const traces = new Map<string, [string, string]>();
       for (const row of rows) {
         insert.run(SPAN_COLUMNS.map((c) => row[c]));
+        writeMessages(row);
         traces.set(`${row.project_id}\u0000${row.trace_id}`, [String(row.project_id), String(row.trace_id)]);
       }
       for (const [projectId, traceId] of traces.values()) settle(projectId, traceId);

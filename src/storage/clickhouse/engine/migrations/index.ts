@@ -18,6 +18,7 @@ import { MIGRATION_1 } from './001-init.js';
 import { MIGRATION_2 } from './002-input-leaves.js';
 import { MIGRATION_3 } from './003-live-until.js';
 import { MIGRATION_4 } from './004-spans.js';
+import { MIGRATION_5 } from './005-span-messages.js';
 
 export interface ChMigration {
   readonly version: number;
@@ -26,7 +27,13 @@ export interface ChMigration {
   readonly alters?: readonly ChAlter[];
 }
 
-export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [MIGRATION_1, MIGRATION_2, MIGRATION_3, MIGRATION_4];
+export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
+  MIGRATION_1,
+  MIGRATION_2,
+  MIGRATION_3,
+  MIGRATION_4,
+  MIGRATION_5,
+];
 
 /** Every statement of one migration in a mode. */
 const migrationStatements = (database: string, m: ChMigration, mode: ChDdlMode): string[] => [

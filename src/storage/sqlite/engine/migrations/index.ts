@@ -12,6 +12,7 @@ import { MIGRATION_8 } from './008-call-keys-v8.js';
 import { MIGRATION_9 } from './009-call-keys.js';
 import { MIGRATION_10 } from './010-call-ids.js';
 import { MIGRATION_11 } from './011-spans.js';
+import { MIGRATION_12 } from './012-span-messages.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -25,4 +26,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_9,
   MIGRATION_10,
   MIGRATION_11,
+  MIGRATION_12,
 ];

@@ -1,0 +1,117 @@
+// The searchable messages of agent spans on ClickHouse (engine/migrations/005-span-messages.ts):
+// written beside the spans, read by /agents/search (storage/span-store.ts SpanSearchQuery).
+// A phrase matches through a LIKE on the lower-cased body (the n-gram index prunes granules),
+// then an RE2 pattern that holds it as whole words (query/search-terms.ts). GLOBAL IN keeps
+// the subqueries right on a sharded cluster. Values reach SQL only as bound parameters.
+import type { ClickHouseClient } from '@clickhouse/client';
+import { phrasePattern } from '../../../query/search-terms.js';
+import type { SpanRow } from '../../../query/span-columns.js';
+import { messageFanout } from '../../message-fanout.js';
+import type { SpanSearchHit, SpanSearchQuery } from '../../span-store.js';
+import { selectRows } from '../engine/client.js';
+import { ChParams, chIdentifier } from '../engine/dialect.js';
+
+type Hit = Omit<SpanSearchHit, 'content' | 'started_at'> & { started_at: string | number };
+
+export function createClickHouseSpanMessages(client: ClickHouseClient, database: string, nextSeq: () => number) {
+  const db = chIdentifier(database);
+  const bodies = `${db}.span_message_bodies`;
+  const lists = `${db}.span_messages`;
+
+  async function write(rows: readonly SpanRow[]): Promise<void> {
+    const found = new Map<string, Record<string, unknown>>();
+    const listRows = rows.map((r) => {
+      const messages = messageFanout(r);
+      for (const m of messages)
+        found.set(`${r.project_id}\u0000${m.digest}`, {
+          project_id: r.project_id,
+          digest: m.digest,
+          content: m.content,
+        });
+      return {
+        project_id: r.project_id,
+        trace_id: r.trace_id,
+        span_id: r.span_id,
+        conversation_id: r.conversation_id,
+        started_at: r.started_at,
+        roles: messages.map((m) => m.role),
+        digests: messages.map((m) => m.digest),
+        seq: nextSeq(),
+      };
+    });
+    if (found.size > 0)
+      await client.insert({
+        table: bodies,
+        values: [...found.values()].map((b) => ({ ...b, seq: nextSeq() })),
+        format: 'JSONEachRow',
+      });
+    if (listRows.length > 0) await client.insert({ table: lists, values: listRows, format: 'JSONEachRow' });
+  }
+
+  /** The occurrences matching the query, one row per message (SQL over `m`). */
+  function occurrences(q: SpanSearchQuery, params: ChParams): string {
+    const p = params.add(q.projectId, 'String');
+    const where = [`project_id = ${p}`];
+    if (q.traceId !== null) where.push(`trace_id = ${params.add(q.traceId, 'String')}`);
+    if (q.conversationId !== null) where.push(`conversation_id = ${params.add(q.conversationId, 'String')}`);
+    if (q.startedAfter !== null) where.push(`started_at >= ${params.add(q.startedAfter, 'Int64')}`);
+    if (q.startedBefore !== null) where.push(`started_at < ${params.add(q.startedBefore, 'Int64')}`);
+    if (q.roles !== null) where.push(`has(${params.add(q.roles, 'Array(String)')}, role)`);
+    if (q.terms !== null) {
+      const text = q.terms.flatMap((phrase) => [
+        ...phrase.map((w) => `lowerUTF8(content) LIKE ${params.add(`%${w}%`, 'String')}`),
+        `match(content, ${params.add(phrasePattern(phrase), 'String')})`,
+      ]);
+      where.push(`digest GLOBAL IN (SELECT digest FROM ${bodies} WHERE project_id = ${p} AND ${text.join(' AND ')})`);
+    }
+    const span: string[] = [];
+    if (q.agentName !== null) {
+      const a = params.add(q.agentName, 'String');
+      span.push(`(owner_agent_name = ${a} OR agent_name = ${a})`);
+    }
+    if (q.providerName !== null) span.push(`provider_name = ${params.add(q.providerName, 'String')}`);
+    if (q.requestModel !== null) span.push(`request_model = ${params.add(q.requestModel, 'String')}`);
+    if (span.length > 0)
+      where.push(
+        `(trace_id, span_id) GLOBAL IN (SELECT trace_id, span_id FROM ${db}.spans FINAL WHERE project_id = ${p} AND ${span.join(' AND ')})`,
+      );
+    return `SELECT conversation_id, trace_id, span_id, started_at, role, digest, ord FROM ${lists} FINAL
+      ARRAY JOIN roles AS role, digests AS digest, arrayEnumerate(roles) AS ord
+      WHERE ${where.join(' AND ')}`;
+  }
+
+  async function search(q: SpanSearchQuery): Promise<{ hits: SpanSearchHit[]; conversations: number }> {
+    const params = new ChParams();
+    const inner = occurrences(q, params);
+    // With text, one hit per (conversation, else trace; role; body): its newest occurrence.
+    const once = q.terms === null ? '' : 'LIMIT 1 BY ifNull(conversation_id, trace_id), role, digest';
+    const order = 'ORDER BY started_at DESC, span_id DESC, ord';
+    const limit = params.add(q.limit, 'Int64');
+    const offset = params.add(q.offset, 'Int64');
+    const page = await selectRows<Hit>(
+      client,
+      `SELECT conversation_id, trace_id, span_id, role, digest, started_at FROM (${inner}) ${order} ${once} LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    );
+    const [count] = await selectRows<{ n: string | number }>(
+      client,
+      `SELECT uniqExact(ifNull(conversation_id, '')) AS n FROM (${inner})`,
+      params.values,
+    );
+    const contents = new Map<string, string>();
+    if (page.length > 0) {
+      const rows = await selectRows<{ digest: string; content: string }>(
+        client,
+        `SELECT digest, any(content) AS content FROM ${bodies} WHERE project_id = {p:String} AND has({d:Array(String)}, digest) GROUP BY digest`,
+        { p: q.projectId, d: [...new Set(page.map((h) => h.digest))] },
+      );
+      for (const r of rows) contents.set(r.digest, r.content);
+    }
+    return {
+      hits: page.map((h) => ({ ...h, started_at: Number(h.started_at), content: contents.get(h.digest) ?? '' })),
+      conversations: Number(count?.n ?? 0),
+    };
+  }
+
+  return { write, search };
+}
