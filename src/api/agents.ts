@@ -5,7 +5,9 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, ProjectId, SafeInteger, Strict } from './common.js';
 import { otlpRouteBase } from './otlp.js';
+import { AgentGroupByRef } from './agent-group-by.js';
 import { searchRoutes } from './agents-search.js';
+import { statsRoutes } from './agents-stats.js';
 import { Query } from './query.js';
 import { List } from './limits.js';
 import { defineRoute, type RouteSpec } from './route-spec.js';
@@ -17,19 +19,6 @@ export const AGENT_QUERY_LIMIT = { default: 100, max: 10_000 } as const;
 export const AgentSortBy = Strict({
   field: Type.String({ minLength: 1, maxLength: 500 }),
   direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
-});
-
-/** A group key: a span field (`field`, or `column` as older callers say) or a custom attribute's key. */
-export const AgentGroupByRef = Strict({
-  source: Type.Optional(
-    Type.Union(
-      ['field', 'column', 'custom_attrs_string', 'custom_attrs_int', 'custom_attrs_float', 'custom_attrs_bool'].map(
-        (v) => Type.Literal(v),
-      ),
-    ),
-  ),
-  key: Type.String({ minLength: 1, maxLength: 500 }),
-  alias: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
 });
 
 export const AgentSpansQueryReq = Strict({
@@ -57,6 +46,8 @@ export const AgentSpansQueryRes = Type.Object({
   groups: Type.Array(Type.Record(Type.String(), Type.Unknown())),
   total_count: SafeInteger(),
 });
+
+export { AgentGroupByRef };
 
 export const agentsOtlpRoutes = {
   agentsOtelTraces: defineRoute({
@@ -324,4 +315,5 @@ export const agentsRoutes = {
   ...spanRoutes,
   ...chatRoutes,
   ...searchRoutes,
+  ...statsRoutes,
 } as const satisfies Record<string, RouteSpec>;

@@ -149,6 +149,49 @@ export interface SpanSearchHit {
   readonly started_at: number;
 }
 
+/** A value aggregated by /agents/spans/stats: a scalar span column, a custom attribute, or a derived figure. */
+export type StatsValue =
+  | { readonly kind: 'column'; readonly name: string }
+  | { readonly kind: 'custom'; readonly column: string; readonly key: string }
+  | { readonly kind: 'derived'; readonly name: 'duration_ms' | 'total_tokens' | 'is_error' | 'is_invocation' };
+
+/**
+ * One output of /agents/spans/stats, over the spans where the value is present: sum, avg, min,
+ * max (NULL without any), count, count_distinct, count_true, count_false, or an exact
+ * percentile (0-100, linear interpolation between the nearest values; NULL without any).
+ */
+export interface StatsOutput {
+  readonly name: string;
+  readonly value: StatsValue;
+  readonly aggregation: string;
+  readonly percentile: number | null;
+}
+
+/** Spans started in [start, end), bucketed as floor((started_at - origin) / width), all microseconds. */
+export interface SpanStatsQuery {
+  readonly projectId: string;
+  readonly where: Expr | null;
+  readonly start: number;
+  readonly end: number;
+  readonly origin: number;
+  readonly width: number;
+  readonly keys: readonly { readonly alias: string; readonly field: FieldRef }[];
+  /** The groups kept: the most spans first (then by keys), this many. */
+  readonly groupLimit: number;
+  readonly outputs: readonly StatsOutput[];
+}
+
+export interface SpanStatsResult {
+  /** The kept groups, each its keys by alias, the most spans first (one empty group without keys). */
+  readonly groups: Record<string, string | number | null>[];
+  /** Only the (bucket, group) pairs that hold spans. */
+  readonly cells: {
+    readonly bucket: number;
+    readonly keys: Record<string, string | number | null>;
+    readonly values: Record<string, number | null>;
+  }[];
+}
+
 export interface SpanStore {
   write(rows: readonly SpanRow[]): Promise<void>;
   query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
@@ -177,6 +220,7 @@ export interface SpanStore {
   traceSpans(projectId: string, traceIds: readonly string[]): Promise<SpanRow[]>;
   /** The traces (turns) holding a span of the conversation, by their first span's start, oldest first. */
   conversationTraces(projectId: string, conversationId: string): Promise<{ trace_id: string; started_at: number }[]>;
+  stats(q: SpanStatsQuery): Promise<SpanStatsResult>;
   /** A page of message hits, and how many conversations (spans without one count as one) all hits span. */
   search(q: SpanSearchQuery): Promise<{ readonly hits: SpanSearchHit[]; readonly conversations: number }>;
   /** Every span of a project, for `weft copy` (in pages, oldest first). */

@@ -25,4 +25,5 @@ export function registerAgentRoutes(app: FastifyInstance, agents: AgentsService)
   bindRoute(app, agentsRoutes.agentTraceChat, (body) => agents.traceChat(body));
   bindRoute(app, agentsRoutes.agentConversationChat, (body) => agents.conversationChat(body));
   bindRoute(app, agentsRoutes.agentSearch, (body) => agents.search(body));
+  bindRoute(app, agentsRoutes.agentSpanStats, (body) => agents.stats(body));
 }

@@ -16,10 +16,12 @@ import {
   type AgentVersionsQueryReq,
 } from '../../api/agents.js';
 import type { AgentSearchReq } from '../../api/agents-search.js';
+import type { AgentSpanStatsReq } from '../../api/agents-stats.js';
 import { NotFoundError } from '../../api/errors.js';
 import { traceChat } from './chat-view.js';
 import { searchMessages } from './message-search.js';
 import { querySpanGroups } from './span-groups.js';
+import { spanStats } from './span-stats.js';
 import { modelCosts, spanPricer } from './token-costs.js';
 import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
 import { InvalidRequestError, InvalidFieldError } from '../../api/errors.js';
@@ -131,6 +133,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
 
   return {
     search: (req: Static<typeof AgentSearchReq>) => searchMessages(spans, req),
+    stats: (req: Static<typeof AgentSpanStatsReq>) => spanStats(spans, req),
 
     async traceChat(req: Static<typeof AgentTraceChatReq>) {
       const rows = await spans.traceSpans(req.project_id, [req.trace_id]);

@@ -21,7 +21,7 @@ type Req = Static<typeof AgentSpansQueryReq>;
 /** Weave's CONVERSATION_PREVIEW_CHARS. */
 const PREVIEW = 280;
 
-function keyOf(ref: NonNullable<Req['group_by']>[number], i: number): { alias: string; field: FieldRef } {
+export function keyOf(ref: NonNullable<Req['group_by']>[number], i: number): { alias: string; field: FieldRef } {
   const source = ref.source ?? 'field';
   if (source === 'field' || source === 'column') {
     let field: FieldRef;

@@ -31,6 +31,7 @@ import {
 import { seqClock } from '../engine/seq-clock.js';
 import { createClickHouseSpanGroups } from './span-groups.js';
 import { createClickHouseSpanMessages } from './span-search.js';
+import { createClickHouseSpanStats } from './span-stats.js';
 
 const CH_TYPE: Readonly<Record<string, ChType>> = { string: 'String', int: 'Int64', float: 'Float64' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -208,8 +209,11 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
 
   const groups = createClickHouseSpanGroups(client, table, printSpanField);
 
+  const stats = createClickHouseSpanStats(client, table, printSpanField);
+
   return {
     groups,
+    stats,
     search: messages.search,
 
     async customAttrKeys(q) {

@@ -17,6 +17,7 @@ import {
 import type { SqliteWriter } from '../engine/writer.js';
 import { createSqliteSpanGroups, spanWhere } from './span-groups.js';
 import { createSqliteSpanSearch } from './span-search.js';
+import { createSqliteSpanStats } from './span-stats.js';
 
 const SQLITE_TYPE: Readonly<Record<string, SqlValueType>> = { string: 'text', int: 'integer', float: 'real' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -40,6 +41,7 @@ function printSpanField(field: FieldRef): FieldSql {
 export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanStore {
   const groups = createSqliteSpanGroups(db, printSpanField);
   const search = createSqliteSpanSearch(db);
+  const stats = createSqliteSpanStats(db, printSpanField);
   const firstInput = db.prepare(
     "SELECT input_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND input_messages <> '[]' ORDER BY started_at, span_id LIMIT 1",
   );
@@ -49,6 +51,7 @@ export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanS
   return {
     groups: async (q) => groups(q),
     search: async (q) => search(q),
+    stats: async (q) => stats(q),
 
     async customAttrKeys(q) {
       const { sql: where, params } = spanWhere(q, printSpanField);
