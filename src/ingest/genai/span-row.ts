@@ -1,10 +1,12 @@
 // One OTLP span as an agent span row: its ids, times and status; each promoted GenAI
 // attribute in its column (the first of its wire keys that is set); messages normalized;
 // every other attribute in the custom map of its type; the span as received kept once, as
-// raw_span_dump. The agent it belongs to (owner_*) is left to the store, which sees the
+// raw_span_dump. A column none of whose wire keys is set is read from the span's other
+// conventions (fallbacks.ts: span events, OpenInference, Google ADK, Vercel's ai.* keys). The agent it belongs to (owner_*) is left to the store, which sees the
 // whole trace (a child may arrive before its parent).
 import type { OtlpSpan } from '../otlp/otlp-spans.js';
 import type { SpanRow } from '../../query/span-columns.js';
+import { fallbackAttributes } from './fallbacks.js';
 import { MESSAGE_KEYS, PROMOTED_KEYS, SEMCONV, type SemconvType } from './semconv.js';
 import { normalizeInstructions, normalizeMessages } from './span-messages.js';
 
@@ -106,10 +108,12 @@ export function spanRow(span: OtlpSpan, resource: Record<string, unknown>, origi
     status_code: STATUS[span.status.code] ?? 'UNSET',
     status_message: span.status.message === '' ? null : span.status.message,
   };
-  for (const attr of SEMCONV) row[attr.column] = valueAs(first(a, attr.keys), attr.type);
-  row.input_messages = JSON.stringify(normalizeMessages(first(a, MESSAGE_KEYS.input), 'user'));
-  row.output_messages = JSON.stringify(normalizeMessages(first(a, MESSAGE_KEYS.output), 'assistant'));
-  row.system_instructions = JSON.stringify(normalizeInstructions(first(a, MESSAGE_KEYS.system)));
+  const fallback = fallbackAttributes(span);
+  const pick = (keys: readonly string[]) => first(a, keys) ?? first(fallback, keys);
+  for (const attr of SEMCONV) row[attr.column] = valueAs(pick(attr.keys), attr.type);
+  row.input_messages = JSON.stringify(normalizeMessages(pick(MESSAGE_KEYS.input), 'user'));
+  row.output_messages = JSON.stringify(normalizeMessages(pick(MESSAGE_KEYS.output), 'assistant'));
+  row.system_instructions = JSON.stringify(normalizeInstructions(pick(MESSAGE_KEYS.system)));
   const custom = customAttrs(a);
   row.custom_attrs_string = JSON.stringify(custom.string);
   row.custom_attrs_int = JSON.stringify(custom.int);

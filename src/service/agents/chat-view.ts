@@ -258,9 +258,11 @@ export function traceChat(
       : [...(parentless.length > 0 ? parentless : spans)].sort(
           (a, b) => Number(b.ended_at ?? 0) - Number(a.ended_at ?? 0),
         )[0];
-  const totals = Object.fromEntries(TOKENS.map((k) => [k, spans.reduce((n, s) => n + num(s[k]), 0)]));
+  // An agent span carrying its model calls' sum (Strands, Vercel) is not counted again.
+  const counted = spans.filter((s) => s.tokens_counted !== 0);
+  const totals = Object.fromEntries(TOKENS.map((k) => [k, counted.reduce((n, s) => n + num(s[k]), 0)]));
   let cost: number | null = null;
-  for (const s of spans) {
+  for (const s of counted) {
     const c = price(s);
     if (c !== null) cost = (cost ?? 0) + c.total;
   }
