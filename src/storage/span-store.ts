@@ -66,6 +66,8 @@ export const SPAN_GROUP_SUMS = [
   'span_count',
   'invocation_count',
   'conversation_count',
+  /** Weft's addition: distinct traces (turns). */
+  'turn_count',
   'total_input_tokens',
   'total_cache_creation_input_tokens',
   'total_cache_read_input_tokens',

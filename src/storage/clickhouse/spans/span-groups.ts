@@ -13,6 +13,7 @@ const BUNDLE = [
   'count() AS span_count',
   "countIf(s.operation_name = 'invoke_agent') AS invocation_count",
   'uniqExact(s.conversation_id) AS conversation_count',
+  'uniqExact(s.trace_id) AS turn_count',
   `${counted('input_tokens')} AS total_input_tokens`,
   `${counted('cache_creation_input_tokens')} AS total_cache_creation_input_tokens`,
   `${counted('cache_read_input_tokens')} AS total_cache_read_input_tokens`,

@@ -13,6 +13,7 @@ const BUNDLE = [
   'count(*) AS span_count',
   "sum(CASE WHEN s.operation_name = 'invoke_agent' THEN 1 ELSE 0 END) AS invocation_count",
   'count(DISTINCT s.conversation_id) AS conversation_count',
+  'count(DISTINCT s.trace_id) AS turn_count',
   `${counted('input_tokens')} AS total_input_tokens`,
   `${counted('cache_creation_input_tokens')} AS total_cache_creation_input_tokens`,
   `${counted('cache_read_input_tokens')} AS total_cache_read_input_tokens`,
