@@ -261,6 +261,17 @@ test('buckets start at local midnight in the time zone; granularity chosen from 
     ],
     'November 1st in New York is UTC-4 until 2 am, and the buckets are 24 h wide from the offset at start',
   );
+  const whole = await stats({
+    start: iso(DAY1 + 10 * H + 1),
+    end: iso(DAY1 + 40 * H),
+    granularity: 30 * 3600,
+    metrics: [{ alias: 'x', value_type: 'boolean', value: { source: 'derived', key: 'is_error' } }],
+  });
+  assert.deepEqual(
+    whole.rows,
+    [{ timestamp: iso(DAY1 + 10 * H + 1), count_x: 8 }],
+    'a granularity covering the range is one bucket from start',
+  );
   const auto = await stats({
     start: iso(DAY1 + 10 * H),
     end: iso(DAY1 + 11 * H),

@@ -162,7 +162,9 @@ export async function spanStats(spans: SpanStore, req: Req) {
   if (rangeSeconds / granularity > MAX_BUCKETS) granularity = Math.floor(rangeSeconds / MAX_BUCKETS) + 1;
   const width = granularity * SECOND;
   const offset = zoneOffset(start, timezone);
-  const origin = Math.floor((start + offset) / width) * width - offset;
+  // A granularity that covers the whole range is one bucket from `start` (Weft's addition: a
+  // figure over exactly the range, such as a 30-day p95); otherwise buckets align to the zone.
+  const origin = width >= end - start ? start : Math.floor((start + offset) / width) * width - offset;
   const buckets = Math.max(0, Math.ceil((end - origin) / width));
   const groupLimit = req.group_limit ?? STATS_GROUP_LIMIT.default;
   if (buckets * (keys.length > 0 ? groupLimit : 1) > STATS_MAX_ROWS && keys.length > 0)
