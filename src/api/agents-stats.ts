@@ -28,7 +28,7 @@ export const STATS_VALUE_TYPES = ['datetime', 'number', 'boolean', 'string'] as 
 export type StatsValueType = (typeof STATS_VALUE_TYPES)[number];
 export const STATS_DERIVED = ['duration_ms', 'total_tokens', 'is_error', 'is_invocation'] as const;
 
-const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const literals = <const T extends readonly string[]>(values: T) => Type.Enum(values);
 
 export const AgentSpanValueRef = Strict({
   source: Type.Optional(

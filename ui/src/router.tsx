@@ -13,6 +13,7 @@ import { parseObjectDiffSearch, parseObjectsSearch, parseObjectVersionSearch } f
 import { parseEvaluationsCompareSearch } from './evaluations/evaluationsSearch';
 import { parseThreadsSearch } from './threads/threadsSearch';
 import { parseCompareSearch } from './compare/compareSearch';
+import { parseAgentsSearch, parseConversationSearch, parseConversationsSearch } from './agents/agentsSearch';
 
 const root = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 const route = <P extends string>(path: P) => ({ getParentRoute: () => root, path });
@@ -82,6 +83,26 @@ const routes = [
     ...route('$entity/$project/compare'),
     validateSearch: parseCompareSearch,
     component: lazyRouteComponent(() => import('./compare/CompareCallsPage'), 'CompareCallsPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/agents'),
+    validateSearch: parseAgentsSearch,
+    component: lazyRouteComponent(() => import('./agents/AgentsPage'), 'AgentsPage'),
+  }),
+  // The static `conversations` segment ranks above `$agent`.
+  createRoute({
+    ...route('$entity/$project/agents/conversations'),
+    validateSearch: parseConversationsSearch,
+    component: lazyRouteComponent(() => import('./agents/ConversationsPage'), 'ConversationsPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/agents/conversations/$conversationId'),
+    validateSearch: parseConversationSearch,
+    component: lazyRouteComponent(() => import('./agents/ConversationPage'), 'ConversationPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/agents/$agent'),
+    component: lazyRouteComponent(() => import('./agents/AgentPage'), 'AgentPage'),
   }),
 ] as const;
 

@@ -15,30 +15,39 @@ const orNull = (v: string | null | undefined) => (v === undefined || v === null 
 /** The first characters (code points) of a text. */
 const head = (s: string, n: number) => (s.length <= n ? s : [...s.slice(0, 2 * n)].slice(0, n).join(''));
 
-/** Name, agent and last activity of each conversation, by id. */
+/** Name, agent (the one with the most spans in it) and last activity of each conversation, by id. */
 async function conversationsMeta(spans: SpanStore, projectId: string, ids: readonly string[]) {
   const meta = new Map<string, { name: string; agent: string; last: number }>();
   if (ids.length === 0) return meta;
-  const { rows } = await spans.groups({
-    projectId,
-    where: compileQuery(
-      { $expr: { $in: [{ $getField: 'conversation_id' }, ids.map((id) => ({ $literal: id }))] } },
-      spanFieldCatalog,
-    ),
-    startedAfter: null,
-    startedBefore: null,
-    keys: [{ alias: 'conversation_id', field: spanFieldCatalog.resolve('conversation_id') }],
-    sort: [],
-    limit: ids.length,
-    offset: 0,
-  });
+  const where = compileQuery(
+    { $expr: { $in: [{ $getField: 'conversation_id' }, ids.map((id) => ({ $literal: id }))] } },
+    spanFieldCatalog,
+  );
+  const conversation = { alias: 'conversation_id', field: spanFieldCatalog.resolve('conversation_id') };
+  const page = { projectId, where, startedAfter: null, startedBefore: null, offset: 0 };
+  const [byConversation, byAgent] = await Promise.all([
+    spans.groups({ ...page, keys: [conversation], sort: [], limit: ids.length }),
+    spans.groups({
+      ...page,
+      keys: [conversation, { alias: 'agent', field: spanFieldCatalog.resolve('owner_agent_name') }],
+      sort: [{ name: 'span_count', direction: 'desc' }],
+      limit: ids.length * 20,
+    }),
+  ]);
+  const agents = new Map<string, string>();
+  for (const r of byAgent.rows) {
+    const id = String(r.keys.conversation_id);
+    if (!agents.has(id) && typeof r.keys.agent === 'string' && r.keys.agent !== '') agents.set(id, r.keys.agent);
+  }
   const first = (list: readonly (string | null)[]) => list.find((v) => typeof v === 'string' && v !== '') ?? '';
-  for (const r of rows)
-    meta.set(String(r.keys.conversation_id), {
+  for (const r of byConversation.rows) {
+    const id = String(r.keys.conversation_id);
+    meta.set(id, {
       name: first(r.lists.conversation_names),
-      agent: first(r.lists.agent_names),
+      agent: agents.get(id) ?? first(r.lists.agent_names),
       last: r.sums.last_seen,
     });
+  }
   return meta;
 }
 

@@ -39,3 +39,37 @@ export type TableRow = TableQueryRes['rows'][number];
 export type TableQueryStatsRes = StaticOfSchema<typeof TableQueryStatsResDef>;
 export type { UiTimeseriesBucket, UiTimeseriesReq, UiTimeseriesRes, UiTimeseriesTotals } from '../../../src/api/ui.js';
 export type { ThreadSchema, ThreadsQueryReq } from '../../../src/api/threads.js';
+// The agent API (GenAI spans).
+import type {
+  AgentConversationChatReq as AgentConversationChatReqDef,
+  AgentConversationChatRes as AgentConversationChatResDef,
+  AgentSpansQueryReq as AgentSpansQueryReqDef,
+  AgentSpansQueryRes as AgentSpansQueryResDef,
+  AgentsQueryReq as AgentsQueryReqDef,
+  AgentsQueryRes as AgentsQueryResDef,
+  AgentTraceChatRes as AgentTraceChatResDef,
+  AgentVersionsQueryReq as AgentVersionsQueryReqDef,
+  AgentVersionsQueryRes as AgentVersionsQueryResDef,
+} from '../../../src/api/agents.js';
+import type {
+  AgentSearchReq as AgentSearchReqDef,
+  AgentSearchRes as AgentSearchResDef,
+} from '../../../src/api/agents-search.js';
+import type {
+  AgentSpanStatsReq as AgentSpanStatsReqDef,
+  AgentSpanStatsRes as AgentSpanStatsResDef,
+} from '../../../src/api/agents-stats.js';
+export type AgentsQueryReq = StaticOfSchema<typeof AgentsQueryReqDef>;
+export type AgentsQueryRes = StaticOfSchema<typeof AgentsQueryResDef>;
+export type Agent = AgentsQueryRes['agents'][number];
+export type AgentVersionsQueryReq = StaticOfSchema<typeof AgentVersionsQueryReqDef>;
+export type AgentVersionsQueryRes = StaticOfSchema<typeof AgentVersionsQueryResDef>;
+export type AgentSpansQueryReq = StaticOfSchema<typeof AgentSpansQueryReqDef>;
+export type AgentSpansQueryRes = StaticOfSchema<typeof AgentSpansQueryResDef>;
+export type AgentSearchReq = StaticOfSchema<typeof AgentSearchReqDef>;
+export type AgentSearchRes = StaticOfSchema<typeof AgentSearchResDef>;
+export type AgentSpanStatsReq = StaticOfSchema<typeof AgentSpanStatsReqDef>;
+export type AgentSpanStatsRes = StaticOfSchema<typeof AgentSpanStatsResDef>;
+export type AgentConversationChatReq = StaticOfSchema<typeof AgentConversationChatReqDef>;
+export type AgentConversationChatRes = StaticOfSchema<typeof AgentConversationChatResDef>;
+export type AgentTurn = StaticOfSchema<typeof AgentTraceChatResDef>;

@@ -14,6 +14,7 @@ import styles from './Shell.module.css';
 const SECTIONS = [
   ['/$entity/$project/calls', 'Calls'],
   ['/$entity/$project/threads', 'Threads'],
+  ['/$entity/$project/agents', 'Agents'],
   ['/$entity/$project/evaluations', 'Evaluations'],
   ['/$entity/$project/objects', 'Objects'],
   ['/$entity/$project/monitor', 'Monitor'],

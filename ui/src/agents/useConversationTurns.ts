@@ -1,0 +1,41 @@
+// A conversation's turns, oldest first, fetched a page of 50 at a time from the oldest (the
+// API counts pages back from the most recent): the first turns show while the rest arrive.
+import { useEffect, useState } from 'react';
+import type { AgentTurn } from '../api/types';
+import { conversationChat } from './agentsApi';
+
+const PAGE = 50;
+
+export interface ConversationTurns {
+  readonly turns: AgentTurn[];
+  readonly total: number | null;
+  readonly done: boolean;
+  readonly error: unknown;
+}
+
+export function useConversationTurns(projectId: string, conversationId: string): ConversationTurns {
+  const [state, setState] = useState<ConversationTurns>({ turns: [], total: null, done: false, error: null });
+  useEffect(() => {
+    const abort = new AbortController();
+    setState({ turns: [], total: null, done: false, error: null });
+    const req = { project_id: projectId, conversation_id: conversationId };
+    (async () => {
+      const head = await conversationChat({ ...req, limit: 0 }, abort.signal);
+      const total = head.total_turns;
+      setState((s) => ({ ...s, total }));
+      let loaded: AgentTurn[] = [];
+      for (let from = 0; from < total; from += PAGE) {
+        const limit = Math.min(PAGE, total - from);
+        const page = await conversationChat({ ...req, limit, offset: total - from - limit }, abort.signal);
+        loaded = [...loaded, ...page.turns];
+        const now = loaded;
+        setState((s) => ({ ...s, turns: now }));
+      }
+      setState((s) => ({ ...s, done: true }));
+    })().catch((error: unknown) => {
+      if (!abort.signal.aborted) setState((s) => ({ ...s, error, done: true }));
+    });
+    return () => abort.abort();
+  }, [projectId, conversationId]);
+  return state;
+}
