@@ -29,6 +29,8 @@ interface Turn {
   error?: boolean;
   tool?: string;
   researcher?: boolean;
+  /** The op call that produced the turn (weave.parent_call.*). */
+  parentCall?: { id: string; traceId: string };
 }
 
 /** One turn: the support agent, a model call, optionally a tool and a sub-agent with its own model call. */
@@ -68,6 +70,9 @@ function turnSpans(t: Turn): TestSpan[] {
         'gen_ai.conversation.name': t.conversation === 'conv-long' ? 'Long haul' : `Desk ${t.conversation.slice(5)}`,
         'gen_ai.input.messages': parts('user', t.question),
         'gen_ai.output.messages': parts('assistant', t.answer),
+        ...(t.parentCall
+          ? { 'weave.parent_call.id': t.parentCall.id, 'weave.parent_call.trace_id': t.parentCall.traceId }
+          : {}),
       },
     },
     chat(root, t.at + 20, t.answer),
@@ -107,6 +112,8 @@ function turnSpans(t: Turn): TestSpan[] {
   return spans;
 }
 
+const CALL_ID = '019a0000-0000-7000-8000-00000000c0de';
+const CALL_TRACE = '019a0000-0000-7000-8000-00000000face';
 const turns: Turn[] = [
   {
     conversation: 'conv-billing',
@@ -134,7 +141,14 @@ const turns: Turn[] = [
     answer: 'Booked TP1234 to Lisbon.',
     researcher: true,
   },
-  { conversation: 'conv-travel', version: 'v2', at: NOW - 119 * MIN, question: 'Window seat?', answer: 'Seat 12A.' },
+  {
+    conversation: 'conv-travel',
+    version: 'v2',
+    at: NOW - 119 * MIN,
+    question: 'Window seat?',
+    answer: 'Seat 12A.',
+    parentCall: { id: CALL_ID, traceId: CALL_TRACE },
+  },
   ...Array.from({ length: 1000 }, (_, i) => ({
     conversation: 'conv-long',
     version: 'v2',
@@ -147,6 +161,36 @@ const turns: Turn[] = [
 
 before(async () => {
   [w, browser] = await Promise.all([startWeftServer(), launch()]);
+  // The op call (through the calls API, as the SDK logs it) whose code ran the second travel turn.
+  const op = `weave:///${ENTITY}/${NAME}/op/plan_trip:AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG`;
+  const at = new Date(NOW - 119 * MIN - 1000).toISOString();
+  const calls = await fetch(`${w.url}/call/upsert_batch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      batch: [
+        {
+          mode: 'start',
+          req: {
+            start: {
+              project_id: `${ENTITY}/${NAME}`,
+              id: CALL_ID,
+              trace_id: CALL_TRACE,
+              op_name: op,
+              started_at: at,
+              attributes: {},
+              inputs: { q: 'Window seat?' },
+            },
+          },
+        },
+        {
+          mode: 'end',
+          req: { end: { project_id: `${ENTITY}/${NAME}`, id: CALL_ID, ended_at: at, output: 'ok', summary: {} } },
+        },
+      ],
+    }),
+  });
+  assert.equal(calls.status, 200, await calls.text());
   const spans = turns.flatMap(turnSpans);
   for (let i = 0; i < spans.length; i += 500) {
     const r = await fetch(`${w.url}/agents/otel/v1/traces`, {
@@ -344,6 +388,24 @@ test('a conversation reads as a chat; a turn opens as a waterfall of its spans',
     true,
     'the sub-agent is indented',
   );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an op call links to the agent turn it produced, and the turn back to the call', async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}${BASE}/calls/${CALL_ID}`);
+  const link = page.locator('[data-testid=agent-turns] a');
+  await link.waitFor();
+  assert.equal(await link.innerText(), 'support · conv-travel');
+  await link.click();
+  await page.waitForURL(/agents\/conversations\/conv-travel\?turn=[0-9a-f]{32}/);
+  await page.locator('[data-testid=span-row]').nth(1).waitFor();
+  const turn = page.locator('[data-testid=turn]').nth(1);
+  await turn.locator('[data-testid=turn-call]').waitFor();
+  assert.equal(await page.locator('[data-testid=turn-call]').count(), 1, 'only the turn the call produced links to it');
+  await turn.locator('[data-testid=turn-call]').click();
+  await page.waitForURL(`${w.url}${BASE}/calls/${CALL_ID}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

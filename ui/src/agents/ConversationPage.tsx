@@ -1,12 +1,14 @@
 // /ui/{entity}/{project}/agents/conversations/{conversation_id}: the conversation as a chat,
 // turn after turn (virtualised: a 1,000-turn conversation renders what is on screen), each
 // turn's figures in its header; `?turn=` opens that turn's spans as a waterfall beside it.
+import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { formatCost, formatCount, formatTokens } from '../format';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { usePageTitle } from '../shell/usePageTitle';
+import { and, eq, inList, spanRows } from './agentsApi';
 import { TurnMessages } from './TurnMessages';
 import { TurnWaterfall } from './TurnWaterfall';
 import { useConversationTurns } from './useConversationTurns';
@@ -36,6 +38,28 @@ export function ConversationPage() {
     shown.current = turn ?? null;
     virtual.scrollToIndex(openIndex, { align: 'start' });
   }, [openIndex, turn, virtual]);
+  // The op calls that produced turns (weave.parent_call.id on their spans), once all turns are in.
+  const calls = useQuery({
+    queryKey: ['conversation-calls', projectId, conversationId, turns.length],
+    enabled: done && turns.length > 0,
+    queryFn: async ({ signal }) => {
+      const spans = await spanRows(
+        {
+          project_id: projectId,
+          query: and(
+            inList(
+              'trace_id',
+              turns.map((t) => t.trace_id),
+            ),
+            { $not: [eq('parent_call_id', null)] },
+          ),
+          limit: 10_000,
+        },
+        signal,
+      );
+      return new Map(spans.map((s) => [String(s.trace_id), String(s.parent_call_id)]));
+    },
+  });
   const tokens = turns.reduce((n, t) => n + t.total_input_tokens + t.total_output_tokens, 0);
   const costs = turns.map((t) => t.total_cost_usd).filter((c): c is number => c !== null);
   const toggle = (traceId: string) =>
@@ -77,6 +101,9 @@ export function ConversationPage() {
                   index={v.index}
                   open={turns[v.index]!.trace_id === turn}
                   onSpans={() => toggle(turns[v.index]!.trace_id)}
+                  callId={calls.data?.get(turns[v.index]!.trace_id) ?? null}
+                  entity={entity}
+                  project={project}
                 />
               </div>
             ))}

@@ -1,6 +1,7 @@
 // One turn as a chat (AgentTraceChatRes.messages): the user's message, each agent's start
 // (sub-agents indented under the turn's agent), assistant text with its reasoning folded,
 // tool calls with their arguments and results folded, context compaction.
+import { Link } from '@tanstack/react-router';
 import type { AgentTurn } from '../api/types';
 import { formatCost, formatDuration, formatTokens } from '../format';
 import { Markdown, looksLikeMarkdown } from '../render/Markdown';
@@ -100,11 +101,18 @@ export function TurnMessages({
   index,
   onSpans,
   open,
+  callId,
+  entity,
+  project,
 }: {
   turn: AgentTurn;
   index: number;
   onSpans: () => void;
   open: boolean;
+  /** The op call that produced the turn, if any. */
+  callId: string | null;
+  entity: string;
+  project: string;
 }) {
   const own = turn.agent_name;
   const facts = [
@@ -123,6 +131,11 @@ export function TurnMessages({
         <span className={styles.facts} data-testid="turn-facts">
           {facts.join(' · ')}
         </span>
+        {callId !== null && (
+          <Link to="/$entity/$project/calls/$callId" params={{ entity, project, callId }} data-testid="turn-call">
+            op call →
+          </Link>
+        )}
         <button type="button" onClick={onSpans} aria-pressed={open} data-testid="turn-spans">
           {open ? 'Hide spans' : 'Spans'}
         </button>

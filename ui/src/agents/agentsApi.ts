@@ -37,7 +37,7 @@ export type SpanGroup = AgentSpansQueryRes['groups'][number] & {
 };
 
 type Expr = Record<string, unknown>;
-export const eq = (field: string, value: string): Expr => ({ $eq: [{ $getField: field }, { $literal: value }] });
+export const eq = (field: string, value: string | null): Expr => ({ $eq: [{ $getField: field }, { $literal: value }] });
 export const inList = (field: string, values: readonly string[]): Expr => ({
   $in: [{ $getField: field }, values.map((v) => ({ $literal: v }))],
 });
@@ -61,6 +61,11 @@ export const queryVersions = (project_id: string, agent_name: string, signal?: A
 
 export async function spanGroups(req: AgentSpansQueryReq, signal?: AbortSignal): Promise<SpanGroup[]> {
   return (await postJson<AgentSpansQueryRes>('/agents/spans/query', req, signal)).groups as SpanGroup[];
+}
+
+/** Ungrouped span rows (AgentSpanSchema). */
+export async function spanRows(req: AgentSpansQueryReq, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+  return (await postJson<AgentSpansQueryRes>('/agents/spans/query', req, signal)).spans;
 }
 
 export const spanStats = (req: AgentSpanStatsReq, signal?: AbortSignal) =>

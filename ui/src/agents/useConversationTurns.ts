@@ -1,5 +1,6 @@
 // A conversation's turns, oldest first, fetched a page of 50 at a time from the oldest (the
 // API counts pages back from the most recent): the first turns show while the rest arrive.
+// The first request is the most recent page, which holds a short conversation whole.
 import { useEffect, useState } from 'react';
 import type { AgentTurn } from '../api/types';
 import { conversationChat } from './agentsApi';
@@ -20,13 +21,22 @@ export function useConversationTurns(projectId: string, conversationId: string):
     setState({ turns: [], total: null, done: false, error: null });
     const req = { project_id: projectId, conversation_id: conversationId };
     (async () => {
-      const head = await conversationChat({ ...req, limit: 0 }, abort.signal);
+      // The most recent page first: a conversation of at most 50 turns is whole in one request.
+      const head = await conversationChat({ ...req, limit: PAGE }, abort.signal);
       const total = head.total_turns;
+      if (!head.has_more) {
+        setState({ turns: head.turns, total, done: true, error: null });
+        return;
+      }
       setState((s) => ({ ...s, total }));
       let loaded: AgentTurn[] = [];
       for (let from = 0; from < total; from += PAGE) {
         const limit = Math.min(PAGE, total - from);
-        const page = await conversationChat({ ...req, limit, offset: total - from - limit }, abort.signal);
+        const offset = total - from - limit;
+        const page =
+          offset === 0 && limit === head.turns.length
+            ? head
+            : await conversationChat({ ...req, limit, offset }, abort.signal);
         loaded = [...loaded, ...page.turns];
         const now = loaded;
         setState((s) => ({ ...s, turns: now }));

@@ -13,6 +13,7 @@ import { TABS, type Tab } from '../trace/traceSearch';
 import { callStatus, latencyMs, totalCost } from './callFacts';
 import { UsageTable } from './UsageTable';
 import { CallReactions } from './CallReactions';
+import { AgentSpansLink } from './AgentSpansLink';
 import { FeedbackPanel } from './FeedbackPanel';
 import styles from './CallDetail.module.css';
 
@@ -76,6 +77,7 @@ export const CallDetail = memo(function CallDetail({
           </span>
         )}
       </div>
+      <AgentSpansLink projectId={projectId} callId={call.id} />
       <CallReactions projectId={projectId} callId={call.id} />
       <nav className={styles.tabs} role="tablist">
         {TABS.map((t) => (
