@@ -158,13 +158,49 @@ test('group keys by short name or custom attribute; groups sort and page', async
   );
 });
 
+test('measures: aggregations over a value, each over the spans its filter keeps; sortable', async () => {
+  const chats = { $expr: { $eq: [{ $getField: 'operation_name' }, { $literal: 'chat' }] } };
+  const got = await grouped({
+    group_by: [{ key: 'conversation_id' }],
+    measures: [
+      {
+        alias: 'errors',
+        aggregation: 'count',
+        filter: { $expr: { $eq: [{ $getField: 'status_code' }, { $literal: 'ERROR' }] } },
+      },
+      { alias: 'chat_ms', aggregation: 'avg', value: { source: 'derived', key: 'duration_ms' }, filter: chats },
+      { alias: 'input', aggregation: 'sum', value: { key: 'gen_ai.usage.input_tokens' }, value_type: 'number' },
+      { alias: 'tenants', aggregation: 'count_distinct', value: { source: 'custom_attrs_string', key: 'app.tenant' } },
+      { alias: 'failed', aggregation: 'count_true', value: { source: 'derived', key: 'is_error' } },
+    ],
+    sort_by: [{ field: 'input', direction: 'asc' }],
+  });
+  assert.deepEqual(
+    got.groups.map((g) => [g.group_keys.conversation_id, g.metrics]),
+    [
+      ['conv-b', { errors: 1, chat_ms: 490, input: 200, tenants: 1, failed: 1 }],
+      // The raw field counts the agent span's repeat of its model call's tokens: the rollups do not.
+      ['conv-a', { errors: 0, chat_ms: 490, input: 400, tenants: 1, failed: 0 }],
+    ],
+  );
+});
+
 test('what grouping does not serve yet is a 400, unknown fields a 422', async () => {
   const bad = async (body: Record<string, unknown>, status: number) => {
     const r = await t.post('/agents/spans/query', { project_id: P, ...body });
     assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
   };
-  await bad({ group_by: [{ key: 'conversation_id' }], measures: [{ alias: 'n', aggregation: 'count' }] }, 400);
   await bad({ measures: [{ alias: 'n', aggregation: 'count' }] }, 400);
+  const g = { group_by: [{ key: 'conversation_id' }] };
+  await bad({ ...g, measures: [{ alias: 'span_count', aggregation: 'count' }] }, 400);
+  await bad({ ...g, measures: [{ alias: 'x', aggregation: 'sum' }] }, 400);
+  await bad({ ...g, measures: [{ alias: 'x', aggregation: 'sum', value: { key: 'span_name' } }] }, 400);
+  await bad(
+    { ...g, measures: [{ alias: 'x', aggregation: 'count', value: { key: 'span_name' }, value_type: 'number' }] },
+    400,
+  );
+  await bad({ ...g, measures: [{ alias: 'x y', aggregation: 'count' }] }, 422);
+  await bad({ ...g, group_filters: [{}] }, 400);
   await bad({ group_by: [{ key: 'conversation_id' }], include_details: true }, 400);
   await bad({ group_by: [{ key: 'nope' }] }, 422);
   await bad({ group_by: [{ key: 'conversation_id' }], sort_by: [{ field: 'nope' }] }, 422);

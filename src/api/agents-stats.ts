@@ -52,6 +52,15 @@ export const AgentSpanStatsMetricSpec = Strict({
   value: AgentSpanValueRef,
 });
 
+/** A measure of grouped /agents/spans/query: one aggregation, over the spans `filter` keeps. */
+export const AgentSpanMeasureSpec = Strict({
+  alias: Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', maxLength: 100 }),
+  aggregation: literals(STATS_AGGREGATIONS),
+  value: Type.Optional(Nullable(AgentSpanValueRef)),
+  value_type: Type.Optional(Nullable(literals(STATS_VALUE_TYPES))),
+  filter: Type.Optional(Nullable(Query)),
+});
+
 export const AgentSpanStatsReq = Strict({
   project_id: ProjectId,
   query: Type.Optional(Nullable(Query)),

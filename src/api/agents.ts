@@ -7,7 +7,7 @@ import { DateTime, Nullable, ProjectId, SafeInteger, Strict } from './common.js'
 import { otlpRouteBase } from './otlp.js';
 import { AgentGroupByRef } from './agent-group-by.js';
 import { searchRoutes } from './agents-search.js';
-import { statsRoutes } from './agents-stats.js';
+import { AgentSpanMeasureSpec, statsRoutes } from './agents-stats.js';
 import { Query } from './query.js';
 import { List } from './limits.js';
 import { defineRoute, type RouteSpec } from './route-spec.js';
@@ -25,7 +25,7 @@ export const AgentSpansQueryReq = Strict({
   project_id: ProjectId,
   query: Type.Optional(Nullable(Query)),
   group_by: Type.Optional(Nullable(List(AgentGroupByRef, 20))),
-  measures: Type.Optional(List(Type.Unknown(), 100)),
+  measures: Type.Optional(List(AgentSpanMeasureSpec, 100)),
   group_filters: Type.Optional(List(Type.Unknown(), 100)),
   group_distributions: Type.Optional(List(Type.Unknown(), 20)),
   custom_attr_columns: Type.Optional(List(Type.Unknown(), 100)),

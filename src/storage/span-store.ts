@@ -93,8 +93,10 @@ export interface SpanGroupsQuery {
   readonly startedBefore: number | null;
   /** The group keys, each a field of the span catalogue, by their output alias. */
   readonly keys: readonly { readonly alias: string; readonly field: FieldRef }[];
-  /** By a key's alias or a SPAN_GROUP_SUMS name. */
+  /** By a key's alias, a SPAN_GROUP_SUMS name or a measure's alias. */
   readonly sort: readonly { readonly name: string; readonly direction: 'asc' | 'desc' }[];
+  /** Figures the caller asks for (Weave's measures), each over the group's spans its filter keeps. */
+  readonly measures?: readonly SpanMeasure[];
   readonly limit: number;
   readonly offset: number;
 }
@@ -106,6 +108,15 @@ export interface SpanGroupRow {
   readonly lists: Record<(typeof SPAN_GROUP_LISTS)[number], string[]>;
   /** Token sums per model (response, else request model; '' when none), for costs. */
   readonly models: readonly ModelTokens[];
+  /** Each measure's value, by alias. */
+  readonly metrics: Record<string, number | null>;
+}
+
+/** A measure: an output (StatsOutput's aggregations; `value` null counts spans) over the spans `filter` keeps. */
+export interface SpanMeasure {
+  readonly alias: string;
+  readonly output: StatsOutput;
+  readonly filter: Expr | null;
 }
 
 export interface ConversationSpan {
@@ -164,7 +175,8 @@ export type StatsValue =
  */
 export interface StatsOutput {
   readonly name: string;
-  readonly value: StatsValue;
+  /** null: the span itself (count only). */
+  readonly value: StatsValue | null;
   readonly aggregation: string;
   readonly percentile: number | null;
 }

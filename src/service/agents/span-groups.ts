@@ -1,8 +1,8 @@
 // /agents/spans/query with group_by: one AgentSpanGroupRow per distinct value of the keys, the
 // fixed bundle of figures (tokens counted once: tokens_counted), costs from the models' tokens
 // when asked, and, grouped by conversation_id, the first and last message previews (280
-// characters). Measures, group filters, distributions, signal and insight filters are not
-// served yet: they answer 400 rather than being ignored.
+// characters), and the caller's measures (Weave's rules). Group filters, distributions, signal
+// and insight filters are not served yet: they answer 400 rather than being ignored.
 import type { Static } from 'typebox';
 import type { AgentSpansQueryReq } from '../../api/agents.js';
 import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
@@ -12,7 +12,14 @@ import { compileQuery } from '../../query/compile-query.js';
 import type { FieldRef } from '../../query/plan.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
 import type { CostStore } from '../../storage/cost-store.js';
-import { SPAN_GROUP_SUMS, type SpanStore } from '../../storage/span-store.js';
+import {
+  SPAN_GROUP_LISTS,
+  SPAN_GROUP_SUMS,
+  type SpanMeasure,
+  type SpanStore,
+  type StatsValue,
+} from '../../storage/span-store.js';
+import { ALLOWED, spanValue } from './span-values.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 import { messageText } from './chat-view.js';
 import { modelCosts } from './token-costs.js';
@@ -48,8 +55,48 @@ function preview(json: string | null, role: 'user_message' | 'assistant_message'
   return text === '' ? null : { role, text: text.slice(0, PREVIEW) };
 }
 
+/** The fields of a group row, which a measure's alias may not take. */
+const ROW_FIELDS = new Set([
+  'group_keys',
+  ...SPAN_GROUP_SUMS,
+  ...SPAN_GROUP_LISTS,
+  'total_cost_usd',
+  'total_input_cost_usd',
+  'total_output_cost_usd',
+  'first_message',
+  'last_message',
+  'metrics',
+  'distributions',
+]);
+
+/** Weave's measures: one aggregation each, of a value whose type suits it (only count may omit it). */
+function measuresOf(specs: NonNullable<Req['measures']>, keys: readonly { alias: string }[]): SpanMeasure[] {
+  const taken = new Set([...ROW_FIELDS, ...keys.map((k) => k.alias)]);
+  return specs.map((m, i) => {
+    const at = `measures[${i}]`;
+    if (taken.has(m.alias)) throw new InvalidRequestError(`${at}: the alias ${m.alias} is taken by another field`);
+    taken.add(m.alias);
+    let value: StatsValue | null = null;
+    if (m.value === undefined || m.value === null) {
+      if (m.aggregation !== 'count') throw new InvalidRequestError(`${at}: only count measures may omit value`);
+    } else {
+      const resolved = spanValue(m.value, `${at}.value`);
+      if (m.value_type !== undefined && m.value_type !== null && m.value_type !== resolved.type)
+        throw new InvalidRequestError(`${at}: ${m.value.key} has value_type ${resolved.type}, not ${m.value_type}`);
+      if (!ALLOWED[resolved.type].includes(m.aggregation))
+        throw new InvalidRequestError(`${at}: ${m.aggregation} is not valid for ${resolved.type} values`);
+      value = resolved.value;
+    }
+    return {
+      alias: m.alias,
+      output: { name: m.alias, value, aggregation: m.aggregation, percentile: null },
+      filter: m.filter ? compileQuery(m.filter, spanFieldCatalog) : null,
+    };
+  });
+}
+
 export async function querySpanGroups(spans: SpanStore, costs: CostStore, req: Req) {
-  for (const name of ['measures', 'group_filters', 'group_distributions', 'insight_filters'] as const)
+  for (const name of ['group_filters', 'group_distributions', 'insight_filters'] as const)
     if ((req[name]?.length ?? 0) > 0) throw new InvalidRequestError(`${name} is not supported yet by this server`);
   if (req.signal_filters !== undefined && req.signal_filters !== null)
     throw new InvalidRequestError('signal_filters is not supported yet by this server');
@@ -58,7 +105,8 @@ export async function querySpanGroups(spans: SpanStore, costs: CostStore, req: R
   if (req.include_details === true)
     throw new InvalidRequestError('include_details is only supported for ungrouped spans');
   const keys = (req.group_by ?? []).map(keyOf);
-  const aliases = new Set(keys.map((k) => k.alias));
+  const measures = measuresOf(req.measures ?? [], keys);
+  const aliases = new Set([...keys.map((k) => k.alias), ...measures.map((m) => m.alias)]);
   const sort = (req.sort_by ?? []).map((s, i) => {
     if (!aliases.has(s.field) && !(SPAN_GROUP_SUMS as readonly string[]).includes(s.field))
       throw new InvalidFieldError(`Invalid sort field for grouped spans: ${s.field}`, ['body', 'sort_by', i, 'field']);
@@ -70,6 +118,7 @@ export async function querySpanGroups(spans: SpanStore, costs: CostStore, req: R
     startedAfter: req.started_after ? parseTimestamp(req.started_after, 'started_after') : null,
     startedBefore: req.started_before ? parseTimestamp(req.started_before, 'started_before') : null,
     keys,
+    measures,
     sort,
     limit: req.limit ?? AGENT_QUERY_LIMIT.default,
     offset: req.offset ?? 0,
@@ -104,7 +153,7 @@ export async function querySpanGroups(spans: SpanStore, costs: CostStore, req: R
       ...r.lists,
       first_message: end === undefined ? null : preview(end.first, 'user_message'),
       last_message: end === undefined ? null : preview(end.last, 'assistant_message'),
-      metrics: {},
+      metrics: r.metrics,
       distributions: {},
     };
   });

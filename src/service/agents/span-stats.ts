@@ -16,9 +16,10 @@ import { InvalidRequestError } from '../../api/errors.js';
 import { compileQuery } from '../../query/compile-query.js';
 import { SPAN_COLUMN_TYPES } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { SpanStore, StatsOutput, StatsValue } from '../../storage/span-store.js';
+import type { SpanStore, StatsOutput } from '../../storage/span-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 import { keyOf } from './span-groups.js';
+import { ALLOWED, CUSTOM_TYPES, spanValue } from './span-values.js';
 
 type Req = Static<typeof AgentSpanStatsReq>;
 type Metric = NonNullable<Req['metrics']>[number];
@@ -26,24 +27,6 @@ type Metric = NonNullable<Req['metrics']>[number];
 const SECOND = 1_000_000;
 const DAY = 86_400 * SECOND;
 const MAX_BUCKETS = 10_000;
-const ALLOWED: Readonly<Record<StatsValueType, readonly string[]>> = {
-  datetime: ['min', 'max', 'count', 'count_distinct'],
-  number: ['sum', 'avg', 'min', 'max', 'count', 'count_distinct'],
-  boolean: ['count', 'count_distinct', 'count_true', 'count_false'],
-  string: ['count', 'count_distinct'],
-};
-const DERIVED_TYPES: Readonly<Record<string, StatsValueType>> = {
-  duration_ms: 'number',
-  total_tokens: 'number',
-  is_error: 'boolean',
-  is_invocation: 'boolean',
-};
-const CUSTOM_TYPES: Readonly<Record<string, StatsValueType>> = {
-  custom_attrs_string: 'string',
-  custom_attrs_int: 'number',
-  custom_attrs_float: 'number',
-  custom_attrs_bool: 'boolean',
-};
 /** Outputs that read 0 in a bucket without spans (Weave coalesces these). */
 const ZERO_WHEN_EMPTY = new Set(['sum', 'avg', 'count', 'count_distinct', 'count_true', 'count_false']);
 
@@ -81,33 +64,12 @@ function zoneOffset(at: number, timeZone: string): number {
   return (local - Math.floor(at / 1_000_000) * 1000) * 1000;
 }
 
-/** What a metric reads and its type. */
-function metricValue(m: Metric, i: number): { value: StatsValue; type: StatsValueType } {
-  const source: string = m.value.source ?? 'field';
-  const at = `metrics[${i}].value`;
-  if (source === 'derived') {
-    const type = DERIVED_TYPES[m.value.key];
-    if (type === undefined) throw new InvalidRequestError(`${at}: unknown derived span value ${m.value.key}`);
-    return { value: { kind: 'derived', name: m.value.key as 'duration_ms' }, type };
-  }
-  if (source !== 'field')
-    return { value: { kind: 'custom', column: source, key: m.value.key }, type: CUSTOM_TYPES[source]! };
-  const field = spanFieldCatalog.resolve(m.value.key);
-  if (field.kind === 'json')
-    return { value: { kind: 'custom', column: field.column, key: field.path[0]! }, type: CUSTOM_TYPES[field.column]! };
-  if (field.kind !== 'column') throw new InvalidRequestError(`${at}: ${m.value.key} cannot be aggregated`);
-  const stored = (SPAN_COLUMN_TYPES as Record<string, string>)[field.name];
-  const type: StatsValueType =
-    field.name === 'started_at' || field.name === 'ended_at' ? 'datetime' : stored === 'string' ? 'string' : 'number';
-  return { value: { kind: 'column', name: field.name }, type };
-}
-
 function outputsOf(metrics: readonly Metric[]) {
   const aliases = metrics.map((m) => m.alias);
   const twice = [...new Set(aliases.filter((a, i) => aliases.indexOf(a) !== i))];
   if (twice.length > 0) throw new InvalidRequestError(`duplicate metric aliases: ${twice.join(', ')}`);
   return metrics.flatMap((m, i) => {
-    const { value, type } = metricValue(m, i);
+    const { value, type } = spanValue(m.value, `metrics[${i}].value`);
     if (type !== m.value_type)
       throw new InvalidRequestError(`metrics[${i}]: ${m.value.key} has value_type ${type}, not ${m.value_type}`);
     const aggs = m.aggregations ?? [];

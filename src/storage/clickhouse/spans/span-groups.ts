@@ -7,6 +7,7 @@ import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
 import { TOKEN_COLUMNS } from '../../span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
+import { aggregateSql, valueSql } from './span-aggregates.js';
 
 const counted = (c: string) => `sumIf(coalesce(s.${c}, 0), s.tokens_counted = 1)`;
 const BUNDLE = [
@@ -41,13 +42,18 @@ export function createClickHouseSpanGroups(client: ClickHouseClient, table: stri
       alias: k.alias,
       name: `k${i}`,
     }));
+    const measures = (q.measures ?? []).map((me, i) => {
+      const { m, v } = valueSql(me.output.value, params);
+      const kept = me.filter === null ? v : `(${v}) AND (${printChExpr(me.filter, printField, params)})`;
+      return { sql: `${aggregateSql(me.output, m, kept)} AS x${i}`, alias: me.alias, name: `x${i}` };
+    });
     const parts = [`s.project_id = ${params.add(q.projectId, 'String')}`];
     if (q.startedAfter !== null) parts.push(`s.started_at >= ${params.add(q.startedAfter, 'Int64')}`);
     if (q.startedBefore !== null) parts.push(`s.started_at < ${params.add(q.startedBefore, 'Int64')}`);
     if (q.where !== null) parts.push(printChExpr(q.where, printField, params));
     const where = parts.join(' AND ');
     const groupBy = keys.map((k) => k.name).join(', ');
-    const byAlias = new Map(keys.map((k) => [k.alias, k.name]));
+    const byAlias = new Map([...keys, ...measures].map((k) => [k.alias, k.name]));
     const order = [...q.sort, { name: 'last_seen', direction: 'desc' as const }]
       .map(
         (o) =>
@@ -59,7 +65,7 @@ export function createClickHouseSpanGroups(client: ClickHouseClient, table: stri
     const from = `FROM ${table} AS s FINAL WHERE ${where}`;
     const rows = await selectRows<DbRow>(
       client,
-      `SELECT ${select}, ${BUNDLE} ${from} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ${params.add(q.limit, 'Int64')} OFFSET ${params.add(q.offset, 'Int64')}`,
+      `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} ${from} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ${params.add(q.limit, 'Int64')} OFFSET ${params.add(q.offset, 'Int64')}`,
       params.values,
     );
     const [{ n }] = (await selectRows<{ n: string }>(
@@ -92,6 +98,9 @@ export function createClickHouseSpanGroups(client: ClickHouseClient, table: stri
           SPAN_GROUP_LISTS.map((c) => [c, [...(r[c] as string[])].sort()]),
         ) as SpanGroupRow['lists'],
         models: models.get(keyOf(r, keys.length)) ?? [],
+        metrics: Object.fromEntries(
+          measures.map((m) => [m.alias, r[m.name] === null || r[m.name] === undefined ? null : Number(r[m.name])]),
+        ),
       })),
     };
   };

@@ -2,61 +2,10 @@
 // span (FINAL). Percentiles are exact (quantileExactInclusive: linear interpolation, as
 // SQLite's percentile()). A kept group with a NULL key matches its spans (transform_null_in).
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { SpanStatsQuery, SpanStatsResult, StatsOutput, StatsValue } from '../../span-store.js';
+import type { SpanStatsQuery, SpanStatsResult } from '../../span-store.js';
+import { aggregateSql, valueSql } from './span-aggregates.js';
 import { selectRows } from '../engine/client.js';
-import { ChParams, chIdentifier, chJsonField, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
-
-/** The value (m) and whether the span has it (v), over `s`. */
-function valueSql(v: StatsValue, params: ChParams): { m: string; v: string } {
-  if (v.kind === 'column') {
-    const c = `s.${chIdentifier(v.name)}`;
-    return { m: c, v: `${c} IS NOT NULL` };
-  }
-  if (v.kind === 'custom') {
-    const f = chJsonField(`s.${v.column}`, [v.key], params, true);
-    const m =
-      v.column === 'custom_attrs_bool'
-        ? `(${f.sql}) = 'true'`
-        : v.column === 'custom_attrs_string'
-          ? f.sql
-          : `toFloat64OrNull(${f.sql})`;
-    return { m, v: f.exists! };
-  }
-  switch (v.name) {
-    case 'duration_ms':
-      return { m: '(s.ended_at - s.started_at) / 1000', v: 's.ended_at IS NOT NULL AND s.ended_at > s.started_at' };
-    case 'total_tokens':
-      return {
-        m: 'if(s.tokens_counted = 1, coalesce(s.input_tokens, 0) + coalesce(s.output_tokens, 0), 0)',
-        v: '1',
-      };
-    case 'is_error':
-      return { m: "s.status_code = 'ERROR'", v: '1' };
-    case 'is_invocation':
-      return { m: "coalesce(s.operation_name = 'invoke_agent', 0)", v: '1' };
-  }
-}
-
-function aggregate(o: StatsOutput, i: number): string {
-  const [m, v] = [`m${i}`, `v${i}`];
-  if (o.percentile !== null) return `quantileExactInclusiveOrNull(${o.percentile / 100})(if(${v}, ${m}, NULL))`;
-  switch (o.aggregation) {
-    case 'sum':
-    case 'avg':
-    case 'min':
-    case 'max':
-      return `${o.aggregation}OrNull(if(${v}, ${m}, NULL))`;
-    case 'count':
-      return `countIf(${v})`;
-    case 'count_distinct':
-      return `uniqExactIf(${m}, ${v})`;
-    case 'count_true':
-      return `countIf(${v} AND ${m} = 1)`;
-    case 'count_false':
-      return `countIf(${v} AND ${m} = 0)`;
-  }
-  throw new Error(`unknown aggregation ${o.aggregation}`);
-}
+import { ChParams, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
 
 type DbRow = Record<string, string | number | null>;
 
@@ -90,7 +39,7 @@ export function createClickHouseSpanStats(client: ClickHouseClient, table: strin
     const kept = top === null ? '' : ` WHERE (${names.join(', ')}) IN (SELECT ${names.join(', ')} FROM (${top}))`;
     const rows = await selectRows<DbRow>(
       client,
-      `SELECT ${['b', ...names, ...q.outputs.map((o, i) => `${aggregate(o, i)} AS o${i}`)].join(', ')} FROM (${inner})${kept} GROUP BY ${['b', ...names].join(', ')} SETTINGS transform_null_in = 1`,
+      `SELECT ${['b', ...names, ...q.outputs.map((o, i) => `${aggregateSql(o, `m${i}`, `v${i}`)} AS o${i}`)].join(', ')} FROM (${inner})${kept} GROUP BY ${['b', ...names].join(', ')} SETTINGS transform_null_in = 1`,
       params.values,
     );
     return {

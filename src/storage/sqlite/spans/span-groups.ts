@@ -7,6 +7,7 @@ import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
 import { TOKEN_COLUMNS } from '../../span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
 import { printSqliteExpr, type FieldPrinter } from '../engine/dialect.js';
+import { aggregateSql, piece, valueSql } from './span-aggregates.js';
 
 const counted = (c: string) => `sum(CASE WHEN s.tokens_counted = 1 THEN coalesce(s.${c}, 0) ELSE 0 END)`;
 const BUNDLE = [
@@ -63,10 +64,17 @@ export function createSqliteSpanGroups(db: SqliteDb, printField: FieldPrinter) {
       const f = printField(k.field);
       return { sql: `${f.sql} AS k${i}`, params: f.params, alias: k.alias, name: `k${i}` };
     });
-    const keyParams = keys.flatMap((k) => k.params);
+    const measures = (q.measures ?? []).map((me, i) => {
+      const { m, v } = valueSql(me.output.value);
+      const f = me.filter === null ? null : printSqliteExpr(me.filter, printField);
+      const kept = f === null ? v : piece(`(${v.sql}) AND (${f.sql})`, [...v.params, ...f.params]);
+      const agg = aggregateSql(me.output, m, kept);
+      return { sql: `${agg.sql} AS x${i}`, params: agg.params, alias: me.alias, name: `x${i}` };
+    });
+    const keyParams = [...keys.flatMap((k) => k.params), ...measures.flatMap((m) => m.params)];
     const { sql: where, params } = spanWhere(q, printField);
     const groupBy = keys.map((k) => k.name).join(', ');
-    const byAlias = new Map(keys.map((k) => [k.alias, k.name]));
+    const byAlias = new Map([...keys, ...measures].map((k) => [k.alias, k.name]));
     const order = [...q.sort, { name: 'last_seen', direction: 'desc' as const }]
       .map(
         (o) =>
@@ -75,14 +83,15 @@ export function createSqliteSpanGroups(db: SqliteDb, printField: FieldPrinter) {
       .concat(keys.map((k) => `${k.name} ASC`))
       .join(', ');
     const select = keys.map((k) => k.sql).join(', ');
+    const selectParams = keys.flatMap((k) => k.params);
     const rows = db
       .prepare(
-        `SELECT ${select}, ${BUNDLE} FROM spans AS s WHERE ${where} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} FROM spans AS s WHERE ${where} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ? OFFSET ?`,
       )
       .all(...keyParams, ...params, q.limit, q.offset) as DbRow[];
     const { n } = db
       .prepare(`SELECT count(*) AS n FROM (SELECT ${select} FROM spans AS s WHERE ${where} GROUP BY ${groupBy})`)
-      .get(...keyParams, ...params) as { n: number };
+      .get(...selectParams, ...params) as { n: number };
     const onPage = new Set(rows.map((r) => keyOf(r, keys.length)));
     const models = new Map<string, SpanGroupRow['models'][number][]>();
     if (rows.length > 0) {
@@ -91,7 +100,7 @@ export function createSqliteSpanGroups(db: SqliteDb, printField: FieldPrinter) {
         .prepare(
           `SELECT ${select}, ${MODEL} AS model, ${sums} FROM spans AS s WHERE ${where} GROUP BY ${groupBy}, model`,
         )
-        .all(...keyParams, ...params) as DbRow[]) {
+        .all(...selectParams, ...params) as DbRow[]) {
         const k = keyOf(r, keys.length);
         if (!onPage.has(k)) continue;
         const m = { model: String(r.model), ...Object.fromEntries(TOKEN_COLUMNS.map((c) => [c, Number(r[c])])) };
@@ -110,6 +119,7 @@ export function createSqliteSpanGroups(db: SqliteDb, printField: FieldPrinter) {
           ]),
         ) as SpanGroupRow['lists'],
         models: models.get(keyOf(r, keys.length)) ?? [],
+        metrics: Object.fromEntries(measures.map((m) => [m.alias, r[m.name] === null ? null : Number(r[m.name])])),
       })),
     };
   };
