@@ -23,6 +23,8 @@ import * as ui from './ui.js';
 import * as costs from './costs.js';
 import * as engine from './engine.js';
 import * as otlp from './otlp.js';
+import * as agents from './agents.js';
+import * as agentsUi from './agents-ui.js';
 
 type Bench = (opts: BenchOptions) => Promise<BenchResult>;
 /** In run order; the aliases are what the command line accepts. */
@@ -40,7 +42,13 @@ const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; 
   { name: 'ui', aliases: ['ui'], run: ui.run, seeded: true },
   // Not part of a plain `npm run bench`: it needs chdb (~550 MB), installed on first use.
   { name: 'engine', aliases: ['engine', 'clickhouse'], run: engine.run, seeded: true },
+  // Not part of a plain `npm run bench` either: its own 1,000,000-span dataset (cached), read on
+  // SQLite and ClickHouse (chdb); `--engine sqlite|clickhouse` reads one engine only.
+  { name: 'agents', aliases: ['agents'], run: agents.run, seeded: false },
+  { name: 'agents-ui', aliases: ['agents-ui'], run: agentsUi.run, seeded: false },
 ];
+/** Not run unless named: they need chdb, or a dataset of their own. */
+const ON_REQUEST: ReadonlySet<string> = new Set(['engine', 'agents', 'agents-ui']);
 
 async function main(): Promise<number> {
   // `npm run bench --engine clickhouse` reaches here as npm_config_engine (npm's own flag syntax).
@@ -52,6 +60,7 @@ async function main(): Promise<number> {
       return 2;
     }
     if (engineFlag === 'clickhouse' && wanted.length === 0) wanted.push('engine');
+    if (wanted.includes('agents')) process.env.BENCH_AGENT_ENGINES = engineFlag;
   }
   const unknown = wanted.filter((w) => !BENCHES.some((b) => b.aliases.includes(w)));
   if (unknown.length > 0) {
@@ -61,7 +70,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const selected = BENCHES.filter((b) =>
-    wanted.length === 0 ? b.name !== 'engine' : wanted.some((w) => b.aliases.includes(w)),
+    wanted.length === 0 ? !ON_REQUEST.has(b.name) : wanted.some((w) => b.aliases.includes(w)),
   );
   const opts = benchOptions();
   dataPath();

@@ -27,6 +27,10 @@ export interface BenchOptions {
   /** how the server runs: 'dist' (tsc output, as `npm start` runs it) or 'tsx' (BENCH_SERVER) */
   readonly server: 'dist' | 'tsx';
   readonly seed: string;
+  /** spans in the agents benchmark's database (BENCH_AGENT_SPANS, default 1,000,000) */
+  readonly agentSpans: number;
+  /** the engines the agents benchmark reads (BENCH_AGENT_ENGINES, default both; `--engine` sets it) */
+  readonly agentEngines: readonly ('sqlite' | 'clickhouse')[];
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 1): number {
@@ -35,6 +39,14 @@ function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 1): numbe
   const n = Number(raw.replace(/_/g, ''));
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return n;
+}
+
+function agentEngines(raw: string): ('sqlite' | 'clickhouse')[] {
+  const list = raw.split(',').map((e) => e.trim());
+  const bad = list.filter((e) => e !== 'sqlite' && e !== 'clickhouse');
+  if (bad.length > 0 || list.length === 0)
+    throw new Error(`BENCH_AGENT_ENGINES takes sqlite and/or clickhouse, got "${raw}"`);
+  return list as ('sqlite' | 'clickhouse')[];
 }
 
 export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
@@ -50,6 +62,8 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     slowReaderMBps: int(env, 'BENCH_SLOW_MBPS', 20),
     server,
     seed: env.BENCH_SEED ?? 'weft-bench',
+    agentSpans: int(env, 'BENCH_AGENT_SPANS', 1_000_000, 10_000),
+    agentEngines: agentEngines(env.BENCH_AGENT_ENGINES ?? 'sqlite,clickhouse'),
   };
 }
 
