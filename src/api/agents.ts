@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { DateTime, Nullable, ProjectId, SafeInteger, Strict } from './common.js';
 import { otlpRouteBase } from './otlp.js';
 import { AgentGroupByRef } from './agent-group-by.js';
+import { AgentConversationSpanFeedback, ChatFeedbackField } from './agent-feedback.js';
 import { searchRoutes } from './agents-search.js';
 import { AgentSpanMeasureSpec, statsRoutes } from './agents-stats.js';
 import { Query } from './query.js';
@@ -196,7 +197,10 @@ export const AgentTraceChatRes = Type.Object({
   total_reasoning_tokens: SafeInteger(),
   total_cache_creation_input_tokens: SafeInteger(),
   total_cache_read_input_tokens: SafeInteger(),
+  /** AgentChatMessage; with include_feedback, a message of a span with feedback carries `feedback`. */
   messages: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  /** With include_feedback: the feedback on the turn's agent_turn ref. */
+  feedback: ChatFeedbackField,
 });
 
 export const AgentConversationChatRes = Type.Object({
@@ -207,6 +211,8 @@ export const AgentConversationChatRes = Type.Object({
   limit: SafeInteger(),
   offset: SafeInteger(),
   total_cost_usd: Nullable(Type.Number()),
+  /** With include_feedback: the feedback on the conversation's agent_conversation ref. */
+  feedback: ChatFeedbackField,
 });
 
 export const AgentCustomAttrsSchemaReq = Strict({
@@ -258,7 +264,7 @@ export const AgentConversationSpansRes = Type.Object({
           duration_ms: SafeInteger(),
         }),
       ),
-      spans_feedback: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+      spans_feedback: Type.Array(AgentConversationSpanFeedback),
     }),
   ),
 });

@@ -2,6 +2,7 @@
 // store, and handed to the routes that need it. One calls service means one ingest lane
 // (serial-lane.ts) for the SDK routes and OTLP alike.
 import type { Store } from '../storage/store.js';
+import { createAgentFeedbackEnricher } from './agents/agent-feedback.js';
 import { type AgentsService, createAgentsService } from './agents/agents-service.js';
 import { type CallsService, createCallsService } from './calls/calls-service.js';
 import { type CostService, createCostService } from './costs/cost-service.js';
@@ -22,9 +23,9 @@ export function createServices(store: Store): Services {
   return {
     store,
     calls: createCallsService(store),
-    feedback: createFeedbackService(store.feedback),
+    feedback: createFeedbackService(store.feedback, { complete: createAgentFeedbackEnricher(store.spans) }),
     costs: createCostService(store.costs),
     retention: createRetentionService(store),
-    agents: createAgentsService(store.spans, store.costs),
+    agents: createAgentsService(store.spans, store.costs, store.feedback),
   };
 }

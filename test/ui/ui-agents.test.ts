@@ -392,6 +392,59 @@ test('a conversation reads as a chat; a turn opens as a waterfall of its spans',
   await context.close();
 });
 
+test('reactions and notes on a turn and on the whole conversation are feedback on their agent refs', async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}${BASE}/agents/conversations/conv-billing`);
+  await page.locator('[data-testid=turn]').nth(2).waitFor();
+  const second = page.locator('[data-testid=turn]').nth(1);
+  const traceId = await second.getAttribute('data-trace');
+  await second.locator('[data-testid=reactions] button', { hasText: '👍' }).click();
+  await second.locator('[data-testid=reactions] button[aria-pressed=true]').waitFor();
+  const whole = page.locator('[data-testid=conversation-feedback]');
+  await whole.locator('[data-testid=note-input]').fill('Escalate to billing');
+  await whole.locator('[data-testid=note-add]').click();
+  await whole.locator('[data-testid=note]').waitFor();
+  const post = async (path: string, body: unknown) =>
+    (
+      await fetch(`${w.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<any>;
+  const turn = await post('/agents/traces/chat', {
+    project_id: `${ENTITY}/${NAME}`,
+    trace_id: traceId,
+    include_feedback: true,
+  });
+  assert.deepEqual(
+    turn.feedback.map((f: any) => [f.feedback_type, f.payload.emoji, f.weave_ref]),
+    [['wandb.reaction.1', '👍', `weave:///${ENTITY}/${NAME}/agent_turn/${traceId}`]],
+  );
+  const conv = await post('/agents/conversations/chat', {
+    project_id: `${ENTITY}/${NAME}`,
+    conversation_id: 'conv-billing',
+    include_feedback: true,
+  });
+  assert.deepEqual(
+    conv.feedback.map((f: any) => [f.feedback_type, f.payload.note]),
+    [['wandb.note.1', 'Escalate to billing']],
+  );
+  await page.reload();
+  await page
+    .locator('[data-testid=turn]')
+    .nth(1)
+    .locator('[data-testid=reactions] button[aria-pressed=true]')
+    .waitFor();
+  assert.match(
+    await page.locator('[data-testid=conversation-feedback] [data-testid=note]').innerText(),
+    /Escalate to billing/,
+  );
+  await shot(page, 'conversation-feedback-light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an op call links to the agent turn it produced, and the turn back to the call', async () => {
   const { page, context, errors } = await openPage(browser, w.url);
   await page.goto(`${w.url}${BASE}/calls/${CALL_ID}`);

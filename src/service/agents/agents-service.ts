@@ -19,6 +19,7 @@ import type { AgentSearchReq } from '../../api/agents-search.js';
 import type { AgentSpanStatsReq } from '../../api/agents-stats.js';
 import { NotFoundError } from '../../api/errors.js';
 import { traceChat } from './chat-view.js';
+import { conversationChatWithFeedback, conversationMarkers, turnChatWithFeedback } from './agent-feedback.js';
 import { searchMessages } from './message-search.js';
 import { querySpanGroups } from './span-groups.js';
 import { spanStats } from './span-stats.js';
@@ -33,6 +34,7 @@ import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../query/span-
 import { spanFieldCatalog } from '../../query/span-fields.js';
 import type { SpanStore } from '../../storage/span-store.js';
 import type { CostStore } from '../../storage/cost-store.js';
+import type { FeedbackStore } from '../../storage/feedback-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 
 const PROJECT = /^[^/\u0000-\u001f]+\/[^/\u0000-\u001f]+$/;
@@ -89,7 +91,7 @@ function renderSpan(row: SpanRow, details: boolean): Record<string, unknown> {
 type SortBy = { readonly field: AgentSortField; readonly direction?: 'asc' | 'desc' | undefined };
 const DEFAULT_AGENT_SORT: readonly SortBy[] = [{ field: 'last_seen', direction: 'desc' }];
 
-export function createAgentsService(spans: SpanStore, costs: CostStore) {
+export function createAgentsService(spans: SpanStore, costs: CostStore, feedback: FeedbackStore) {
   async function rollups(
     projectId: string,
     agentName: string | null,
@@ -138,7 +140,8 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
     async traceChat(req: Static<typeof AgentTraceChatReq>) {
       const rows = await spans.traceSpans(req.project_id, [req.trace_id]);
       if (rows.length === 0) throw new NotFoundError(`Trace ${req.trace_id} has no agent spans in ${req.project_id}`);
-      return traceChat(req.trace_id, rows, await spanPricer(costs, req.project_id, rows));
+      const chat = traceChat(req.trace_id, rows, await spanPricer(costs, req.project_id, rows));
+      return req.include_feedback === true ? turnChatWithFeedback(feedback, req.project_id, chat) : chat;
     },
 
     async conversationChat(req: Static<typeof AgentConversationChatReq>) {
@@ -158,7 +161,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
       const turns = page.map((t) => traceChat(t.trace_id, byTrace.get(t.trace_id) ?? [], price));
       let cost: number | null = null;
       for (const t of turns) if (typeof t.total_cost_usd === 'number') cost = (cost ?? 0) + t.total_cost_usd;
-      return {
+      const res = {
         conversation_id: req.conversation_id,
         turns,
         total_turns: traces.length,
@@ -167,6 +170,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
         offset,
         total_cost_usd: cost,
       };
+      return req.include_feedback === true ? conversationChatWithFeedback(feedback, req.project_id, res) : res;
     },
 
     async customAttrsSchema(req: Static<typeof AgentCustomAttrsSchemaReq>) {
@@ -200,6 +204,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
       );
       const byId = new Map(ids.map((id) => [id, [] as typeof rows]));
       for (const r of rows) byId.get(r.conversation_id)?.push(r);
+      const markers = await conversationMarkers(feedback, req.project_id, byId);
       return {
         conversations: ids.map((id) => ({
           conversation_id: id,
@@ -210,8 +215,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore) {
             status: s.status_code,
             duration_ms: s.ended_at === null ? 0 : Math.max(0, Math.floor((s.ended_at - s.started_at) / 1000)),
           })),
-          // Feedback on agent turns and conversations is not accepted yet (docs/agents.md).
-          spans_feedback: [],
+          spans_feedback: markers.get(id) ?? [],
         })),
       };
     },

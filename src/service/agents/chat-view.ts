@@ -103,6 +103,19 @@ function sortSiblings(spans: SpanRow[]): SpanRow[] {
   return sorted;
 }
 
+/**
+ * The span a turn's header (and feedback on the turn) describes: the one parentless span, else
+ * the latest to end of the parentless ones, else of all; undefined without spans. Given only
+ * the parentless spans of a trace that has some, it picks the same span.
+ */
+export function turnRoot(spans: readonly SpanRow[]): SpanRow | undefined {
+  const parentless = spans.filter((s) => s.parent_span_id === null);
+  if (parentless.length === 1) return parentless[0]!;
+  return [...(parentless.length > 0 ? parentless : spans)].sort(
+    (a, b) => Number(b.ended_at ?? 0) - Number(a.ended_at ?? 0),
+  )[0];
+}
+
 /** The projection of one trace's spans. */
 export function traceChat(
   traceId: string,
@@ -251,13 +264,7 @@ export function traceChat(
       user_message: { text: userText(asker), content_refs: [] },
     });
 
-  const parentless = spans.filter((s) => s.parent_span_id === null);
-  const root =
-    parentless.length === 1
-      ? parentless[0]!
-      : [...(parentless.length > 0 ? parentless : spans)].sort(
-          (a, b) => Number(b.ended_at ?? 0) - Number(a.ended_at ?? 0),
-        )[0];
+  const root = turnRoot(spans);
   // An agent span carrying its model calls' sum (Strands, Vercel) is not counted again.
   const counted = spans.filter((s) => s.tokens_counted !== 0);
   const totals = Object.fromEntries(TOKENS.map((k) => [k, counted.reduce((n, s) => n + num(s[k]), 0)]));

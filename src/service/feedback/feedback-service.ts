@@ -31,6 +31,11 @@ export interface FeedbackService {
 export interface FeedbackServiceOptions {
   readonly now?: () => Micros;
   readonly newId?: () => string;
+  /**
+   * Completes validated rows before they are written (agent refs: service/agents/agent-feedback.ts);
+   * may read other resources, never rejects a row. Default: rows as built.
+   */
+  readonly complete?: (rows: readonly FeedbackRow[]) => Promise<FeedbackRow[]>;
 }
 
 const DEFAULT_SPAN_AGENT_NAME = '';
@@ -87,6 +92,7 @@ function selections(fields: readonly string[] | null | undefined): FeedbackSelec
 export function createFeedbackService(store: FeedbackStore, opts: FeedbackServiceOptions = {}): FeedbackService {
   const now = opts.now ?? nowMicros;
   const newId = opts.newId ?? (() => uuidv7());
+  const complete = opts.complete ?? (async (rows: readonly FeedbackRow[]) => [...rows]);
 
   /** Validation and processing, no I/O: every error surfaces before anything is written. */
   const prepare = (req: FeedbackCreateReq, userId: string, at: Micros): FeedbackRow => {
@@ -96,14 +102,14 @@ export function createFeedbackService(store: FeedbackStore, opts: FeedbackServic
 
   return {
     async create(req, userId) {
-      const row = prepare(req, userId, now());
-      await store.insert([row]);
-      return toCreateRes(row);
+      const [row] = await complete([prepare(req, userId, now())]);
+      await store.insert([row!]);
+      return toCreateRes(row!);
     },
 
     async createBatch(reqs, userId) {
       const at = now();
-      const rows = reqs.map((r) => prepare(r, userId, at));
+      const rows = await complete(reqs.map((r) => prepare(r, userId, at)));
       if (rows.length > 0) await store.insert(rows);
       return rows.map(toCreateRes);
     },
@@ -139,9 +145,9 @@ export function createFeedbackService(store: FeedbackStore, opts: FeedbackServic
 
     async replace(req, userId) {
       const { feedback_id: feedbackId, ...createReq } = req;
-      const row = prepare(createReq, userId, now());
-      await store.replace(req.project_id, feedbackId, row);
-      return toCreateRes(row);
+      const [row] = await complete([prepare(createReq, userId, now())]);
+      await store.replace(req.project_id, feedbackId, row!);
+      return toCreateRes(row!);
     },
   };
 }

@@ -21,7 +21,7 @@ type RefField = 'weave_ref' | 'annotation_ref' | 'runnable_ref' | 'call_ref' | '
 
 /** Which ref kinds each ref field accepts. */
 const REF_KINDS: Readonly<Record<RefField, readonly RefKind[]>> = {
-  weave_ref: ['object', 'op', 'table', 'call'],
+  weave_ref: ['object', 'op', 'table', 'call', 'agent_turn', 'agent_span', 'agent_conversation'],
   annotation_ref: ['object'],
   runnable_ref: ['op', 'object'],
   call_ref: ['call'],
@@ -103,7 +103,8 @@ function checkRunnable(req: FeedbackCreateReq): void {
  * - wandb.runnable.<name>: runnable_ref (op or object ref named <name>), call_ref when it is
  *   an op ref, payload {output};
  * - annotation_ref only on annotation types; runnable_ref, call_ref, trigger_ref only on
- *   runnable types;
+ *   runnable types and wandb.agent_monitor;
+ * - weave_ref may also name agent data: agent_turn, agent_span, agent_conversation refs;
  * - every ref field parses as its kind of ref and lies in the request's project;
  * - scorer_* fields only on wandb.runnable.*, wandb.agent_monitor and wandb.agent_user_feedback
  *   (which needs scorer_tags), as the newest Weave allows them.
@@ -116,7 +117,9 @@ export function validateFeedbackCreate(req: FeedbackCreateReq): void {
   else if (req.annotation_ref)
     throw new InvalidRequestError('annotation_ref is not allowed for non-annotation feedback');
   if (isRunnable) checkRunnable(req);
-  else {
+  else if (req.feedback_type !== AGENT_MONITOR_TYPE) {
+    // An agent monitor's result names its scorer (runnable_ref), the monitor (trigger_ref) and
+    // the scoring call (call_ref), as Weave's agent tests write it; their kinds are checked below.
     for (const field of ['runnable_ref', 'call_ref', 'trigger_ref'] as const) {
       if (req[field]) throw new InvalidRequestError(`${field} is not allowed for non-runnable feedback`);
     }

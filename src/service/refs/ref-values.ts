@@ -204,6 +204,10 @@ export function createRefResolver(objects: ObjectStore, tables: TableRowReader):
           return walk(ref.projectId, { value: bareTable(ref) }, [...ref.extra]);
         case 'call':
           return { kind: 'invalid', message: 'Call refs not supported' };
+        case 'agent_turn':
+        case 'agent_span':
+        case 'agent_conversation':
+          return { kind: 'invalid', message: 'Agent refs not supported' };
       }
     },
   };

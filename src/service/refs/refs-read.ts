@@ -12,6 +12,7 @@ function readableRef(uri: string): ObjectRef {
   const ref = parseRef(uri);
   if (ref.kind === 'table') throw new InvalidRequestError('Table refs not supported');
   if (ref.kind === 'call') throw new InvalidRequestError('Call refs not supported');
+  if (ref.kind !== 'object' && ref.kind !== 'op') throw new InvalidRequestError('Agent refs not supported');
   if (ref.digest === 'latest') throw new InvalidRequestError('Reading refs with `latest` is not supported');
   return ref;
 }

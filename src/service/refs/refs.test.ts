@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidRefError, parseRef, refUri, tryParseRef } from './refs.js';
+import { agentRefUri, InvalidRefError, parseRef, refUri, tryParseRef } from './refs.js';
 
 const P = 'weave:///ent/proj';
 
@@ -67,4 +67,27 @@ test('refUri round-trips', () => {
   for (const uri of [`${P}/object/o:d/key/a%2Fb/index/0`, `${P}/op/o:d`, `${P}/table/t`, `${P}/call/c`]) {
     assert.equal(refUri(parseRef(uri)), uri);
   }
+});
+
+test('agent refs: one id for turns and steps, a quoted id (slashes kept) for conversations', () => {
+  const turn = parseRef(`${P}/agent_turn/0123abcd`);
+  assert.deepEqual(turn, {
+    kind: 'agent_turn',
+    entity: 'ent',
+    project: 'proj',
+    projectId: 'ent/proj',
+    id: '0123abcd',
+    extra: [],
+  });
+  assert.equal(parseRef(`${P}/agent_span/ab12`).kind, 'agent_span');
+  const conv = parseRef(`${P}/agent_conversation/user/42%3Asession%20%3Fname%3Dhi`);
+  assert.equal(conv.kind === 'agent_conversation' && conv.id, 'user/42:session ?name=hi');
+  // Weave's quoting (Python's urllib quote): '/' kept, "!'()*" encoded.
+  assert.equal(
+    agentRefUri('ent/proj', 'agent_conversation', "user/42:session ?name=hi!'()*~"),
+    `${P}/agent_conversation/user/42%3Asession%20%3Fname%3Dhi%21%27%28%29%2A~`,
+  );
+  assert.equal(refUri(parseRef(`${P}/agent_conversation/a b`)), `${P}/agent_conversation/a%20b`);
+  for (const bad of [`${P}/agent_turn/`, `${P}/agent_turn/a/b`, `${P}/agent_span/a/b`, `${P}/agent_conversation/%E0`])
+    assert.throws(() => parseRef(bad), InvalidRefError, bad);
 });

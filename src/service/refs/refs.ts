@@ -3,6 +3,9 @@
 //   weave:///<entity>/<project>/op/<name>:<digest>[/<edge>/<value>]*
 //   weave:///<entity>/<project>/table/<digest>[/...]
 //   weave:///<entity>/<project>/call/<call_id>[/...]
+//   weave:///<entity>/<project>/agent_turn/<trace_id>
+//   weave:///<entity>/<project>/agent_span/<span_id>
+//   weave:///<entity>/<project>/agent_conversation/<conversation_id>
 // Names and digests may contain neither '/' nor ':'. Extra edge values are
 // percent-encoded in the URI and decoded here. Weft keeps external project ids, so
 // the project of a ref is "<entity>/<project>" and compares directly with project_id.
@@ -38,7 +41,19 @@ export interface CallRef extends RefBase {
   readonly id: string;
 }
 
-export type WeaveRef = ObjectRef | TableRef | CallRef;
+/**
+ * Feedback targets on agent data (agents.md §1.3): a turn (one trace), one span (a step), or
+ * a conversation. The id is percent-decoded; a conversation id may hold '/' (Weave quotes it
+ * with '/' kept), a trace or span id is one path segment.
+ */
+export interface AgentRef extends RefBase {
+  readonly kind: AgentRefKind;
+  readonly id: string;
+}
+export const AGENT_REF_KINDS = ['agent_turn', 'agent_span', 'agent_conversation'] as const;
+export type AgentRefKind = (typeof AGENT_REF_KINDS)[number];
+
+export type WeaveRef = ObjectRef | TableRef | CallRef | AgentRef;
 export type RefKind = WeaveRef['kind'];
 
 /** Why a string is not a ref; thrown by parseRef, answered as 400 by the error handler. */
@@ -74,6 +89,16 @@ export function parseRef(uri: string): WeaveRef {
       return { kind, ...base, digest: head, extra: decodeParts(uri, trimTrailing(rest)) };
     case 'call':
       return { kind, ...base, id: head, extra: decodeParts(uri, trimTrailing(rest)) };
+    case 'agent_turn':
+    case 'agent_span':
+    case 'agent_conversation': {
+      const tail = trimTrailing(rest);
+      if (kind !== 'agent_conversation' && tail.length > 0)
+        throw new InvalidRefError(uri, `an ${kind} ref has one identifier and no extra path`);
+      const id = decodeParts(uri, [[head, ...tail].join('/')])[0]!;
+      if (id === '') throw new InvalidRefError(uri, 'must have a kind and an identifier');
+      return { kind, ...base, id, extra: [] };
+    }
     default:
       throw new InvalidRefError(uri, `unknown ref kind ${JSON.stringify(kind)}`);
   }
@@ -103,9 +128,25 @@ export function refUri(ref: WeaveRef): string {
     case 'call':
       head = `call/${ref.id}`;
       break;
+    case 'agent_turn':
+    case 'agent_span':
+    case 'agent_conversation':
+      return agentRefUri(ref.projectId, ref.kind, ref.id);
   }
   const extra = ref.extra.map((e) => `/${encodeURIComponent(e)}`).join('');
   return `${WEAVE_REF_PREFIX}${ref.projectId}/${head}${extra}`;
+}
+
+/**
+ * The ref of an agent target as Weave writes it (Python's urllib quote: every byte but
+ * letters, digits, '_.-~' and '/' percent-encoded), so a ref Weft builds to look feedback up
+ * equals the one a Weave client sends.
+ */
+export function agentRefUri(projectId: string, kind: AgentRefKind, id: string): string {
+  const quoted = encodeURIComponent(id)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%2F/g, '/');
+  return `${WEAVE_REF_PREFIX}${projectId}/${kind}/${quoted}`;
 }
 
 function trimTrailing(rest: string[]): string[] {

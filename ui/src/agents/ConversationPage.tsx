@@ -9,6 +9,8 @@ import { formatCost, formatCount, formatTokens } from '../format';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { usePageTitle } from '../shell/usePageTitle';
 import { and, eq, inList, spanRows } from './agentsApi';
+import { agentRef } from '../call/useFeedback';
+import { TargetFeedback } from './TargetFeedback';
 import { TurnMessages } from './TurnMessages';
 import { TurnWaterfall } from './TurnWaterfall';
 import { useConversationTurns } from './useConversationTurns';
@@ -80,6 +82,13 @@ export function ConversationPage() {
             {done && costs.length > 0 ? ` · ${formatCost(costs.reduce((a, b) => a + b, 0))}` : ''}
             {!done && total !== null ? ` · loading ${formatCount(turns.length)}…` : ''}
           </span>
+        </div>
+        <div className={styles.conversationFeedback} data-testid="conversation-feedback">
+          <TargetFeedback
+            projectId={projectId}
+            weaveRef={agentRef(projectId, 'agent_conversation', conversationId)}
+            label="The whole conversation:"
+          />
         </div>
         {error !== null && <ErrorBanner error={error} onRetry={() => window.location.reload()} />}
         {done && total === 0 && (

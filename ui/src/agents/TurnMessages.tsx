@@ -5,6 +5,8 @@ import { Link } from '@tanstack/react-router';
 import type { AgentTurn } from '../api/types';
 import { formatCost, formatDuration, formatTokens } from '../format';
 import { Markdown, looksLikeMarkdown } from '../render/Markdown';
+import { agentRef } from '../call/useFeedback';
+import { TargetFeedback } from './TargetFeedback';
 import styles from './Conversation.module.css';
 
 type Message = Record<string, unknown> & { type: string; agent_name?: string | null; span_id?: string | null };
@@ -114,6 +116,7 @@ export function TurnMessages({
   entity: string;
   project: string;
 }) {
+  const projectId = `${entity}/${project}`;
   const own = turn.agent_name;
   const facts = [
     turn.agent_name ?? '',
@@ -149,6 +152,7 @@ export function TurnMessages({
           <MessageView m={m} />
         </div>
       ))}
+      <TargetFeedback projectId={projectId} weaveRef={agentRef(projectId, 'agent_turn', turn.trace_id)} />
     </article>
   );
 }

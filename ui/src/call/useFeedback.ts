@@ -19,10 +19,25 @@ export interface FeedbackRow {
 
 export const callRef = (projectId: string, callId: string) => `weave:///${projectId}/call/${callId}`;
 
+/**
+ * The ref of an agent turn or conversation as Weave writes it (Python's quote: every byte but
+ * letters, digits, '_.-~' and '/' percent-encoded), equal to the one the server stores.
+ */
+export function agentRef(projectId: string, kind: 'agent_turn' | 'agent_conversation', id: string): string {
+  const quoted = encodeURIComponent(id)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%2F/g, '/');
+  return `weave:///${projectId}/${kind}/${quoted}`;
+}
+
 export function useFeedback(projectId: string, callId: string) {
+  return useRefFeedback(projectId, callRef(projectId, callId));
+}
+
+/** The feedback on any ref the feedback API accepts (a call, an agent turn or conversation). */
+export function useRefFeedback(projectId: string, ref: string) {
   const queryClient = useQueryClient();
-  const ref = callRef(projectId, callId);
-  const key = ['feedback', projectId, callId];
+  const key = ['feedback', projectId, ref];
   const list = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) => {

@@ -1,0 +1,65 @@
+// Reactions and notes on an agent turn or a whole conversation (feedback on its
+// agent_turn / agent_conversation ref), as the call view has them for a call.
+import { useState } from 'react';
+import { useViewer } from '../api/viewer';
+import { ReactionBar } from '../call/ReactionBar';
+import { NOTE, REACTION, useRefFeedback } from '../call/useFeedback';
+import styles from './Conversation.module.css';
+
+export function TargetFeedback({
+  projectId,
+  weaveRef,
+  label,
+}: {
+  projectId: string;
+  weaveRef: string;
+  /** What the feedback is on, when the place does not say it. */
+  label?: string;
+}) {
+  const { list, add, remove } = useRefFeedback(projectId, weaveRef);
+  const viewer = useViewer();
+  const [note, setNote] = useState('');
+  const busy = add.isPending || remove.isPending || list.isPending;
+  const notes = (list.data ?? []).filter((r) => r.feedback_type === NOTE);
+  return (
+    <div className={styles.feedback} data-testid="target-feedback" data-ref={weaveRef}>
+      {label !== undefined && <span className={styles.facts}>{label}</span>}
+      <ReactionBar
+        rows={list.data ?? []}
+        viewer={viewer}
+        busy={busy}
+        onAdd={(emoji) => add.mutate({ feedback_type: REACTION, payload: { emoji } })}
+        onRemove={(id) => remove.mutate(id)}
+      />
+      {notes.map((n) => (
+        <div key={n.id} className={styles.note} data-testid="note">
+          <span className={styles.facts}>{n.creator ?? n.wb_user_id ?? 'someone'}:</span> {String(n.payload.note ?? '')}
+          {viewer !== null && n.wb_user_id === viewer.id && (
+            <button type="button" onClick={() => remove.mutate(n.id)} disabled={busy} aria-label="Delete the note">
+              ×
+            </button>
+          )}
+        </div>
+      ))}
+      <form
+        className={styles.noteForm}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (note.trim() === '') return;
+          add.mutate({ feedback_type: NOTE, payload: { note: note.trim() } }, { onSuccess: () => setNote('') });
+        }}
+      >
+        <input
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          placeholder="Add a note…"
+          aria-label="Note"
+          data-testid="note-input"
+        />
+        <button type="submit" disabled={busy || note.trim() === ''} data-testid="note-add">
+          Add
+        </button>
+      </form>
+    </div>
+  );
+}
