@@ -4,6 +4,7 @@
 // finds a project that holds nothing but one row of it. SEED is keyed by the Store's resources:
 // a new resource does not type-check here until it says how to store one row of it.
 import { hexId, otlpJson } from './helpers/agent-spans.js';
+import { prepareTurn, upsertBody } from './helpers/historical-turn.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESOURCES, PURGES, isSkip } from '../src/service/resources.js';
@@ -60,6 +61,24 @@ const SEED: { readonly [K in ResourceKey]: (t: TestApp, projectId: string) => Pr
       { traceId: hexId(16), spanId: hexId(8), name: 'invoke_agent a', startMs: Date.now() },
     ]);
     ok(await t.postRaw('/agents/otel/v1/traces', body, 'application/json'));
+  },
+  historicalTurns: async (t, p) => {
+    const ns = BigInt(Date.now()) * 1_000_000n;
+    const turn = prepareTurn({
+      projectId: p,
+      conversationId: 'c',
+      turnKey: 't',
+      agentName: 'a',
+      startNs: ns,
+      endNs: ns + 1n,
+    });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/agents/v1/historical-turns/${String(turn.logical_key)}`,
+      payload: upsertBody(p, turn),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
   },
   auth: async (t) => {
     await createKey(t.store.auth, { user: 'resources-user', entity: 'resources', role: 'reader' }, OPEN_ACCESS);

@@ -9,6 +9,7 @@ import { AgentGroupByRef } from './agent-group-by.js';
 import { AgentConversationSpanFeedback, ChatFeedbackField } from './agent-feedback.js';
 import { searchRoutes } from './agents-search.js';
 import { AgentSpanMeasureSpec, statsRoutes } from './agents-stats.js';
+import { historyRoutes } from './agents-history.js';
 import { Query } from './query.js';
 import { List } from './limits.js';
 import { defineRoute, type RouteSpec } from './route-spec.js';
@@ -322,4 +323,5 @@ export const agentsRoutes = {
   ...chatRoutes,
   ...searchRoutes,
   ...statsRoutes,
+  ...historyRoutes,
 } as const satisfies Record<string, RouteSpec>;

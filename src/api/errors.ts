@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'OBJECT_DELETED'
   | 'REQUEST_TOO_LARGE'
   | 'DIGEST_MISMATCH'
+  | 'CAPABILITY_MISMATCH'
   | 'UNSUPPORTED'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNAVAILABLE'
@@ -27,6 +28,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   OBJECT_DELETED: 404,
   REQUEST_TOO_LARGE: 413,
   DIGEST_MISMATCH: 409,
+  CAPABILITY_MISMATCH: 412,
   UNSUPPORTED: 501,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNAVAILABLE: 503,
@@ -113,6 +115,13 @@ export class RequestTooLargeError extends WeftError {
 export class DigestMismatchError extends WeftError {
   constructor(message: string) {
     super('DIGEST_MISMATCH', message);
+  }
+}
+
+/** The client speaks another version of a contract than this server (412 Precondition Failed). */
+export class CapabilityMismatchError extends WeftError {
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super('CAPABILITY_MISMATCH', message, extra);
   }
 }
 

@@ -78,6 +78,13 @@ export const RESOURCES: { readonly [K in ResourceKey]: ResourcePolicy } = {
     metrics: { skip: 'not yet counted: the OTLP route answers partial_success per export' },
     perProject: true,
   },
+  historicalTurns: {
+    // Without its record, a turn imported again on the target would be written again, not replayed.
+    copy: ['historical_turns'],
+    purgeExpired: { skip: "a turn's record is kept as long as its spans, which have no time-to-live yet" },
+    metrics: { skip: 'not yet counted: each import answers its own status' },
+    perProject: true,
+  },
 };
 
 export const isSkip = (v: unknown): v is Skip => typeof v === 'object' && v !== null && 'skip' in v;

@@ -4,6 +4,7 @@
 import type { Store } from '../storage/store.js';
 import { createAgentFeedbackEnricher } from './agents/agent-feedback.js';
 import { type AgentsService, createAgentsService } from './agents/agents-service.js';
+import { createHistoricalTurnsService, type HistoricalTurnsService } from './agents/historical-turns.js';
 import { type CallsService, createCallsService } from './calls/calls-service.js';
 import { type CostService, createCostService } from './costs/cost-service.js';
 import { createFeedbackService, type FeedbackService } from './feedback/feedback-service.js';
@@ -17,6 +18,7 @@ export interface Services {
   readonly costs: CostService;
   readonly retention: RetentionService;
   readonly agents: AgentsService;
+  readonly historicalTurns: HistoricalTurnsService;
 }
 
 export function createServices(store: Store): Services {
@@ -27,5 +29,6 @@ export function createServices(store: Store): Services {
     costs: createCostService(store.costs),
     retention: createRetentionService(store),
     agents: createAgentsService(store.spans, store.costs, store.feedback),
+    historicalTurns: createHistoricalTurnsService(store.spans, store.historicalTurns),
   };
 }

@@ -10,6 +10,7 @@ import type { CostStore } from './cost-store.js';
 import type { ProjectSettingsStore } from './project-settings-store.js';
 import type { AuthStore } from './auth-store.js';
 import type { SpanStore } from './span-store.js';
+import type { HistoricalTurnStore } from './historical-turn-store.js';
 
 /**
  * What an engine reports for /metrics. Both figures come from the engine because only it
@@ -43,6 +44,7 @@ export interface ResourceStores {
   readonly projects: ProjectSettingsStore;
   readonly auth: AuthStore;
   readonly spans: SpanStore;
+  readonly historicalTurns: HistoricalTurnStore;
 }
 
 export type ResourceKey = keyof ResourceStores;

@@ -3,6 +3,24 @@
 import assert from 'node:assert/strict';
 import { PROJECT, type TestApp } from './test-app.js';
 import { start, end, startItem, endItem } from './calls.js';
+import { jsonSafe, prepareTurn } from './historical-turn.js';
+
+/** A historical turn, committed by seedFixtures: its valid example is then replayed (200). */
+const TURN = prepareTurn({
+  projectId: PROJECT,
+  conversationId: 'fixture-conversation',
+  turnKey: 'fixture-turn',
+  agentName: 'fixture-agent',
+  startNs: 1_763_700_000_000_000_000n,
+  endNs: 1_763_700_001_000_000_000n,
+});
+const TURN_URL = `/agents/v1/historical-turns/${String(TURN.logical_key)}`;
+const TURN_BODY = {
+  project_id: PROJECT,
+  capability_version: 'historical-turn-v1',
+  turn: jsonSafe(TURN),
+  wb_user_id: null,
+};
 
 export interface Fixtures {
   callId: string;
@@ -50,6 +68,8 @@ export async function seedFixtures(t: TestApp): Promise<Fixtures> {
     costs: { 'fixture-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002 } },
   });
   assert.equal(cost.status, 200, cost.text);
+  const turn = await t.app.inject({ method: 'PUT', url: TURN_URL, payload: TURN_BODY });
+  assert.equal(turn.statusCode, 201, turn.body);
   return {
     callId: s.id,
     traceId: s.trace_id,
@@ -300,6 +320,7 @@ export function validExamples(f: Fixtures): Record<string, Example> {
       },
     },
     'POST /v2/:entity/:project/call/start': { url: `/v2/${P}/call/start`, body: { start: start() } },
+    'PUT /agents/v1/historical-turns/:logical_key': { method: 'PUT', url: TURN_URL, body: TURN_BODY },
     'POST /v2/:entity/:project/call/end': {
       url: `/v2/${P}/call/end`,
       body: { end: { ...end(f.callId), started_at: '2026-11-21T05:03:29.057Z', trace_id: f.traceId } },

@@ -3,7 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import { agentsOtlpRoutes, agentsRoutes } from '../../api/agents.js';
 import type { AgentsService } from '../../service/agents/agents-service.js';
+import type { HistoricalTurnsService } from '../../service/agents/historical-turns.js';
 import { bindRoute } from '../bind-route.js';
+import { registerHistoricalTurnRoutes } from './historical-turn-routes.js';
 import { registerOtlpScope } from './otlp-routes.js';
 
 export function registerAgentOtlpRoutes(app: FastifyInstance, agents: AgentsService, bodyLimit: number): Promise<void> {
@@ -16,7 +18,7 @@ export function registerAgentOtlpRoutes(app: FastifyInstance, agents: AgentsServ
   );
 }
 
-export function registerAgentRoutes(app: FastifyInstance, agents: AgentsService): void {
+export function registerAgentRoutes(app: FastifyInstance, agents: AgentsService, turns: HistoricalTurnsService): void {
   bindRoute(app, agentsRoutes.agentSpansQuery, (body) => agents.querySpans(body));
   bindRoute(app, agentsRoutes.agentsQuery, (body) => agents.queryAgents(body));
   bindRoute(app, agentsRoutes.agentVersionsQuery, (body) => agents.queryAgentVersions(body));
@@ -26,4 +28,5 @@ export function registerAgentRoutes(app: FastifyInstance, agents: AgentsService)
   bindRoute(app, agentsRoutes.agentConversationChat, (body) => agents.conversationChat(body));
   bindRoute(app, agentsRoutes.agentSearch, (body) => agents.search(body));
   bindRoute(app, agentsRoutes.agentSpanStats, (body) => agents.stats(body));
+  registerHistoricalTurnRoutes(app, turns);
 }

@@ -49,6 +49,6 @@ export const ROUTE_BINDINGS: { readonly [G in RouteGroup]: BindGroup } = {
   ui: (app, s, o) => registerUiRoutes(app, s.store, o.uiDir),
   metrics: (app, _s, o) => registerMetricsRoutes(app, o.metrics),
   otlp: (app, s, o) => registerOtlpRoutes(app, s.calls, o.bodyLimit),
-  agents: (app, s) => registerAgentRoutes(app, s.agents),
+  agents: (app, s) => registerAgentRoutes(app, s.agents, s.historicalTurns),
   agentsOtlp: (app, s, o) => registerAgentOtlpRoutes(app, s.agents, o.bodyLimit),
 };

@@ -24,6 +24,7 @@ export const COPY_RESOURCES = [
   'prices',
   'settings',
   'spans',
+  'historical_turns',
 ] as const;
 export type CopyResource = (typeof COPY_RESOURCES)[number];
 
@@ -280,6 +281,21 @@ async function copySpans(from: Store, to: Store, project: string, progress: Copy
   }
 }
 
+/** After the spans: a record says its turn's spans are committed. */
+async function copyHistoricalTurns(from: Store, to: Store, project: string, progress: CopyProgress) {
+  progress.begin(project, 'historical_turns', null);
+  for await (const records of from.historicalTurns.all(project)) {
+    await to.historicalTurns.put(records);
+    progress.advance(records.length);
+  }
+}
+
+async function historicalTurnCount(s: Store, project: string): Promise<number> {
+  let n = 0;
+  for await (const records of s.historicalTurns.all(project)) n += records.length;
+  return n;
+}
+
 const spanCount = async (s: Store, project: string) =>
   (
     await s.spans.query({
@@ -305,6 +321,7 @@ const STEPS: Record<CopyResource, (from: Store, to: Store, project: string, prog
     prices: copyPrices,
     settings: copySettings,
     spans: copySpans,
+    historical_turns: copyHistoricalTurns,
   };
 const ORDER: readonly CopyResource[] = [
   'tables',
@@ -315,6 +332,7 @@ const ORDER: readonly CopyResource[] = [
   'prices',
   'settings',
   'spans',
+  'historical_turns',
 ];
 
 /** Copies every project of `from` into `to`; returns the projects copied. */
@@ -348,6 +366,7 @@ export async function countBoth(from: Store, to: Store, projects: readonly strin
     prices: (await s.costs.query({ where: projectPrices(project), sort: [], limit: null, offset: null })).length,
     settings: (await s.projects.getRetentionDays(project)) ?? 0,
     spans: await spanCount(s, project),
+    historical_turns: await historicalTurnCount(s, project),
   });
   const out: CopyCount[] = [];
   for (const project of projects) {

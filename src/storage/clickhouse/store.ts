@@ -17,6 +17,7 @@ import { createClickHouseCostStore } from './costs/cost-store.js';
 import { createClickHouseProjectSettingsStore } from './settings/settings-store.js';
 import { createClickHouseAuthStore } from './auth/auth-store.js';
 import { createClickHouseSpanStore } from './spans/span-store.js';
+import { createClickHouseHistoricalTurnStore } from './historical-turns/historical-turn-store.js';
 import { clickHouseFault } from './engine/faults.js';
 import { createCommitListeners } from '../commit-listeners.js';
 import { withInsertTiming } from './engine/insert-timing.js';
@@ -56,6 +57,7 @@ export function clickHouseStores(
     projects: createClickHouseProjectSettingsStore(client, database),
     auth: createClickHouseAuthStore(client, database),
     spans: createClickHouseSpanStore(client, database),
+    historicalTurns: createClickHouseHistoricalTurnStore(client, database),
     stats: {
       // The parts of the server Weft talks to (on a cluster, that node's share).
       async sizeBytes() {
@@ -71,9 +73,16 @@ export function clickHouseStores(
     health: () => ({ status: 'ok' }),
     async projectIds() {
       const db = chIdentifier(database);
-      const from = ['calls', 'object_versions', 'tables', 'files', 'feedback', 'project_settings', 'spans'].map(
-        (t) => `SELECT DISTINCT project_id AS p FROM ${db}.${t}`,
-      );
+      const from = [
+        'calls',
+        'object_versions',
+        'tables',
+        'files',
+        'feedback',
+        'project_settings',
+        'spans',
+        'historical_turns',
+      ].map((t) => `SELECT DISTINCT project_id AS p FROM ${db}.${t}`);
       from.push(`SELECT DISTINCT pricing_level_id AS p FROM ${db}.llm_token_prices WHERE pricing_level = 'project'`);
       return (await selectRows<{ p: string }>(client, `SELECT DISTINCT p FROM (${from.join(' UNION ALL ')})`)).map(
         (r) => r.p,

@@ -17,6 +17,7 @@ import { createSqliteCostStore } from './costs/cost-store.js';
 import { createSqliteProjectSettingsStore } from './settings/settings-store.js';
 import { createSqliteAuthStore } from './auth/auth-store.js';
 import { createSqliteSpanStore } from './spans/span-store.js';
+import { createSqliteHistoricalTurnStore } from './historical-turns/historical-turn-store.js';
 import { createInlineWriter, createSqliteWriter } from './engine/writer.js';
 import { createReadThreads } from './engine/read-threads.js';
 import { sqliteFault } from './engine/faults.js';
@@ -28,7 +29,7 @@ const PROJECT_IDS = `SELECT DISTINCT project_id AS p FROM calls UNION SELECT DIS
   UNION SELECT DISTINCT project_id FROM tables UNION SELECT DISTINCT project_id FROM files
   UNION SELECT DISTINCT project_id FROM feedback UNION SELECT DISTINCT project_id FROM project_settings
   UNION SELECT DISTINCT pricing_level_id FROM llm_token_prices WHERE pricing_level = 'project'
-  UNION SELECT DISTINCT project_id FROM spans`;
+  UNION SELECT DISTINCT project_id FROM spans UNION SELECT DISTINCT project_id FROM historical_turns`;
 
 /** Bytes of a file, 0 when it does not exist (the WAL between checkpoints may not). */
 const fileBytes = (path: string) =>
@@ -79,6 +80,7 @@ export function createSqliteStore(
     projects: createSqliteProjectSettingsStore(db, writer),
     auth: createSqliteAuthStore(db, writer),
     spans: createSqliteSpanStore(db, writer),
+    historicalTurns: createSqliteHistoricalTurnStore(db, writer),
     stats: { sizeBytes: () => databaseBytes(db, path), onCommit: writer.onCommit },
     health: () => writer.health(),
     async projectIds() {

@@ -27,4 +27,12 @@ export const MIGRATION_5: ChMigration = {
       replacingBy: 'seq',
     },
   ],
+  // The agent spans an op call produced (weave.parent_call.id), for the call view's link to them.
+  alters: [
+    {
+      table: 'spans',
+      clause: 'ADD INDEX IF NOT EXISTS by_parent_call parent_call_id TYPE bloom_filter GRANULARITY 1',
+      distributed: false,
+    },
+  ],
 };

@@ -19,6 +19,7 @@ import { MIGRATION_2 } from './002-input-leaves.js';
 import { MIGRATION_3 } from './003-live-until.js';
 import { MIGRATION_4 } from './004-spans.js';
 import { MIGRATION_5 } from './005-span-messages.js';
+import { MIGRATION_6 } from './006-historical-turns.js';
 
 export interface ChMigration {
   readonly version: number;
@@ -33,6 +34,7 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
   MIGRATION_3,
   MIGRATION_4,
   MIGRATION_5,
+  MIGRATION_6,
 ];
 
 /** Every statement of one migration in a mode. */

@@ -2,7 +2,8 @@
 // A body is stored once per (project, digest) and indexed by FTS5 (external content: the text
 // is kept once, in span_message_bodies); span_messages lists each span's (role, body) in order.
 // FTS5's unicode61 tokenizer folds case and keeps diacritics, as ClickHouse's search does.
-// Spans stored before this migration are searchable once they are sent again.
+// Spans stored before this migration are searchable once they are sent again. It also indexes
+// spans by the op call that produced them.
 import type { Migration } from '../database.js';
 
 export const SPAN_MESSAGES_V12 = `
@@ -29,6 +30,8 @@ CREATE TABLE span_messages (
 ) WITHOUT ROWID;
 CREATE INDEX span_messages_body ON span_messages (body_id);
 CREATE INDEX span_messages_started ON span_messages (project_id, started_at);
+-- The agent spans an op call produced (weave.parent_call.id), for the call view's link to them.
+CREATE INDEX spans_parent_call ON spans (project_id, parent_call_id) WHERE parent_call_id IS NOT NULL;
 `;
 
 export const MIGRATION_12: Migration = { version: 12, sql: SPAN_MESSAGES_V12 };

@@ -13,6 +13,7 @@ import { MIGRATION_9 } from './009-call-keys.js';
 import { MIGRATION_10 } from './010-call-ids.js';
 import { MIGRATION_11 } from './011-spans.js';
 import { MIGRATION_12 } from './012-span-messages.js';
+import { MIGRATION_13 } from './013-historical-turns.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -27,4 +28,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_10,
   MIGRATION_11,
   MIGRATION_12,
+  MIGRATION_13,
 ];
