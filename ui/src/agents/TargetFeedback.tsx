@@ -1,7 +1,7 @@
 // Reactions and notes on an agent turn or a whole conversation (feedback on its
 // agent_turn / agent_conversation ref), as the call view has them for a call.
-import { useState } from 'react';
 import { useViewer } from '../api/viewer';
+import { NoteForm } from '../call/NoteForm';
 import { ReactionBar } from '../call/ReactionBar';
 import { NOTE, REACTION, useRefFeedback } from '../call/useFeedback';
 import styles from './Conversation.module.css';
@@ -18,7 +18,6 @@ export function TargetFeedback({
 }) {
   const { list, add, remove } = useRefFeedback(projectId, weaveRef);
   const viewer = useViewer();
-  const [note, setNote] = useState('');
   const busy = add.isPending || remove.isPending || list.isPending;
   const notes = (list.data ?? []).filter((r) => r.feedback_type === NOTE);
   return (
@@ -41,25 +40,13 @@ export function TargetFeedback({
           )}
         </div>
       ))}
-      <form
+      <NoteForm
         className={styles.noteForm}
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (note.trim() === '') return;
-          add.mutate({ feedback_type: NOTE, payload: { note: note.trim() } }, { onSuccess: () => setNote('') });
-        }}
-      >
-        <input
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-          placeholder="Add a note…"
-          aria-label="Note"
-          data-testid="note-input"
-        />
-        <button type="submit" disabled={busy || note.trim() === ''} data-testid="note-add">
-          Add
-        </button>
-      </form>
+        busy={busy}
+        multiline={false}
+        submitLabel="Add"
+        onAdd={(note, done) => add.mutate({ feedback_type: NOTE, payload: { note } }, { onSuccess: done })}
+      />
     </div>
   );
 }

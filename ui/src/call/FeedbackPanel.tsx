@@ -1,17 +1,16 @@
 // The Feedback tab: notes (add, and take back your own), scores and other feedback with
 // where they came from, and every reaction with who gave it.
-import { useState } from 'react';
 import { useViewer } from '../api/viewer';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { formatTime } from '../format';
 import { JsonTree } from '../render/JsonTree';
+import { NoteForm } from './NoteForm';
 import { NOTE, REACTION, useFeedback } from './useFeedback';
 import styles from './Feedback.module.css';
 
 export function FeedbackPanel({ projectId, callId }: { projectId: string; callId: string }) {
   const { list, add, remove } = useFeedback(projectId, callId);
   const viewer = useViewer();
-  const [note, setNote] = useState('');
   if (list.isPending) return <p className={styles.muted}>Loading feedback…</p>;
   if (list.isError) return <ErrorBanner error={list.error} onRetry={() => void list.refetch()} />;
   const rows = list.data;
@@ -42,27 +41,13 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
             <div className={styles.noteText}>{String(n.payload.note ?? '')}</div>
           </div>
         ))}
-        <form
+        <NoteForm
           className={styles.noteForm}
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (note.trim() === '') return;
-            add.mutate({ feedback_type: NOTE, payload: { note: note.trim() } }, { onSuccess: () => setNote('') });
-          }}
-        >
-          <textarea
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            maxLength={1024}
-            rows={2}
-            placeholder="Add a note…"
-            aria-label="Note"
-            data-testid="note-input"
-          />
-          <button type="submit" disabled={add.isPending || note.trim() === ''} data-testid="note-add">
-            Add note
-          </button>
-        </form>
+          busy={add.isPending}
+          multiline
+          submitLabel="Add note"
+          onAdd={(note, done) => add.mutate({ feedback_type: NOTE, payload: { note } }, { onSuccess: done })}
+        />
         {(add.isError || remove.isError) && <ErrorBanner error={add.error ?? remove.error} />}
       </section>
       {others.length > 0 && (
