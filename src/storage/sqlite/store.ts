@@ -79,7 +79,7 @@ export function createSqliteStore(
     costs: createSqliteCostStore(db, writer),
     projects: createSqliteProjectSettingsStore(db, writer),
     auth: createSqliteAuthStore(db, writer),
-    spans: createSqliteSpanStore(db, writer),
+    spans: createSqliteSpanStore(db, reads, writer),
     historicalTurns: createSqliteHistoricalTurnStore(db, writer),
     stats: { sizeBytes: () => databaseBytes(db, path), onCommit: writer.onCommit },
     health: () => writer.health(),

@@ -5,7 +5,7 @@
 import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
 import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
 import { TOKEN_COLUMNS } from '../../span-rollups.js';
-import type { SqliteDb } from '../engine/database.js';
+import type { ReadThreads } from '../engine/read-threads.js';
 import { printSqliteExpr, type FieldPrinter } from '../engine/dialect.js';
 import { aggregateSql, piece, valueSql } from './span-aggregates.js';
 
@@ -58,8 +58,8 @@ export function spanWhere(
   return { sql, params };
 }
 
-export function createSqliteSpanGroups(db: SqliteDb, printField: FieldPrinter) {
-  return (q: SpanGroupsQuery): { rows: SpanGroupRow[]; total: number } => {
+export function createSqliteSpanGroups(reads: ReadThreads, printField: FieldPrinter) {
+  return async (q: SpanGroupsQuery): Promise<{ rows: SpanGroupRow[]; total: number }> => {
     const keys = q.keys.map((k, i) => {
       const f = printField(k.field);
       return { sql: `${f.sql} AS k${i}`, params: f.params, alias: k.alias, name: `k${i}` };
@@ -84,23 +84,26 @@ export function createSqliteSpanGroups(db: SqliteDb, printField: FieldPrinter) {
       .join(', ');
     const select = keys.map((k) => k.sql).join(', ');
     const selectParams = keys.flatMap((k) => k.params);
-    const rows = db
-      .prepare(
+    // The page and the count scan the same spans: on two reader threads at once.
+    const [rows, [count]] = await Promise.all([
+      reads.all<DbRow>(
         `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} FROM spans AS s WHERE ${where} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      )
-      .all(...keyParams, ...params, q.limit, q.offset) as DbRow[];
-    const { n } = db
-      .prepare(`SELECT count(*) AS n FROM (SELECT ${select} FROM spans AS s WHERE ${where} GROUP BY ${groupBy})`)
-      .get(...selectParams, ...params) as { n: number };
+        [...keyParams, ...params, q.limit, q.offset],
+      ),
+      reads.all<{ n: number }>(
+        `SELECT count(*) AS n FROM (SELECT ${select} FROM spans AS s WHERE ${where} GROUP BY ${groupBy})`,
+        [...selectParams, ...params],
+      ),
+    ]);
+    const n = count?.n ?? 0;
     const onPage = new Set(rows.map((r) => keyOf(r, keys.length)));
     const models = new Map<string, SpanGroupRow['models'][number][]>();
     if (rows.length > 0) {
       const sums = TOKEN_COLUMNS.map((c) => `${counted(c)} AS ${c}`).join(', ');
-      for (const r of db
-        .prepare(
-          `SELECT ${select}, ${MODEL} AS model, ${sums} FROM spans AS s WHERE ${where} GROUP BY ${groupBy}, model`,
-        )
-        .all(...selectParams, ...params) as DbRow[]) {
+      for (const r of await reads.all<DbRow>(
+        `SELECT ${select}, ${MODEL} AS model, ${sums} FROM spans AS s WHERE ${where} GROUP BY ${groupBy}, model`,
+        [...selectParams, ...params],
+      )) {
         const k = keyOf(r, keys.length);
         if (!onPage.has(k)) continue;
         const m = { model: String(r.model), ...Object.fromEntries(TOKEN_COLUMNS.map((c) => [c, Number(r[c])])) };

@@ -4,7 +4,7 @@
 // parameters; the statement's shape depends only on which filters are set.
 import { fts5Match } from '../../../query/search-terms.js';
 import type { SpanSearchHit, SpanSearchQuery } from '../../span-store.js';
-import type { SqliteDb } from '../engine/database.js';
+import type { ReadThreads } from '../engine/read-threads.js';
 
 type Params = Record<string, string | number>;
 
@@ -46,9 +46,8 @@ function filters(q: SpanSearchQuery, params: Params): string {
 const HIT_COLUMNS = 'm.conversation_id, m.trace_id, m.span_id, m.ord, m.role, m.started_at, b.digest, b.id AS body_id';
 const NEWEST = 'started_at DESC, span_id DESC, ord';
 
-export function createSqliteSpanSearch(db: SqliteDb) {
-  const content = db.prepare('SELECT content FROM span_message_bodies WHERE id = ?').pluck();
-  return (q: SpanSearchQuery): { hits: SpanSearchHit[]; conversations: number } => {
+export function createSqliteSpanSearch(reads: ReadThreads) {
+  return async (q: SpanSearchQuery): Promise<{ hits: SpanSearchHit[]; conversations: number }> => {
     const params: Params = { project: q.projectId };
     const where = filters(q, params);
     let hits: string;
@@ -67,26 +66,20 @@ export function createSqliteSpanSearch(db: SqliteDb) {
           )
         ) WHERE n = 1`;
     }
-    const page = db
-      .prepare(`WITH hits AS (${hits}) SELECT * FROM hits ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset`)
-      .all({ ...params, limit: q.limit, offset: q.offset }) as (Omit<SpanSearchHit, 'content'> & {
-      body_id: number;
-    })[];
-    const conversations = db
-      .prepare(`WITH hits AS (${hits}) SELECT count(DISTINCT coalesce(conversation_id, '')) FROM hits`)
-      .pluck()
-      .get(params) as number;
-    return {
-      hits: page.map(({ body_id, ...h }) => ({
-        conversation_id: h.conversation_id,
-        trace_id: h.trace_id,
-        span_id: h.span_id,
-        role: h.role,
-        digest: h.digest,
-        content: content.get(body_id) as string,
-        started_at: h.started_at,
-      })),
-      conversations,
-    };
+    // The page and the count evaluate the same hits: on two reader threads at once.
+    const [page, [count]] = await Promise.all([
+      reads.all<SpanSearchHit>(
+        `WITH hits AS (${hits}), page AS (SELECT * FROM hits ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset)
+         SELECT conversation_id, trace_id, span_id, role, digest, started_at,
+           (SELECT content FROM span_message_bodies WHERE id = page.body_id) AS content
+         FROM page ORDER BY ${NEWEST}`,
+        [{ ...params, limit: q.limit, offset: q.offset }],
+      ),
+      reads.all<{ n: number }>(
+        `WITH hits AS (${hits}) SELECT count(DISTINCT coalesce(conversation_id, '')) AS n FROM hits`,
+        [params],
+      ),
+    ]);
+    return { hits: page, conversations: count?.n ?? 0 };
   };
 }

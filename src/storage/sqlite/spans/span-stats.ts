@@ -3,13 +3,13 @@
 // the spans where its value is present. Percentiles use SQLite's percentile() (exact, linear
 // interpolation). Values reach SQL only as parameters; identifiers come from allow-lists.
 import type { SpanStatsQuery, SpanStatsResult } from '../../span-store.js';
-import type { SqliteDb } from '../engine/database.js';
+import type { ReadThreads } from '../engine/read-threads.js';
 import type { FieldPrinter } from '../engine/dialect.js';
 import { aggregateSql, piece, valueSql } from './span-aggregates.js';
 import { spanWhere } from './span-groups.js';
 
-export function createSqliteSpanStats(db: SqliteDb, printField: FieldPrinter) {
-  return (q: SpanStatsQuery): SpanStatsResult => {
+export function createSqliteSpanStats(reads: ReadThreads, printField: FieldPrinter) {
+  return async (q: SpanStatsQuery): Promise<SpanStatsResult> => {
     const where = spanWhere({ ...q, startedAfter: q.start, startedBefore: q.end }, printField);
     const keys = q.keys.map((k) => printField(k.field));
     const keySelect = keys.map((k, i) => ({ sql: `${k.sql} AS k${i}`, params: k.params }));
@@ -21,7 +21,7 @@ export function createSqliteSpanStats(db: SqliteDb, printField: FieldPrinter) {
         sql: `SELECT ${keySelect.map((k) => k.sql).join(', ')} FROM spans AS s WHERE ${where.sql} GROUP BY ${keyNames.join(', ')} ORDER BY count(*) DESC, ${keyNames.join(', ')} LIMIT ?`,
         params: [...keySelect.flatMap((k) => k.params), ...where.params, q.groupLimit],
       };
-      const rows = db.prepare(top.sql).all(...top.params) as Record<string, string | number | null>[];
+      const rows = await reads.all<Record<string, string | number | null>>(top.sql, top.params);
       groups = rows.map((r) => Object.fromEntries(q.keys.map((k, i) => [k.alias, r[`k${i}`] ?? null])));
     }
     const values = q.outputs.flatMap((o, i) => {
@@ -34,13 +34,12 @@ export function createSqliteSpanStats(db: SqliteDb, printField: FieldPrinter) {
     );
     const join =
       top === null ? '' : ` JOIN (${top.sql}) AS t ON ${keyNames.map((k) => `x.${k} IS t.${k}`).join(' AND ')}`;
-    const rows = db
-      .prepare(
-        `SELECT x.b AS b${keyNames.map((k) => `, x.${k} AS ${k}`).join('')}${q.outputs
-          .map((o, i) => `, ${aggregateSql(o, piece(`x.m${i}`), piece(`x.v${i}`)).sql} AS o${i}`)
-          .join('')} FROM (${inner.sql}) AS x${join} GROUP BY ${['x.b', ...keyNames.map((k) => `x.${k}`)].join(', ')}`,
-      )
-      .all(...inner.params, ...(top?.params ?? [])) as Record<string, string | number | null>[];
+    const rows = await reads.all<Record<string, string | number | null>>(
+      `SELECT x.b AS b${keyNames.map((k) => `, x.${k} AS ${k}`).join('')}${q.outputs
+        .map((o, i) => `, ${aggregateSql(o, piece(`x.m${i}`), piece(`x.v${i}`)).sql} AS o${i}`)
+        .join('')} FROM (${inner.sql}) AS x${join} GROUP BY ${['x.b', ...keyNames.map((k) => `x.${k}`)].join(', ')}`,
+      [...inner.params, ...(top?.params ?? [])],
+    );
     return {
       groups,
       cells: rows.map((r) => ({

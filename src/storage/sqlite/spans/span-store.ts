@@ -14,6 +14,7 @@ import {
   type FieldSql,
   type SqlValueType,
 } from '../engine/dialect.js';
+import type { ReadThreads } from '../engine/read-threads.js';
 import type { SqliteWriter } from '../engine/writer.js';
 import { createSqliteSpanGroups, spanWhere } from './span-groups.js';
 import { createSqliteSpanSearch } from './span-search.js';
@@ -38,10 +39,12 @@ function printSpanField(field: FieldRef): FieldSql {
   throw new Error(`spans cannot print field ${JSON.stringify(field)}`);
 }
 
-export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanStore {
-  const groups = createSqliteSpanGroups(db, printSpanField);
-  const search = createSqliteSpanSearch(db);
-  const stats = createSqliteSpanStats(db, printSpanField);
+/** Point reads (a trace's or a conversation's spans by index) run here, on `db`; reads that may
+ * scan (queries, groups, stats, search, custom attribute keys) on the reader threads. */
+export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): SpanStore {
+  const groups = createSqliteSpanGroups(reads, printSpanField);
+  const search = createSqliteSpanSearch(reads);
+  const stats = createSqliteSpanStats(reads, printSpanField);
   const firstInput = db.prepare(
     "SELECT input_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND input_messages <> '[]' ORDER BY started_at, span_id LIMIT 1",
   );
@@ -49,9 +52,9 @@ export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanS
     "SELECT output_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND output_messages <> '[]' ORDER BY coalesce(ended_at, started_at) DESC, span_id DESC LIMIT 1",
   );
   return {
-    groups: async (q) => groups(q),
-    search: async (q) => search(q),
-    stats: async (q) => stats(q),
+    groups,
+    search,
+    stats,
 
     async customAttrKeys(q) {
       const { sql: where, params } = spanWhere(q, printSpanField);
@@ -59,32 +62,30 @@ export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanS
         (c) =>
           `SELECT '${c}' AS source, je.key AS key, count(*) AS span_count FROM spans AS s, json_each(s.${c}) AS je WHERE ${where} GROUP BY je.key`,
       );
-      return db
-        .prepare(`${parts.join(' UNION ALL ')} ORDER BY span_count DESC, source, key LIMIT ? OFFSET ?`)
-        .all(...CUSTOM_ATTR_COLUMNS.flatMap(() => params), q.limit, q.offset) as {
-        source: string;
-        key: string;
-        span_count: number;
-      }[];
+      return reads.all<{ source: string; key: string; span_count: number }>(
+        `${parts.join(' UNION ALL ')} ORDER BY span_count DESC, source, key LIMIT ? OFFSET ?`,
+        [...CUSTOM_ATTR_COLUMNS.flatMap(() => params), q.limit, q.offset],
+      );
     },
 
     async conversationSpans(projectId, ids, after, before, perConversation) {
       if (ids.length === 0) return [];
       const bounds = `${after === null ? '' : ' AND started_at >= @after'}${before === null ? '' : ' AND started_at < @before'}`;
-      return db
-        .prepare(
-          `SELECT conversation_id, operation_name, trace_id, span_id, status_code, started_at, ended_at FROM (
-             SELECT *, row_number() OVER (PARTITION BY conversation_id ORDER BY started_at, span_id) AS n FROM spans
-             WHERE project_id = @project AND conversation_id IN (SELECT value FROM json_each(@ids))${bounds}
-           ) WHERE n <= @per ORDER BY conversation_id, started_at, span_id`,
-        )
-        .all({
-          project: projectId,
-          ids: JSON.stringify(ids),
-          per: perConversation,
-          ...(after === null ? {} : { after }),
-          ...(before === null ? {} : { before }),
-        }) as ConversationSpan[];
+      return reads.all<ConversationSpan>(
+        `SELECT conversation_id, operation_name, trace_id, span_id, status_code, started_at, ended_at FROM (
+           SELECT *, row_number() OVER (PARTITION BY conversation_id ORDER BY started_at, span_id) AS n FROM spans
+           WHERE project_id = @project AND conversation_id IN (SELECT value FROM json_each(@ids))${bounds}
+         ) WHERE n <= @per ORDER BY conversation_id, started_at, span_id`,
+        [
+          {
+            project: projectId,
+            ids: JSON.stringify(ids),
+            per: perConversation,
+            ...(after === null ? {} : { after }),
+            ...(before === null ? {} : { before }),
+          },
+        ],
+      );
     },
 
     async conversationEnds(projectId, ids) {
@@ -107,11 +108,16 @@ export function createSqliteSpanStore(db: SqliteDb, writer: SqliteWriter): SpanS
       const select = SPAN_COLUMNS.map((c) => (wanted.has(c) ? `s."${c}"` : `NULL AS "${c}"`)).join(', ');
       const order = printSqliteOrderBy(q.sort, printSpanField);
       const orderSql = order.sql === '' ? 'ORDER BY s.started_at DESC, s.span_id' : `${order.sql}, s.span_id`;
-      const rows = db
-        .prepare(`SELECT ${select} FROM spans AS s WHERE ${where} ${orderSql} LIMIT ? OFFSET ?`)
-        .all(...params, ...order.params, q.limit, q.offset) as SpanRow[];
-      const { n } = db.prepare(`SELECT COUNT(*) AS n FROM spans AS s WHERE ${where}`).get(...params) as { n: number };
-      return { rows, total: n };
+      const [rows, [count]] = await Promise.all([
+        reads.all<SpanRow>(`SELECT ${select} FROM spans AS s WHERE ${where} ${orderSql} LIMIT ? OFFSET ?`, [
+          ...params,
+          ...order.params,
+          q.limit,
+          q.offset,
+        ]),
+        reads.all<{ n: number }>(`SELECT COUNT(*) AS n FROM spans AS s WHERE ${where}`, params),
+      ]);
+      return { rows, total: count?.n ?? 0 };
     },
 
     async agents(q) {
