@@ -43,43 +43,111 @@ function filters(q: SpanSearchQuery, params: Params): string {
   return parts.map((p) => ` AND ${p}`).join('');
 }
 
-const HIT_COLUMNS = 'm.conversation_id, m.trace_id, m.span_id, m.ord, m.role, m.started_at, b.digest, b.id AS body_id';
+const OCCURRENCE = 'm.conversation_id, m.trace_id, m.span_id, m.ord, m.role, m.started_at, m.body_id';
 const NEWEST = 'started_at DESC, span_id DESC, ord';
+const MATCHED = 'm.body_id IN (SELECT rowid FROM span_message_fts WHERE span_message_fts MATCH @match)';
+/** Occurrences read newest first before a common term's walk gives up for the term-first plan. */
+const WALK_MAX_ROWS = 200_000;
+const WALK_CHUNK = 512;
 
+type Occurrence = Omit<SpanSearchHit, 'content' | 'digest'> & { readonly ord: number; readonly body_id: number };
+/** A hit's identity: its conversation (else trace), role and body; the newest occurrence stands for it. */
+const hitKey = (o: Occurrence) => `${o.role}\u0001${o.body_id}\u0001${o.conversation_id ?? o.trace_id}`;
+
+/**
+ * Two plans for a term's page. Term first: every occurrence of the matching bodies, read from
+ * the covering body index (migration 14), one per hit, sorted. Newest first: the project's
+ * occurrences by start time, kept when their body matches, until the page is full; it wins when
+ * the term is common (`invoice` in 178,000 of 1M bodies: ~40 ms against ~1 s), as a page of
+ * `want` hits then needs about `want * bodies / matched` rows. Bounded by WALK_MAX_ROWS, after
+ * which (filters that rarely hold) the term-first plan answers.
+ */
 export function createSqliteSpanSearch(reads: ReadThreads) {
+  async function termFirst(where: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[]> {
+    return reads.all<Occurrence>(
+      `SELECT * FROM (
+         SELECT ${OCCURRENCE}, row_number() OVER (PARTITION BY coalesce(m.conversation_id, m.trace_id), m.role, m.body_id ORDER BY ${NEWEST}) AS n
+         FROM span_messages AS m INDEXED BY span_messages_body WHERE ${MATCHED} AND m.project_id = @project${where}
+       ) WHERE n = 1 ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset`,
+      [{ ...params, limit: q.limit, offset: q.offset }],
+    );
+  }
+
+  async function newestFirst(where: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[] | null> {
+    const want = q.offset + q.limit;
+    const seen = new Set<string>();
+    const kept: Occurrence[] = [];
+    let read = 0;
+    const sql = `SELECT ${OCCURRENCE} FROM span_messages AS m INDEXED BY span_messages_started
+      WHERE m.project_id = @project AND ${MATCHED}${where} ORDER BY ${NEWEST}`;
+    for await (const chunk of reads.stream<Occurrence>(sql, [params], WALK_CHUNK)) {
+      for (const o of chunk) {
+        const key = hitKey(o);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        kept.push(o);
+        if (kept.length >= want) return kept.slice(q.offset);
+      }
+      read += chunk.length;
+      if (read >= WALK_MAX_ROWS) return null;
+    }
+    return kept.slice(q.offset);
+  }
+
+  async function page(where: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[]> {
+    if (q.terms === null)
+      return reads.all<Occurrence>(
+        `SELECT ${OCCURRENCE} FROM span_messages AS m WHERE m.project_id = @project${where} ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset`,
+        [{ ...params, limit: q.limit, offset: q.offset }],
+      );
+    // A conversation or a trace holds few occurrences: read them by the term.
+    if (q.conversationId === null && q.traceId === null) {
+      const [counts] = await reads.all<{ matched: number; bodies: number }>(
+        `SELECT (SELECT count(*) FROM span_message_fts WHERE span_message_fts MATCH @match) AS matched,
+           (SELECT coalesce(max(id), 0) FROM span_message_bodies) AS bodies`,
+        [{ match: params.match! }],
+      );
+      const matched = counts?.matched ?? 0;
+      if (matched > 0 && matched * matched >= (q.offset + q.limit) * (counts?.bodies ?? 0)) {
+        const walked = await newestFirst(where, params, q);
+        if (walked !== null) return walked;
+      }
+    }
+    return termFirst(where, params, q);
+  }
+
   return async (q: SpanSearchQuery): Promise<{ hits: SpanSearchHit[]; conversations: number }> => {
     const params: Params = { project: q.projectId };
     const where = filters(q, params);
-    let hits: string;
-    if (q.terms === null) {
-      hits = `SELECT ${HIT_COLUMNS} FROM span_messages AS m JOIN span_message_bodies AS b ON b.id = m.body_id WHERE m.project_id = @project${where}`;
-    } else {
-      params.match = fts5Match(q.terms);
-      // One hit per (conversation, else trace; role; body): its newest occurrence.
-      hits = `SELECT * FROM (
-          SELECT *, row_number() OVER (PARTITION BY coalesce(conversation_id, trace_id), role, body_id ORDER BY ${NEWEST}) AS n
-          FROM (
-            SELECT ${HIT_COLUMNS} FROM span_message_fts AS f
-            JOIN span_message_bodies AS b ON b.id = f.rowid
-            JOIN span_messages AS m ON m.body_id = b.id AND m.project_id = b.project_id
-            WHERE span_message_fts MATCH @match AND b.project_id = @project${where}
-          )
-        ) WHERE n = 1`;
-    }
-    // The page and the count evaluate the same hits: on two reader threads at once.
-    const [page, [count]] = await Promise.all([
-      reads.all<SpanSearchHit>(
-        `WITH hits AS (${hits}), page AS (SELECT * FROM hits ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset)
-         SELECT conversation_id, trace_id, span_id, role, digest, started_at,
-           (SELECT content FROM span_message_bodies WHERE id = page.body_id) AS content
-         FROM page ORDER BY ${NEWEST}`,
-        [{ ...params, limit: q.limit, offset: q.offset }],
-      ),
+    if (q.terms !== null) params.match = fts5Match(q.terms);
+    const matched = q.terms === null ? '' : ` AND ${MATCHED}`;
+    // The page and the count of conversations with a hit run at once, on two reader threads.
+    const [occurrences, [count]] = await Promise.all([
+      page(where, params, q),
       reads.all<{ n: number }>(
-        `WITH hits AS (${hits}) SELECT count(DISTINCT coalesce(conversation_id, '')) AS n FROM hits`,
+        `SELECT count(DISTINCT coalesce(m.conversation_id, '')) AS n FROM span_messages AS m WHERE m.project_id = @project${matched}${where}`,
         [params],
       ),
     ]);
-    return { hits: page, conversations: count?.n ?? 0 };
+    const bodies = new Map(
+      (
+        await reads.all<{ id: number; digest: string; content: string }>(
+          'SELECT id, digest, content FROM span_message_bodies WHERE id IN (SELECT value FROM json_each(?))',
+          [JSON.stringify([...new Set(occurrences.map((o) => o.body_id))])],
+        )
+      ).map((b) => [b.id, b]),
+    );
+    return {
+      hits: occurrences.map((o) => ({
+        conversation_id: o.conversation_id,
+        trace_id: o.trace_id,
+        span_id: o.span_id,
+        role: o.role,
+        digest: bodies.get(o.body_id)!.digest,
+        content: bodies.get(o.body_id)!.content,
+        started_at: o.started_at,
+      })),
+      conversations: count?.n ?? 0,
+    };
   };
 }

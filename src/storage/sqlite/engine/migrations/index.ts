@@ -14,6 +14,7 @@ import { MIGRATION_10 } from './010-call-ids.js';
 import { MIGRATION_11 } from './011-spans.js';
 import { MIGRATION_12 } from './012-span-messages.js';
 import { MIGRATION_13 } from './013-historical-turns.js';
+import { MIGRATION_14 } from './014-span-message-cover.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -29,4 +30,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_11,
   MIGRATION_12,
   MIGRATION_13,
+  MIGRATION_14,
 ];
