@@ -174,6 +174,85 @@ test('a turn reads as Weave shows it: user, agent, tool after the call that aske
   assert.ok(Math.abs(got.total_cost_usd - (300 * 2.5 + 30 * 10) / 1e6) < 1e-12, String(got.total_cost_usd));
 });
 
+test('model calls started in the same millisecond read in causal order: ask, tool, answer', async () => {
+  // OpenTelemetry JS starts spans at Date.now(): the answering call may tie with the asking one,
+  // end "before" it, and have the smaller span id.
+  const traceId = hexId(16);
+  const [root, ask, answer] = ['aa00000000000001', 'ff00000000000002', '0000000000000003'];
+  const at = Date.UTC(2026, 10, 27, 10);
+  const spans: TestSpan[] = [
+    {
+      traceId,
+      spanId: root,
+      name: 'invoke_agent planner',
+      startMs: at,
+      endMs: at + 2,
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'planner',
+        'gen_ai.input.messages': parts('user', { type: 'text', content: 'Plan it.' }),
+      },
+    },
+    {
+      traceId,
+      spanId: ask,
+      parentSpanId: root,
+      name: 'chat m',
+      startMs: at + 1,
+      endMs: at + 1.6,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.output.messages': parts(
+          'assistant',
+          { type: 'text', content: 'Looking.' },
+          { type: 'tool_call', id: 'call_9', name: 'lookup', arguments: '{}' },
+        ),
+      },
+    },
+    {
+      traceId,
+      spanId: hexId(8),
+      parentSpanId: ask,
+      name: 'execute_tool lookup',
+      startMs: at + 1,
+      endMs: at + 1.5,
+      attributes: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'lookup',
+        'gen_ai.tool.call.id': 'call_9',
+      },
+    },
+    {
+      traceId,
+      spanId: answer,
+      parentSpanId: root,
+      name: 'chat m',
+      startMs: at + 1,
+      endMs: at + 1.2,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.input.messages': JSON.stringify([
+          { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_9', response: 'ok' }] },
+        ]),
+        'gen_ai.output.messages': parts('assistant', { type: 'text', content: 'Done.' }),
+      },
+    },
+  ];
+  const r = await t.postRaw('/agents/otel/v1/traces', otlpJson(RESOURCE, spans), 'application/json');
+  assert.equal(r.status, 200, r.text);
+  const got = await chat(traceId);
+  assert.deepEqual(
+    got.messages.map((m: { type: string; span_id: string }) => [m.type, m.span_id]),
+    [
+      ['user_message', root],
+      ['agent_start', root],
+      ['assistant_message', ask],
+      ['tool_call', spans[2]!.spanId],
+      ['assistant_message', answer],
+    ],
+  );
+});
+
 test('a conversation pages its turns back from the latest, each page oldest first', async () => {
   const conv = `conv-${hexId(4)}`;
   const t0 = Date.UTC(2026, 10, 27, 10);

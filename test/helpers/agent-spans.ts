@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 
 export const hexId = (bytes: number) => randomBytes(bytes).toString('hex');
+/** Milliseconds (fractions to the microsecond) as OTLP's nanoseconds, in text. */
+const nanos = (ms: number) => `${BigInt(Math.round(ms * 1000)) * 1000n}`;
 
 type Value = string | number | boolean | string[];
 export interface TestSpan {
@@ -43,8 +45,8 @@ export function otlpJson(resource: Record<string, Value>, spans: readonly TestSp
               parentSpanId: s.parentSpanId ?? '',
               name: s.name,
               kind: 1,
-              startTimeUnixNano: `${s.startMs}000000`,
-              endTimeUnixNano: `${s.endMs ?? s.startMs + 10}000000`,
+              startTimeUnixNano: nanos(s.startMs),
+              endTimeUnixNano: nanos(s.endMs ?? s.startMs + 10),
               attributes: attributes(s.attributes ?? {}),
               status: { code: s.status ?? 0 },
             })),

@@ -80,7 +80,12 @@ const durationMs = (s: SpanRow) =>
   typeof s.ended_at === 'number' ? Math.max(0, Math.floor((s.ended_at - Number(s.started_at)) / 1000)) : null;
 const iso = (us: unknown) => (typeof us === 'number' ? formatTimestamp(us) : null);
 
-function sortSiblings(spans: SpanRow[]): SpanRow[] {
+/**
+ * Siblings by start, then causal order where times cannot tell: OpenTelemetry JS starts a span
+ * at Date.now() (whole milliseconds) and measures its duration finely, so a model call that
+ * answers a tool result can start "at the same time" as the call that asked for it.
+ */
+function sortSiblings(spans: SpanRow[], callIds: ReadonlySet<string>): SpanRow[] {
   const sorted = [...spans].sort((a, b) => {
     const d = Number(a.started_at) - Number(b.started_at);
     if (d !== 0) return d;
@@ -88,6 +93,24 @@ function sortSiblings(spans: SpanRow[]): SpanRow[] {
     if (la !== 0) return -la;
     return String(a.span_id) < String(b.span_id) ? -1 : 1;
   });
+  // A model call whose input answers a call id another sibling asked for comes after that sibling.
+  for (const id of callIds) {
+    const asker = sorted.find(
+      (s) => s.operation_name !== 'execute_tool' && String(s.output_messages ?? '').includes(id),
+    );
+    if (asker === undefined) continue;
+    for (const answer of sorted.filter(
+      (s) =>
+        s !== asker &&
+        s.operation_name !== 'execute_tool' &&
+        Number(s.started_at) <= Number(asker.started_at) + 1000 &&
+        String(s.input_messages ?? '').includes(id),
+    )) {
+      if (sorted.indexOf(answer) > sorted.indexOf(asker)) continue;
+      sorted.splice(sorted.indexOf(answer), 1);
+      sorted.splice(sorted.indexOf(asker) + 1, 0, answer);
+    }
+  }
   // Causal order: a tool execution right after the one model span that asked for its call id.
   for (const tool of sorted.filter(
     (s) => (s.operation_name === 'execute_tool' || s.operation_name === 'invoke_agent') && s.tool_call_id !== null,
@@ -128,7 +151,8 @@ export function traceChat(
     const parent = s.parent_span_id !== null && ids.has(String(s.parent_span_id)) ? String(s.parent_span_id) : null;
     children.set(parent, [...(children.get(parent) ?? []), s]);
   }
-  for (const [k, v] of children) children.set(k, sortSiblings(v));
+  const callIds = new Set(spans.flatMap((s) => (s.tool_call_id === null ? [] : [String(s.tool_call_id)])));
+  for (const [k, v] of children) children.set(k, sortSiblings(v, callIds));
   const messages: Obj[] = [];
   const tokensOf = (s: SpanRow, depth = 0): Record<(typeof TOKENS)[number], number> => {
     const out = Object.fromEntries(TOKENS.map((k) => [k, num(s[k])])) as Record<(typeof TOKENS)[number], number>;
