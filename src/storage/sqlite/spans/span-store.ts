@@ -16,6 +16,7 @@ import {
 } from '../engine/dialect.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import type { SqliteWriter } from '../engine/writer.js';
+import { createSqliteConversationPage } from './conversation-page.js';
 import { createSqliteSpanGroups, spanWhere } from './span-groups.js';
 import { createSqliteSpanSearch } from './span-search.js';
 import { createSqliteSpanStats } from './span-stats.js';
@@ -43,6 +44,7 @@ function printSpanField(field: FieldRef): FieldSql {
  * scan (queries, groups, stats, search, custom attribute keys) on the reader threads. */
 export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): SpanStore {
   const groups = createSqliteSpanGroups(reads, printSpanField);
+  const conversationPage = createSqliteConversationPage(reads, groups);
   const search = createSqliteSpanSearch(reads);
   const stats = createSqliteSpanStats(reads, printSpanField);
   const firstInput = db.prepare(
@@ -52,7 +54,7 @@ export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: 
     "SELECT output_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND output_messages <> '[]' ORDER BY coalesce(ended_at, started_at) DESC, span_id DESC LIMIT 1",
   );
   return {
-    groups,
+    groups: async (q) => (await conversationPage(q)) ?? groups(q),
     search,
     stats,
 

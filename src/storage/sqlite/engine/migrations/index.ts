@@ -15,6 +15,7 @@ import { MIGRATION_11 } from './011-spans.js';
 import { MIGRATION_12 } from './012-span-messages.js';
 import { MIGRATION_13 } from './013-historical-turns.js';
 import { MIGRATION_14 } from './014-span-message-cover.js';
+import { MIGRATION_15 } from './015-span-activity.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -31,4 +32,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_12,
   MIGRATION_13,
   MIGRATION_14,
+  MIGRATION_15,
 ];

@@ -1,0 +1,94 @@
+// The conversations page (/agents/spans/query grouped by conversation, latest activity first, no
+// filter) has its own plan on SQLite (storage/sqlite/spans/conversation-page.ts): it must answer
+// exactly what the general grouped read answers for the same spans. A filter that keeps every
+// span sends the same request to the general read; the two are compared page by page, with spans
+// outside any conversation, conversations tied on their latest activity, time bounds and measures.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { hexId, otlpJson, type TestSpan } from './helpers/agent-spans.js';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
+
+const NAME = `page-${hexId(4)}`;
+const PROJECT = `acme/${NAME}`;
+const T0 = Date.UTC(2026, 10, 22, 8);
+const EVERY_SPAN = { $expr: { $not: [{ $eq: [{ $getField: 'span_name' }, { $literal: 'never' }] }] } };
+
+function span(conversation: string | null, startMs: number, endMs: number | undefined, tokens: number): TestSpan {
+  return {
+    traceId: hexId(16),
+    spanId: hexId(8),
+    name: 'chat gpt-4o',
+    startMs,
+    ...(endMs === undefined ? {} : { endMs }),
+    attributes: {
+      ...(conversation === null ? {} : { 'gen_ai.conversation.id': conversation }),
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.agent.name': 'pager',
+      'gen_ai.request.model': 'gpt-4o',
+      'gen_ai.usage.input_tokens': tokens,
+      'gen_ai.usage.output_tokens': 1,
+    },
+  };
+}
+
+async function page(body: Record<string, unknown>) {
+  const r = await t.post('/agents/spans/query', { project_id: PROJECT, ...body });
+  assert.equal(r.status, 200, r.text);
+  return r.body as { groups: Record<string, unknown>[]; total_count: number };
+}
+
+test('the conversations page answers what the general grouped read answers', async () => {
+  const spans: TestSpan[] = [];
+  for (let i = 0; i < 23; i++) {
+    const start = T0 + i * 60_000;
+    spans.push(span(`c-${String(i).padStart(2, '0')}`, start, start + 5_000, 10 + i));
+    // An early span that ends last: the activity is the end, not the start.
+    if (i % 5 === 0) spans.push(span(`c-${String(i).padStart(2, '0')}`, start - 3_600_000, start + 30 * 60_000, 3));
+  }
+  // Three conversations end at the same instant: ties read by id.
+  for (const c of ['tie-b', 'tie-a', 'tie-c']) spans.push(span(c, T0 + 7 * 60_000, T0 + 7 * 60_000 + 5_000, 5));
+  // Spans outside any conversation form one group (key null); one is still open.
+  spans.push(span(null, T0 + 11 * 60_000, T0 + 11 * 60_000 + 1_000, 7), span(null, T0 + 2 * 60_000, undefined, 2));
+  const r = await t.postRaw(
+    '/agents/otel/v1/traces',
+    otlpJson({ 'wandb.entity': 'acme', 'wandb.project': NAME }, spans),
+    'application/json',
+  );
+  assert.equal(r.status, 200, r.text);
+
+  const measures = [{ alias: 'max_in', aggregation: 'max', value: { source: 'field', key: 'input_tokens' } }];
+  const windows = [{}, { started_after: new Date(T0 + 6 * 60_000).toISOString() }];
+  for (const window of windows)
+    for (const limit of [4, 7, 50])
+      for (let offset = 0; offset < 30; offset += limit) {
+        const body = {
+          group_by: [{ key: 'conversation_id' }],
+          include_costs: true,
+          measures,
+          limit,
+          offset,
+          ...window,
+        };
+        const fast = await page(body);
+        const general = await page({ ...body, query: EVERY_SPAN });
+        assert.deepEqual(fast, general, JSON.stringify({ window, limit, offset }));
+        if (offset === 0 && limit === 50) {
+          assert.equal(fast.total_count, 'started_after' in window ? 17 + 3 + 1 : 23 + 3 + 1);
+          assert.ok(fast.groups.some((g) => (g.group_keys as Record<string, unknown>).conversation_id === null));
+        }
+      }
+  // The order itself: latest activity first (c-00's early span ends 30 minutes after it began).
+  const first = await page({ group_by: [{ key: 'conversation_id' }], limit: 5 });
+  assert.deepEqual(
+    first.groups.map((g) => (g.group_keys as Record<string, unknown>).conversation_id),
+    ['c-20', 'c-15', 'c-10', 'c-05', 'c-00'],
+  );
+});
