@@ -7,6 +7,7 @@
 import type { Expr, FieldRef } from '../../../query/plan.js';
 import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
 import type { ReadThreads } from '../engine/read-threads.js';
+import { spanWhere } from './span-groups.js';
 
 type Groups = (q: SpanGroupsQuery) => Promise<{ rows: SpanGroupRow[]; total: number }>;
 type Walked = { readonly c: string | null; readonly last: number };
@@ -41,19 +42,11 @@ export function isConversationPage(q: SpanGroupsQuery): boolean {
   );
 }
 
-function bounds(q: SpanGroupsQuery): { sql: string; params: number[] } {
-  const params: number[] = [];
-  let sql = '';
-  if (q.startedAfter !== null) {
-    sql += ' AND s.started_at >= ?';
-    params.push(q.startedAfter);
-  }
-  if (q.startedBefore !== null) {
-    sql += ' AND s.started_at < ?';
-    params.push(q.startedBefore);
-  }
-  return { sql, params };
-}
+/** The project and the time bounds (the page has no other filter, so no field is printed). */
+const bounds = (q: SpanGroupsQuery) =>
+  spanWhere({ ...q, where: null }, () => {
+    throw new Error('the conversations page prints no field');
+  });
 
 /** `conversation_id IN (ids)`, or NULL for the spans outside any conversation. */
 function among(ids: readonly (string | null)[]): Expr {
@@ -75,8 +68,8 @@ export function createSqliteConversationPage(reads: ReadThreads, groups: Groups)
     let boundary: number | null = null;
     walk: for await (const chunk of reads.stream<Walked>(
       `SELECT s.conversation_id AS c, coalesce(s.ended_at, s.started_at) AS last FROM spans AS s INDEXED BY spans_activity
-       WHERE s.project_id = ?${b.sql} ORDER BY coalesce(s.ended_at, s.started_at) DESC`,
-      [q.projectId, ...b.params],
+       WHERE ${b.sql} ORDER BY coalesce(s.ended_at, s.started_at) DESC`,
+      b.params,
       WALK_CHUNK,
     )) {
       for (const r of chunk) {
@@ -101,10 +94,10 @@ export function createSqliteConversationPage(reads: ReadThreads, groups: Groups)
     const b = bounds(q);
     const [row] = await reads.all<{ n: number; none: number }>(
       `SELECT (SELECT count(DISTINCT s.conversation_id) FROM spans AS s INDEXED BY spans_conversation
-                WHERE s.project_id = ? AND s.conversation_id IS NOT NULL${b.sql}) AS n,
+                WHERE ${b.sql} AND s.conversation_id IS NOT NULL) AS n,
               EXISTS (SELECT 1 FROM spans AS s INDEXED BY spans_no_conversation
-                WHERE s.project_id = ? AND s.conversation_id IS NULL${b.sql}) AS none`,
-      [q.projectId, ...b.params, q.projectId, ...b.params],
+                WHERE ${b.sql} AND s.conversation_id IS NULL) AS none`,
+      [...b.params, ...b.params],
     );
     return (row?.n ?? 0) + (row?.none ?? 0);
   }
