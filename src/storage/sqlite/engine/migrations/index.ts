@@ -16,6 +16,7 @@ import { MIGRATION_12 } from './012-span-messages.js';
 import { MIGRATION_13 } from './013-historical-turns.js';
 import { MIGRATION_14 } from './014-span-message-cover.js';
 import { MIGRATION_15 } from './015-span-activity.js';
+import { MIGRATION_16 } from './016-span-stats-cover.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -33,4 +34,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_13,
   MIGRATION_14,
   MIGRATION_15,
+  MIGRATION_16,
 ];
