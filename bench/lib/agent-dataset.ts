@@ -4,7 +4,11 @@
 // bench/.data/agents-<key>/; its ClickHouse twin (chdb) is seeded the same way from the same
 // generator (seed-agents-ch.ts) and cached beside it, per ClickHouse schema.
 // Contract: the key covers the size, the seed, the generator version and the SQLite schema;
-// manifest.json (or `seeded` for ClickHouse) is written last and marks a cache complete.
+// manifest.json (or `seeded` for ClickHouse) is written last and marks a cache complete. A cache
+// of the same size, seed and generator under an older schema is upgraded in place by Weft's own
+// migrations, as a user's database is (minutes of seeding saved per schema change); a change
+// whose migration cannot bring old rows level must bump AGENT_GEN_VERSION. The ClickHouse twin's
+// key covers its own schema, not SQLite's.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -35,9 +39,37 @@ export interface AgentManifest {
 
 const schemaHash = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('hex').slice(0, 8);
 
-export function agentDatasetKey(opts: Pick<BenchOptions, 'agentSpans' | 'seed'>): string {
+/** The dataset's key without the schema: size, seed and generator. */
+function generatedKey(opts: Pick<BenchOptions, 'agentSpans' | 'seed'>): string {
   const seed = createHash('sha256').update(opts.seed).digest('hex').slice(0, 6);
-  return `agents-${opts.agentSpans}-${seed}-g${AGENT_GEN_VERSION}-s${schemaHash(SQLITE_MIGRATIONS)}`;
+  return `agents-${opts.agentSpans}-${seed}-g${AGENT_GEN_VERSION}`;
+}
+
+export function agentDatasetKey(opts: Pick<BenchOptions, 'agentSpans' | 'seed'>): string {
+  return `${generatedKey(opts)}-s${schemaHash(SQLITE_MIGRATIONS)}`;
+}
+
+/** Upgrades a complete cache of the same spans under an older schema to `key`; false when none. */
+async function upgradeCached(opts: Pick<BenchOptions, 'agentSpans' | 'seed'>, key: string, log: (s: string) => void) {
+  const old = readdirSync(dataPath()).find(
+    (name) =>
+      name.startsWith(`${generatedKey(opts)}-s`) && name !== key && existsSync(join(DATA_DIR, name, 'manifest.json')),
+  );
+  if (old === undefined) return false;
+  const t0 = performance.now();
+  log(`bench: upgrading the cached agents database ${old} to ${key}`);
+  const store = createSqliteStore(join(DATA_DIR, old), { inlineWrites: true });
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  await store.close();
+  const manifestFile = join(DATA_DIR, old, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as AgentManifest;
+  writeFileSync(
+    manifestFile,
+    JSON.stringify({ ...manifest, key, dbBytes: statSync(join(DATA_DIR, old, SQLITE_FILE)).size }),
+  );
+  renameSync(join(DATA_DIR, old), join(DATA_DIR, key));
+  log(`bench: upgraded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  return true;
 }
 
 /** The cached SQLite dataset for these options, seeded first when missing. */
@@ -48,9 +80,9 @@ export async function ensureAgentDataset(
   const key = agentDatasetKey(opts);
   const dir = join(DATA_DIR, key);
   const manifestFile = join(dir, 'manifest.json');
-  if (existsSync(manifestFile))
+  if (existsSync(manifestFile) || (await upgradeCached(opts, key, log)))
     return { dir, manifest: JSON.parse(readFileSync(manifestFile, 'utf8')) as AgentManifest };
-  // Same size, older schema or generator: stale (GBs each).
+  // Same size, another generator: stale (GBs each).
   for (const name of readdirSync(dataPath()))
     if (name.startsWith(`agents-${opts.agentSpans}-`) && name !== key && !name.endsWith('.tmp')) {
       log(`bench: removing stale cached agents database ${name}`);
@@ -111,7 +143,7 @@ export function ensureAgentClickHouse(opts: Pick<BenchOptions, 'agentSpans' | 's
   seedSeconds: number;
   cached: boolean;
 } {
-  const dir = join(DATA_DIR, `ch${schemaHash(CLICKHOUSE_MIGRATIONS)}-${agentDatasetKey(opts)}`);
+  const dir = join(DATA_DIR, `ch${schemaHash(CLICKHOUSE_MIGRATIONS)}-${generatedKey(opts)}`);
   const done = join(dir, 'seeded');
   const chdb = join(dir, 'chdb');
   if (existsSync(done))
