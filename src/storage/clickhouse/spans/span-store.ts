@@ -86,6 +86,14 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
   const table = `${chIdentifier(database)}.spans`;
   const rollups = `${chIdentifier(database)}.agent_rollups`;
   const rollupsOfTraces = `${chIdentifier(database)}.agent_trace_rollups`;
+  /**
+   * The newest version (highest seq) of each span of the traces `traces` selects: FINAL's answer,
+   * reading those traces' rows only, where FINAL merges the whole table (200 traces of 1M spans:
+   * 0.12 s against 1.4 s). Every version of a span shares its trace, so all of them are read.
+   */
+  const latestOfTraces = (cols: string, traces: string) =>
+    `SELECT ${cols} FROM ${table} AS s WHERE project_id = {p:String} AND trace_id IN (${traces}) ORDER BY seq DESC LIMIT 1 BY trace_id, span_id`;
+  const TRACES = 'SELECT arrayJoin({t:Array(String)})';
   // One write at a time per store: a trace's rollups are read, then replaced (without this, two
   // writes of one trace could both take away its old figures). Replicas of Weft over one
   // ClickHouse do not share this lane (docs/agents.md).
@@ -97,11 +105,10 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
 
   async function settleOwners(projectId: string, traceIds: readonly string[]) {
     const rows = (
-      await selectRows<Record<string, unknown>>(
-        client,
-        `SELECT ${SPAN_COLUMNS.join(', ')} FROM ${table} AS s FINAL WHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin({t:Array(String)}))`,
-        { p: projectId, t: traceIds },
-      )
+      await selectRows<Record<string, unknown>>(client, latestOfTraces(SPAN_COLUMNS.join(', '), TRACES), {
+        p: projectId,
+        t: traceIds,
+      })
     ).map(decoded);
     const byTrace = new Map<string, SpanRow[]>();
     for (const r of rows) byTrace.set(String(r.trace_id), [...(byTrace.get(String(r.trace_id)) ?? []), r]);
@@ -134,7 +141,8 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
   async function replaceRollups(projectId: string, traceIds: readonly string[], byTrace: Map<string, SpanRow[]>) {
     const stored = await selectRows<Record<string, string | number>>(
       client,
-      `SELECT * EXCEPT seq FROM ${rollupsOfTraces} FINAL WHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin({t:Array(String)}))`,
+      `SELECT * EXCEPT seq FROM ${rollupsOfTraces} WHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin({t:Array(String)}))
+       ORDER BY seq DESC LIMIT 1 BY trace_id, agent_name, agent_version, model`,
       { p: projectId, t: traceIds },
     );
     const before = new Map<string, Record<string, string | number>>();
@@ -240,10 +248,12 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
       ].join('');
       const rows = await selectRows<Record<string, unknown>>(
         client,
-        `SELECT conversation_id, operation_name, trace_id, span_id, status_code, started_at, ended_at FROM ${table} AS s FINAL
-         WHERE project_id = ${params.add(projectId, 'String')} AND conversation_id IN (SELECT arrayJoin(${params.add(ids, 'Array(String)')}))${bounds}
+        `SELECT * FROM (${latestOfTraces(
+          'conversation_id, operation_name, trace_id, span_id, status_code, started_at, ended_at',
+          `SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))`,
+        )}) WHERE conversation_id IN (SELECT arrayJoin({ids:Array(String)}))${bounds}
          ORDER BY conversation_id, started_at, span_id LIMIT ${params.add(perConversation, 'Int64')} BY conversation_id`,
-        params.values,
+        { ...params.values, p: projectId, ids },
       );
       return rows.map((r) => ({
         conversation_id: String(r.conversation_id),
@@ -264,7 +274,10 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
         `SELECT conversation_id AS c,
            argMinIf(input_messages, (started_at, span_id), input_messages != '[]') AS first,
            argMaxIf(output_messages, (coalesce(ended_at, started_at), span_id), output_messages != '[]') AS last
-         FROM ${table} AS s FINAL WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))
+         FROM (${latestOfTraces(
+           'trace_id, span_id, conversation_id, started_at, ended_at, input_messages, output_messages',
+           `SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))`,
+         )}) WHERE conversation_id IN (SELECT arrayJoin({ids:Array(String)}))
          GROUP BY conversation_id`,
         { p: projectId, ids },
       );
@@ -328,20 +341,21 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
     async traceSpans(projectId, traceIds) {
       if (traceIds.length === 0) return [];
       const cols = SPAN_COLUMNS.map((c) => (c === 'raw_span_dump' ? 'NULL AS raw_span_dump' : c)).join(', ');
-      const rows = await selectRows<Record<string, unknown>>(
-        client,
-        `SELECT ${cols} FROM ${table} AS s FINAL WHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin({t:Array(String)}))`,
-        { p: projectId, t: traceIds },
-      );
+      const rows = await selectRows<Record<string, unknown>>(client, latestOfTraces(cols, TRACES), {
+        p: projectId,
+        t: traceIds,
+      });
       return rows.map(decoded);
     },
 
     async conversationTraces(projectId, conversationId) {
       const rows = await selectRows<{ trace_id: string; started_at: string }>(
         client,
-        `SELECT trace_id, min(started_at) AS started_at FROM ${table} AS s FINAL WHERE project_id = {p:String}
-         AND trace_id IN (SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id = {c:String})
-         GROUP BY trace_id ORDER BY started_at, trace_id`,
+        // A trace is the conversation's when a span's newest version still says so.
+        `SELECT trace_id, min(started_at) AS started_at FROM (${latestOfTraces(
+          'trace_id, span_id, started_at, conversation_id',
+          `SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id = {c:String}`,
+        )}) GROUP BY trace_id HAVING countIf(conversation_id = {c:String}) > 0 ORDER BY started_at, trace_id`,
         { p: projectId, c: conversationId },
       );
       return rows.map((r) => ({ trace_id: r.trace_id, started_at: Number(r.started_at) }));
