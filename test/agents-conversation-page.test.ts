@@ -66,25 +66,35 @@ test('the conversations page answers what the general grouped read answers', asy
 
   const measures = [{ alias: 'max_in', aggregation: 'max', value: { source: 'field', key: 'input_tokens' } }];
   const windows = [{}, { started_after: new Date(T0 + 6 * 60_000).toISOString() }];
-  for (const window of windows)
-    for (const limit of [4, 7, 50])
-      for (let offset = 0; offset < 30; offset += limit) {
-        const body = {
-          group_by: [{ key: 'conversation_id' }],
-          include_costs: true,
-          measures,
-          limit,
-          offset,
-          ...window,
-        };
-        const fast = await page(body);
-        const general = await page({ ...body, query: EVERY_SPAN });
-        assert.deepEqual(fast, general, JSON.stringify({ window, limit, offset }));
-        if (offset === 0 && limit === 50) {
-          assert.equal(fast.total_count, 'started_after' in window ? 17 + 3 + 1 : 23 + 3 + 1);
-          assert.ok(fast.groups.some((g) => (g.group_keys as Record<string, unknown>).conversation_id === null));
+  const NAMED = { $expr: { $not: [{ $eq: [{ $getField: 'conversation_id' }, { $literal: null }] }] } };
+  const filters = [
+    { fast: {}, general: { query: EVERY_SPAN } },
+    { fast: { query: NAMED }, general: { query: { $expr: { $and: [NAMED.$expr, EVERY_SPAN.$expr] } } } },
+  ];
+  for (const filter of filters)
+    for (const window of windows)
+      for (const limit of [4, 7, 50])
+        for (let offset = 0; offset < 30; offset += limit) {
+          const body = {
+            group_by: [{ key: 'conversation_id' }],
+            include_costs: true,
+            measures,
+            limit,
+            offset,
+            ...window,
+          };
+          const fast = await page({ ...body, ...filter.fast });
+          const general = await page({ ...body, ...filter.general });
+          assert.deepEqual(fast, general, JSON.stringify({ filter, window, limit, offset }));
+          if (offset === 0 && limit === 50) {
+            const outside = 'query' in filter.fast ? 0 : 1;
+            assert.equal(fast.total_count, ('started_after' in window ? 17 + 3 : 23 + 3) + outside);
+            assert.equal(
+              fast.groups.some((g) => (g.group_keys as Record<string, unknown>).conversation_id === null),
+              outside === 1,
+            );
+          }
         }
-      }
   // The order itself: latest activity first (c-00's early span ends 30 minutes after it began).
   const first = await page({ group_by: [{ key: 'conversation_id' }], limit: 5 });
   assert.deepEqual(

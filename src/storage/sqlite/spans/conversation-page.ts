@@ -1,9 +1,10 @@
 // The conversations page on SQLite: spans grouped by conversation, latest activity first, with
-// no filter but the time bounds. Grouping every span of a project to show 50 conversations took
+// no filter but the time bounds (and, as the Agents view asks, spans outside any conversation
+// left out). Grouping every span of a project to show 50 conversations took
 // 8 s over 1M spans; here the page's conversations come from walking the activity index newest
 // first (migration 15: a conversation's first row met is its latest), their figures from the
 // general grouped read restricted to them, and the count of conversations from covering indexes
-// (docs/performance.md "Agents"). Any other shape of query is left to the general read.
+// (docs/performance.md "Agents"). Any other filter is left to the general read.
 import type { Expr, FieldRef } from '../../../query/plan.js';
 import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
 import type { ReadThreads } from '../engine/read-threads.js';
@@ -29,14 +30,29 @@ const CONVERSATION: FieldRef = { kind: 'column', name: 'conversation_id', type: 
 
 const unset = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
 
-/** Whether the query is the conversations page: one conversation key, no filter, latest first. */
+/** `conversation_id IS NOT NULL`, the filter the Agents view lists conversations with. */
+function inConversations(where: Expr | null): boolean {
+  return (
+    where !== null &&
+    where.kind === 'not' &&
+    where.item.kind === 'isNull' &&
+    where.item.input.kind === 'field' &&
+    where.item.input.field.kind === 'column' &&
+    where.item.input.field.name === 'conversation_id'
+  );
+}
+
+/**
+ * Whether the query is the conversations page: one conversation key, latest first, no filter
+ * but the time bounds and, optionally, leaving out the spans outside any conversation.
+ */
 export function isConversationPage(q: SpanGroupsQuery): boolean {
   const key = q.keys.length === 1 ? q.keys[0]!.field : null;
   return (
     key !== null &&
     key.kind === 'column' &&
     key.name === 'conversation_id' &&
-    q.where === null &&
+    (q.where === null || inConversations(q.where)) &&
     q.sort.every((s) => s.name === 'last_seen' && s.direction === 'desc') &&
     Object.entries(q).every(([k, v]) => PLAIN.has(k) || unset(v))
   );
@@ -64,6 +80,7 @@ export function createSqliteConversationPage(reads: ReadThreads, groups: Groups)
   async function pageKeys(q: SpanGroupsQuery): Promise<(string | null)[]> {
     const want = q.offset + q.limit;
     const b = bounds(q);
+    const named = inConversations(q.where);
     const latest = new Map<string | null, number>();
     let boundary: number | null = null;
     walk: for await (const chunk of reads.stream<Walked>(
@@ -73,6 +90,7 @@ export function createSqliteConversationPage(reads: ReadThreads, groups: Groups)
       WALK_CHUNK,
     )) {
       for (const r of chunk) {
+        if (r.c === null && named) continue;
         // Past the page's last activity nothing can join the page any more (ties are read on).
         if (boundary !== null && r.last < boundary) break walk;
         if (latest.has(r.c)) continue;
@@ -99,7 +117,7 @@ export function createSqliteConversationPage(reads: ReadThreads, groups: Groups)
                 WHERE ${b.sql} AND s.conversation_id IS NULL) AS none`,
       [...b.params, ...b.params],
     );
-    return (row?.n ?? 0) + (row?.none ?? 0);
+    return (row?.n ?? 0) + (inConversations(q.where) ? 0 : (row?.none ?? 0));
   }
 
   /** The page when the query is the conversations page, else null. */
@@ -107,6 +125,7 @@ export function createSqliteConversationPage(reads: ReadThreads, groups: Groups)
     if (!isConversationPage(q)) return null;
     const [ids, total] = await Promise.all([pageKeys(q), count(q)]);
     if (ids.length === 0) return { rows: [], total };
+    // Restricted to the page's conversations, the general read is fast (spans_conversation).
     const { rows } = await groups({ ...q, where: among(ids), offset: 0, limit: ids.length });
     return { rows, total };
   };
