@@ -7,6 +7,7 @@ import { AnyObject, DateTime, EmptyRes, Limit, Nullable, Offset, ProjectId, Sort
 import { Query } from './query.js';
 import { DataList, List, MAX_NAMES } from './limits.js';
 import { defineRoute } from './route-spec.js';
+import { feedbackAnalyticsRoutes } from './feedback-analytics.js';
 
 /** A number in [0, 1]: confidences and ratings. Out of range is a 422. */
 const UnitInterval = Type.Number({ minimum: 0, maximum: 1 });
@@ -147,4 +148,5 @@ export const feedbackRoutes = {
     response: FeedbackReplaceRes,
     errors: [400],
   }),
+  ...feedbackAnalyticsRoutes,
 } as const;

@@ -3,6 +3,7 @@
 // ordering so that a failure half-way never loses the feedback a client was told about.
 import type { Micros } from '../time.js';
 import type { Expr, FieldRef, SortTerm } from '../query/plan.js';
+import type { FeedbackAnalyticsStore } from './feedback-analytics.js';
 
 /** One stored feedback row, decoded (JSON columns parsed, time in microseconds). */
 export interface FeedbackRow {
@@ -54,7 +55,8 @@ export interface FeedbackQuery {
   readonly offset: number | null;
 }
 
-export interface FeedbackStore {
+/** Reads, writes and the analytics reads (storage/feedback-analytics.ts). */
+export interface FeedbackStore extends FeedbackAnalyticsStore {
   /**
    * Writes the rows durably, all or none. A row whose (project_id, id) already exists
    * replaces it (a retried request with a client-chosen id is idempotent).

@@ -221,6 +221,38 @@ export function validExamples(f: Fixtures): Record<string, Example> {
     },
     'POST /feedback/purge': { url: '/feedback/purge', body: { project_id: P, query: idEq('no-such-feedback') } },
     'POST /feedback/replace': { url: '/feedback/replace', body: { ...feedback, feedback_id: 'no-such-feedback' } },
+    'POST /feedback/stats': {
+      url: '/feedback/stats',
+      body: {
+        project_id: P,
+        start: '2026-01-01T00:00:00Z',
+        end: '2026-01-02T00:00:00Z',
+        feedback_type: 'wandb.agent_monitor',
+        timezone: 'Europe/Paris',
+        metrics: [{ json_path: 'n', value_type: 'numeric', aggregations: ['avg', 'sum'], percentiles: [50, 95] }],
+      },
+    },
+    'POST /feedback/aggregate': {
+      url: '/feedback/aggregate',
+      body: {
+        project_id: P,
+        after_ms: 1_767_225_600_000,
+        before_ms: 1_767_312_000_000,
+        time_bucket_seconds: 3600,
+        tags: ['t'],
+        group_by: ['scorer_id', 'span_agent_name'],
+      },
+    },
+    'POST /feedback/payload_schema': {
+      url: '/feedback/payload_schema',
+      body: {
+        project_id: P,
+        start: '2026-01-01T00:00:00Z',
+        end: '2026-01-02T00:00:00Z',
+        trigger_ref: 'weave:///x/y/object/mon:*',
+        sample_limit: 10,
+      },
+    },
     'POST /table/create': {
       url: '/table/create',
       body: { table: { project_id: P, rows: [{ a: 1 }, { a: 'two', nested: { x: [1] } }] } },

@@ -16,4 +16,7 @@ export function registerFeedbackRoutes(app: FastifyInstance, feedback: FeedbackS
     return {};
   });
   bindRoute(app, feedbackRoutes.feedbackReplace, (body, ctx) => feedback.replace(body, ctx.userId));
+  bindRoute(app, feedbackRoutes.feedbackStats, (body) => feedback.stats(body));
+  bindRoute(app, feedbackRoutes.feedbackAggregate, (body) => feedback.aggregate(body));
+  bindRoute(app, feedbackRoutes.feedbackPayloadSchema, (body) => feedback.payloadSchema(body));
 }

@@ -20,49 +20,13 @@ import type { SpanStore, StatsOutput } from '../../storage/span-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 import { keyOf } from './span-groups.js';
 import { ALLOWED, CUSTOM_TYPES, spanValue } from './span-values.js';
+import { DAY, SECOND, alignedOrigin, bucketCount, readable, statsGranularity } from '../stats/time-buckets.js';
 
 type Req = Static<typeof AgentSpanStatsReq>;
 type Metric = NonNullable<Req['metrics']>[number];
 
-const SECOND = 1_000_000;
-const DAY = 86_400 * SECOND;
-const MAX_BUCKETS = 10_000;
 /** Outputs that read 0 in a bucket without spans (Weave coalesces these). */
 const ZERO_WHEN_EMPTY = new Set(['sum', 'avg', 'count', 'count_distinct', 'count_true', 'count_false']);
-
-/** A float at 15 significant digits, so that both engines' last-bit differences read the same. */
-const readable = (v: number) => (Number.isInteger(v) ? v : Number(v.toPrecision(15)));
-
-/** Weave's auto_select_granularity_seconds. */
-function autoGranularity(rangeSeconds: number): number {
-  if (rangeSeconds <= 2 * 3600) return 300;
-  if (rangeSeconds <= 12 * 3600) return 3600;
-  if (rangeSeconds <= 3 * 86_400) return 6 * 3600;
-  if (rangeSeconds <= 14 * 86_400) return 12 * 3600;
-  return 86_400;
-}
-
-/** The zone's offset from UTC at an instant, in microseconds (400 for an unknown zone). */
-function zoneOffset(at: number, timeZone: string): number {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }).formatToParts(new Date(Math.floor(at / 1000)));
-  } catch {
-    throw new InvalidRequestError(`timezone: unknown time zone ${JSON.stringify(timeZone)}`);
-  }
-  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
-  return (local - Math.floor(at / 1_000_000) * 1000) * 1000;
-}
 
 function outputsOf(metrics: readonly Metric[]) {
   const aliases = metrics.map((m) => m.alias);
@@ -119,15 +83,13 @@ export async function spanStats(spans: SpanStore, req: Req) {
   if (keys.length > 0 && end - start > STATS_MAX_RANGE_DAYS * DAY)
     throw new InvalidRequestError(`with group_by the date range cannot exceed ${STATS_MAX_RANGE_DAYS} days`);
   const timezone = req.timezone ?? 'UTC';
-  const rangeSeconds = (end - start) / SECOND;
-  let granularity = req.granularity ?? autoGranularity(rangeSeconds);
-  if (rangeSeconds / granularity > MAX_BUCKETS) granularity = Math.floor(rangeSeconds / MAX_BUCKETS) + 1;
+  const granularity = statsGranularity(start, end, req.granularity);
   const width = granularity * SECOND;
-  const offset = zoneOffset(start, timezone);
   // A granularity that covers the whole range is one bucket from `start` (Weft's addition: a
   // figure over exactly the range, such as a 30-day p95); otherwise buckets align to the zone.
-  const origin = width >= end - start ? start : Math.floor((start + offset) / width) * width - offset;
-  const buckets = Math.max(0, Math.ceil((end - origin) / width));
+  const aligned = alignedOrigin(start, width, timezone); // also refuses an unknown zone
+  const origin = width >= end - start ? start : aligned;
+  const buckets = bucketCount(origin, end, width);
   const groupLimit = req.group_limit ?? STATS_GROUP_LIMIT.default;
   if (buckets * (keys.length > 0 ? groupLimit : 1) > STATS_MAX_ROWS && keys.length > 0)
     throw new InvalidRequestError(

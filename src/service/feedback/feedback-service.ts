@@ -9,6 +9,7 @@ import type {
   FeedbackQueryReq,
   FeedbackReplaceReq,
 } from '../../api/feedback.js';
+import type { FeedbackAggregateReq, FeedbackPayloadSchemaReq, FeedbackStatsReq } from '../../api/feedback-analytics.js';
 import type { FeedbackRow, FeedbackSelection, FeedbackStore } from '../../storage/feedback-store.js';
 import { FEEDBACK_COLUMNS, feedbackFields } from '../../query/feedback-fields.js';
 import { compileQuery } from '../../query/compile-query.js';
@@ -16,6 +17,9 @@ import { uuidv7 } from '../json/ids.js';
 import { formatTimestamp, nowMicros, type Micros } from '../../time.js';
 import { processFeedbackPayload, validateFeedbackCreate } from './feedback-validate.js';
 import { purgeIdsFromExpr } from './feedback-purge.js';
+import { feedbackStats } from './feedback-stats.js';
+import { feedbackAggregate } from './feedback-aggregate.js';
+import { feedbackPayloadSchema } from './feedback-payload-schema.js';
 
 export interface FeedbackService {
   create(req: FeedbackCreateReq, userId: string): Promise<FeedbackCreateRes>;
@@ -26,6 +30,12 @@ export interface FeedbackService {
   purge(req: FeedbackPurgeReq): Promise<void>;
   /** Validates the new feedback, then atomically drops `feedback_id` and writes a new row. */
   replace(req: FeedbackReplaceReq, userId: string): Promise<FeedbackCreateRes>;
+  /** /feedback/stats: payload values per time bucket and over the window (feedback-stats.ts). */
+  stats(req: FeedbackStatsReq): ReturnType<typeof feedbackStats>;
+  /** /feedback/aggregate: scorer tags and ratings per bucket and group (feedback-aggregate.ts). */
+  aggregate(req: FeedbackAggregateReq): ReturnType<typeof feedbackAggregate>;
+  /** /feedback/payload_schema: the typed paths of recent payloads (feedback-payload-schema.ts). */
+  payloadSchema(req: FeedbackPayloadSchemaReq): ReturnType<typeof feedbackPayloadSchema>;
 }
 
 export interface FeedbackServiceOptions {
@@ -149,5 +159,9 @@ export function createFeedbackService(store: FeedbackStore, opts: FeedbackServic
       await store.replace(req.project_id, feedbackId, row!);
       return toCreateRes(row!);
     },
+
+    stats: (req) => feedbackStats(store, req, now()),
+    aggregate: (req) => feedbackAggregate(store, req),
+    payloadSchema: (req) => feedbackPayloadSchema(store, req, now()),
   };
 }

@@ -73,7 +73,7 @@ export function createSqliteStore(
     db,
     calls: createSqliteCallStore(db, reads, writer),
     objects: createSqliteObjectStore(db, reads, writer),
-    feedback: createSqliteFeedbackStore(db, writer),
+    feedback: createSqliteFeedbackStore(db, writer, reads),
     tables: createSqliteTableStore(db, reads, writer),
     files: createSqliteFileStore(db, writer),
     costs: createSqliteCostStore(db, writer),

@@ -2,6 +2,7 @@
 // Without transactions, the documented order keeps every acknowledged row: a replacement is
 // written before the row it replaces is deleted, and a re-sent row (same project and id) is
 // written before its older copies are deleted, so a failure leaves a duplicate, never a loss.
+// The analytics reads are in feedback-stats.ts and feedback-aggregate.ts.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../../query/feedback-fields.js';
 import type { Expr, FieldRef } from '../../../query/plan.js';
@@ -11,6 +12,8 @@ import { selectRows } from '../engine/client.js';
 import { selectedValues } from '../../feedback-selection.js';
 import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
+import { createClickHouseFeedbackStats } from './feedback-stats.js';
+import { createClickHouseFeedbackAggregate } from './feedback-aggregate.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -62,6 +65,9 @@ export function createClickHouseFeedbackStore(
   }
 
   return {
+    ...createClickHouseFeedbackStats(client, table),
+    aggregate: createClickHouseFeedbackAggregate(client, table),
+
     async insert(rows) {
       if (rows.length === 0) return;
       const first = nextSeq();

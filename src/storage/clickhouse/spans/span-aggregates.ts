@@ -37,7 +37,7 @@ export function valueSql(v: StatsValue | null, params: ChParams): { m: string; v
 }
 
 /** An output aggregated over the rows where `v` holds, `m` the value (StatsOutput's contract). */
-export function aggregateSql(o: StatsOutput, m: string, v: string): string {
+export function aggregateSql(o: Pick<StatsOutput, 'aggregation' | 'percentile'>, m: string, v: string): string {
   if (o.percentile !== null) return `quantileExactInclusiveOrNull(${o.percentile / 100})(if(${v}, ${m}, NULL))`;
   switch (o.aggregation) {
     case 'sum':

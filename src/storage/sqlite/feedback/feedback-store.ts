@@ -1,6 +1,7 @@
 // The SQLite FeedbackStore: one `feedback` table (sqlite/feedback/feedback-schema.ts). Reads here,
-// writes through the writer (sqlite/feedback/feedback-writes.ts); values reach SQL only as
-// parameters, identifiers only from the column allow-list.
+// analytics on the read threads (feedback-stats.ts, feedback-aggregate.ts), writes through the
+// writer (sqlite/feedback/feedback-writes.ts); values reach SQL only as parameters, identifiers
+// only from the column allow-list.
 import type { FeedbackQuery, FeedbackRow, FeedbackStore } from '../../feedback-store.js';
 import type { FieldRef } from '../../../query/plan.js';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../../query/feedback-fields.js';
@@ -15,6 +16,9 @@ import type { SqliteDb } from '../engine/database.js';
 import { FEEDBACK_COLUMN_LIST as COLUMN_LIST } from './feedback-writes.js';
 import type { SqliteWriter } from '../engine/writer.js';
 import { selectedValues } from '../../feedback-selection.js';
+import type { ReadThreads } from '../engine/read-threads.js';
+import { createSqliteFeedbackStats } from './feedback-stats.js';
+import { createSqliteFeedbackAggregate } from './feedback-aggregate.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -48,8 +52,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export function createSqliteFeedbackStore(db: SqliteDb, writer: SqliteWriter): FeedbackStore {
+export function createSqliteFeedbackStore(db: SqliteDb, writer: SqliteWriter, reads: ReadThreads): FeedbackStore {
   return {
+    ...createSqliteFeedbackStats(reads),
+    aggregate: createSqliteFeedbackAggregate(reads),
     insert: (rows) => writer.run('feedback.insert', [rows]),
     replace: (projectId, feedbackId, row) => writer.run('feedback.replace', [projectId, feedbackId, row]),
     purge: async (projectId, ids) => (ids.length === 0 ? 0 : writer.run('feedback.purge', [projectId, ids])),

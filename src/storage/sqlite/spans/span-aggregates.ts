@@ -49,7 +49,7 @@ export function valueSql(v: StatsValue | null): { m: Piece; v: Piece } {
  * An output aggregated over the spans where `v` holds, `m` the value (StatsOutput's contract);
  * the parameters of `v` come before those of `m`, as the text has them.
  */
-export function aggregateSql(o: StatsOutput, m: Piece, v: Piece): Piece {
+export function aggregateSql(o: Pick<StatsOutput, 'aggregation' | 'percentile'>, m: Piece, v: Piece): Piece {
   const both = [...v.params, ...m.params];
   if (o.percentile !== null)
     return piece(`percentile(CASE WHEN ${v.sql} THEN ${m.sql} END, ${Number(o.percentile)})`, both);
