@@ -17,6 +17,7 @@ import { MIGRATION_13 } from './013-historical-turns.js';
 import { MIGRATION_14 } from './014-span-message-cover.js';
 import { MIGRATION_15 } from './015-span-activity.js';
 import { MIGRATION_16 } from './016-span-stats-cover.js';
+import { MIGRATION_17 } from './017-feedback-created.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -35,4 +36,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_14,
   MIGRATION_15,
   MIGRATION_16,
+  MIGRATION_17,
 ];
