@@ -88,16 +88,24 @@ export function createClickHouseSpanMessages(client: ClickHouseClient, database:
     const order = 'ORDER BY started_at DESC, span_id DESC, ord';
     const limit = params.add(q.limit, 'Int64');
     const offset = params.add(q.offset, 'Int64');
-    const page = await selectRows<Hit>(
+    // The page carries the count of conversations with a hit (a window over every occurrence), so
+    // the occurrences are found once, not once more for the count (chdb, 1M spans: 1.4 -> 0.7 s).
+    const page = await selectRows<Hit & { n: string | number }>(
       client,
-      `SELECT conversation_id, trace_id, span_id, role, digest, started_at FROM (${inner}) ${order} ${once} LIMIT ${limit} OFFSET ${offset}`,
+      `SELECT conversation_id, trace_id, span_id, role, digest, started_at, n FROM (
+         SELECT *, uniqExact(ifNull(conversation_id, '')) OVER () AS n FROM (${inner})
+       ) ${order} ${once} LIMIT ${limit} OFFSET ${offset}`,
       params.values,
     );
-    const [count] = await selectRows<{ n: string | number }>(
-      client,
-      `SELECT uniqExact(ifNull(conversation_id, '')) AS n FROM (${inner})`,
-      params.values,
-    );
+    // An empty page past the first has no row to carry the count: then it is read alone.
+    const [count] =
+      page.length > 0 || q.offset === 0
+        ? [{ n: page[0]?.n ?? 0 }]
+        : await selectRows<{ n: string | number }>(
+            client,
+            `SELECT uniqExact(ifNull(conversation_id, '')) AS n FROM (${inner})`,
+            params.values,
+          );
     const contents = new Map<string, string>();
     if (page.length > 0) {
       const rows = await selectRows<{ digest: string; content: string }>(
@@ -108,7 +116,11 @@ export function createClickHouseSpanMessages(client: ClickHouseClient, database:
       for (const r of rows) contents.set(r.digest, r.content);
     }
     return {
-      hits: page.map((h) => ({ ...h, started_at: Number(h.started_at), content: contents.get(h.digest) ?? '' })),
+      hits: page.map(({ n: _n, ...h }) => ({
+        ...h,
+        started_at: Number(h.started_at),
+        content: contents.get(h.digest) ?? '',
+      })),
       conversations: Number(count?.n ?? 0),
     };
   }
