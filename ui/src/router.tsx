@@ -14,6 +14,7 @@ import { parseEvaluationsCompareSearch } from './evaluations/evaluationsSearch';
 import { parseThreadsSearch } from './threads/threadsSearch';
 import { parseCompareSearch } from './compare/compareSearch';
 import { parseAgentsSearch, parseConversationSearch, parseConversationsSearch } from './agents/agentsSearch';
+import { prefetchConversationStart } from './agents/conversationStart';
 
 const root = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 const route = <P extends string>(path: P) => ({ getParentRoute: () => root, path });
@@ -98,6 +99,10 @@ const routes = [
   createRoute({
     ...route('$entity/$project/agents/conversations/$conversationId'),
     validateSearch: parseConversationSearch,
+    // On entering (not on a ?turn= change), the first pages start while the page's code loads.
+    loader: ({ params, cause }) => {
+      if (cause !== 'stay') prefetchConversationStart(`${params.entity}/${params.project}`, params.conversationId);
+    },
     component: lazyRouteComponent(() => import('./agents/ConversationPage'), 'ConversationPage'),
   }),
   createRoute({

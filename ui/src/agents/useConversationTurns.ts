@@ -1,11 +1,11 @@
 // A conversation's turns, oldest first, fetched a page of 50 at a time from the oldest (the
 // API counts pages back from the most recent): the first turns show while the rest arrive.
-// The first request is the most recent page, which holds a short conversation whole.
+// The first request is the most recent page, which holds a short conversation whole; the first
+// two pages may already be on their way (conversationStart.ts).
 import { useEffect, useState } from 'react';
 import type { AgentTurn } from '../api/types';
 import { conversationChat } from './agentsApi';
-
-const PAGE = 50;
+import { takeConversationStart, TURNS_PAGE as PAGE } from './conversationStart';
 
 export interface ConversationTurns {
   readonly turns: AgentTurn[];
@@ -22,7 +22,7 @@ export function useConversationTurns(projectId: string, conversationId: string):
     const req = { project_id: projectId, conversation_id: conversationId };
     (async () => {
       // The most recent page first: a conversation of at most 50 turns is whole in one request.
-      const head = await conversationChat({ ...req, limit: PAGE }, abort.signal);
+      const { head, oldest } = await takeConversationStart(projectId, conversationId, abort.signal);
       const total = head.total_turns;
       if (!head.has_more) {
         setState({ turns: head.turns, total, done: true, error: null });
@@ -36,7 +36,9 @@ export function useConversationTurns(projectId: string, conversationId: string):
         const page =
           offset === 0 && limit === head.turns.length
             ? head
-            : await conversationChat({ ...req, limit, offset }, abort.signal);
+            : from === 0 && oldest !== null
+              ? oldest
+              : await conversationChat({ ...req, limit, offset }, abort.signal);
         loaded = [...loaded, ...page.turns];
         const now = loaded;
         setState((s) => ({ ...s, turns: now }));
