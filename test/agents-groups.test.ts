@@ -1,7 +1,7 @@
 // /agents/spans/query with group_by through HTTP: the conversations list as Weave's Agents view
 // reads it (one group per conversation with its figures, agents, models and first and last
 // messages), grouping by short field names and custom attributes, sorting and paging groups,
-// costs, and the grouped options not served yet answering 400.
+// costs, and mistakes answering 4xx (group filters, distributions and signals: their own files).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, PROJECT, type TestApp } from './helpers/test-app.js';
@@ -185,7 +185,7 @@ test('measures: aggregations over a value, each over the spans its filter keeps;
   );
 });
 
-test('what grouping does not serve yet is a 400, unknown fields a 422', async () => {
+test('grouping mistakes are a 400, unknown fields a 422', async () => {
   const bad = async (body: Record<string, unknown>, status: number) => {
     const r = await t.post('/agents/spans/query', { project_id: P, ...body });
     assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
@@ -200,7 +200,7 @@ test('what grouping does not serve yet is a 400, unknown fields a 422', async ()
     400,
   );
   await bad({ ...g, measures: [{ alias: 'x y', aggregation: 'count' }] }, 422);
-  await bad({ ...g, group_filters: [{}] }, 400);
+  await bad({ ...g, group_filters: [{}] }, 422);
   await bad({ group_by: [{ key: 'conversation_id' }], include_details: true }, 400);
   await bad({ group_by: [{ key: 'nope' }] }, 422);
   await bad({ group_by: [{ key: 'conversation_id' }], sort_by: [{ field: 'nope' }] }, 422);

@@ -304,8 +304,8 @@ test('mistakes answer 4xx with what is wrong', async () => {
   await bad({ ...base, end: iso(DAY1 - H) }, 400, /end must be after start/);
   await bad({ ...base, end: iso(DAY1 + 32 * 24 * H), group_by: [{ key: 'agent_name' }] }, 400, /31 days/);
   await bad({ ...base, timezone: 'Mars/Olympus' }, 400, /unknown time zone/);
-  await bad({ ...base, group_filters: [{}] }, 400, /group_filters is not supported yet/);
-  await bad({ ...base, bucket_by: { type: 'number' } }, 400, /numeric buckets are not supported yet/);
+  await bad({ ...base, group_filters: [{}] }, 422, /measure/);
+  await bad({ ...base, bucket_by: { type: 'number' } }, 400, /exactly one of value or group_by\/measure/);
   await bad({ ...base, metrics: [{ ...m, alias: 'not an alias' }] }, 422, /alias/);
   await bad({ project_id: PROJECT, metrics: [m] }, 422, /start/);
   const raw = await t.postRaw('/agents/spans/stats', '{"project_id":', 'application/json');

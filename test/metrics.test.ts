@@ -43,6 +43,8 @@ test('the exposition: every Weft family typed and described, Node process metric
       weft_writer_commit_seconds: 'histogram',
       weft_database_size_bytes: 'gauge',
       weft_retention_deleted_calls_total: 'counter',
+      weft_spans_written_total: 'counter',
+      weft_retention_deleted_spans_total: 'counter',
     };
     for (const [name, type] of Object.entries(expected)) {
       assert.equal(m.get(name)?.type, type, name);

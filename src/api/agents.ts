@@ -9,6 +9,14 @@ import { AgentGroupByRef } from './agent-group-by.js';
 import { AgentConversationSpanFeedback, ChatFeedbackField } from './agent-feedback.js';
 import { searchRoutes } from './agents-search.js';
 import { AgentSpanMeasureSpec, statsRoutes } from './agents-stats.js';
+import { AgentSpanValueRef } from './agent-span-values.js';
+import {
+  AgentInsightFilter,
+  AgentSignalFilter,
+  AgentSpanGroupDistributionSpec,
+  AgentSpanGroupFilter,
+  DISTRIBUTION_LIMITS,
+} from './agent-span-filters.js';
 import { historyRoutes } from './agents-history.js';
 import { Query } from './query.js';
 import { List } from './limits.js';
@@ -28,11 +36,11 @@ export const AgentSpansQueryReq = Strict({
   query: Type.Optional(Nullable(Query)),
   group_by: Type.Optional(Nullable(List(AgentGroupByRef, 20))),
   measures: Type.Optional(List(AgentSpanMeasureSpec, 100)),
-  group_filters: Type.Optional(List(Type.Unknown(), 100)),
-  group_distributions: Type.Optional(List(Type.Unknown(), 20)),
-  custom_attr_columns: Type.Optional(List(Type.Unknown(), 100)),
-  signal_filters: Type.Optional(Nullable(Type.Unknown())),
-  insight_filters: Type.Optional(List(Type.Unknown(), 100)),
+  group_filters: Type.Optional(List(AgentSpanGroupFilter, 100)),
+  group_distributions: Type.Optional(List(AgentSpanGroupDistributionSpec, DISTRIBUTION_LIMITS.specs)),
+  custom_attr_columns: Type.Optional(List(AgentSpanValueRef, 100)),
+  signal_filters: Type.Optional(Nullable(AgentSignalFilter)),
+  insight_filters: Type.Optional(List(AgentInsightFilter, 100)),
   sort_by: Type.Optional(Nullable(List(AgentSortBy, 20))),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: AGENT_QUERY_LIMIT.max })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),

@@ -74,15 +74,15 @@ export const RESOURCES: { readonly [K in ResourceKey]: ResourcePolicy } = {
   },
   spans: {
     copy: ['spans'],
-    purgeExpired: { skip: "not yet: a project's time-to-live applies to its calls only (docs/retention.md)" },
-    metrics: { skip: 'not yet counted: the OTLP route answers partial_success per export' },
+    purgeExpired: (store, now, limit) => store.spans.purgeExpired(now, limit),
+    metrics: ['weft_spans_written_total', 'weft_retention_deleted_spans_total'],
     perProject: true,
   },
   historicalTurns: {
     // Without its record, a turn imported again on the target would be written again, not replayed.
     copy: ['historical_turns'],
-    purgeExpired: { skip: "a turn's record is kept as long as its spans, which have no time-to-live yet" },
-    metrics: { skip: 'not yet counted: each import answers its own status' },
+    purgeExpired: { skip: "a turn's record goes with its trace's spans (SpanStore.purgeExpired)" },
+    metrics: { skip: 'its spans count in weft_spans_written_total; each import answers its own status' },
     perProject: true,
   },
 };

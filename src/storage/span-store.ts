@@ -11,6 +11,16 @@ import type { AgentSortField } from '../api/agents.js';
 import type { Expr, FieldRef, SortTerm } from '../query/plan.js';
 import type { SearchTerms } from '../query/search-terms.js';
 import type { SpanColumn, SpanRow } from '../query/span-columns.js';
+import type { Micros } from '../time.js';
+import type {
+  SpanDistributionsQuery,
+  SpanDistributionsResult,
+  SpanGroupBound,
+  SpanGroupFilter,
+  SpanHistogramQuery,
+  SpanHistogramResult,
+  SpanSignalFilter,
+} from './span-filters.js';
 
 export interface SpansQuery {
   readonly projectId: string;
@@ -97,6 +107,10 @@ export interface SpanGroupsQuery {
   readonly sort: readonly { readonly name: string; readonly direction: 'asc' | 'desc' }[];
   /** Figures the caller asks for (Weave's measures), each over the group's spans its filter keeps. */
   readonly measures?: readonly SpanMeasure[];
+  /** Only spans of conversations carrying these signals (span-filters.ts). */
+  readonly signals?: SpanSignalFilter | null;
+  /** Only groups meeting every bound (Weave's group_filters); the count counts those too. */
+  readonly having?: readonly SpanGroupBound[];
   readonly limit: number;
   readonly offset: number;
 }
@@ -193,6 +207,10 @@ export interface SpanStatsQuery {
   /** The groups kept: the most spans first (then by keys), this many. */
   readonly groupLimit: number;
   readonly outputs: readonly StatsOutput[];
+  /** Only spans of conversations carrying these signals (span-filters.ts). */
+  readonly signals?: SpanSignalFilter | null;
+  /** Applied one after the other before bucketing (span-filters.ts SpanGroupFilter). */
+  readonly groupFilters?: readonly SpanGroupFilter[];
 }
 
 export interface SpanStatsResult {
@@ -235,8 +253,20 @@ export interface SpanStore {
   /** The traces (turns) holding a span of the conversation, by their first span's start, oldest first. */
   conversationTraces(projectId: string, conversationId: string): Promise<{ trace_id: string; started_at: number }[]>;
   stats(q: SpanStatsQuery): Promise<SpanStatsResult>;
+  /** Custom attribute distributions of the spans of some groups (span-filters.ts). */
+  distributions(q: SpanDistributionsQuery): Promise<SpanDistributionsResult>;
+  /** A numeric histogram of spans or of groups' measures (span-filters.ts). */
+  histogram(q: SpanHistogramQuery): Promise<SpanHistogramResult>;
   /** A page of message hits, and how many conversations (spans without one count as one) all hits span. */
   search(q: SpanSearchQuery): Promise<{ readonly hits: SpanSearchHit[]; readonly conversations: number }>;
   /** Every span of a project, for `weft copy` (in pages, oldest first). */
   all(projectId: string): AsyncIterable<SpanRow[]>;
+  /**
+   * Hard-deletes expired traces (docs/retention.md): a trace expires, whole, once one of its spans
+   * started more than its project's current time-to-live before `now`. Takes the traces of up to
+   * `limit` such spans, oldest first, with their message index, per-trace rollups, historical-turn
+   * records and turn and step feedback, and recomputes the agent rollups they counted for.
+   * Returns how many spans went (at least `limit` unless nothing expired is left).
+   */
+  purgeExpired(now: Micros, limit: number): Promise<number>;
 }

@@ -23,6 +23,8 @@ import { conversationChatWithFeedback, conversationMarkers, turnChatWithFeedback
 import { searchMessages } from './message-search.js';
 import { querySpanGroups } from './span-groups.js';
 import { spanStats } from './span-stats.js';
+import { signalsOf } from './conversation-filters.js';
+import { customAttrColumns, pick } from './custom-attr-columns.js';
 import { modelCosts, spanPricer } from './token-costs.js';
 import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
 import { InvalidRequestError, InvalidFieldError } from '../../api/errors.js';
@@ -272,8 +274,8 @@ export function createAgentsService(spans: SpanStore, costs: CostStore, feedback
       if ((req.group_by?.length ?? 0) > 0) return querySpanGroups(spans, costs, req);
       for (const name of ['measures', 'group_filters', 'group_distributions', 'insight_filters'] as const)
         if ((req[name]?.length ?? 0) > 0) throw new InvalidRequestError(`${name} requires group_by`);
-      if ((req.custom_attr_columns?.length ?? 0) > 0)
-        throw new InvalidRequestError('custom_attr_columns is not supported yet by this server');
+      if (signalsOf(req.signal_filters) !== null) throw new InvalidRequestError('signal_filters require group_by');
+      const only = customAttrColumns(req.custom_attr_columns ?? []);
       const sort: SortTerm[] = (req.sort_by ?? []).map((s, i) => {
         try {
           return { field: spanFieldCatalog.resolve(s.field), direction: s.direction ?? 'desc' };
@@ -296,6 +298,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore, feedback
       const price = req.include_costs === true ? await spanPricer(costs, req.project_id, rows) : () => null;
       const rendered = rows.map((r) => {
         const out = renderSpan(r, details);
+        if (only !== null) for (const c of MAPS) out[c] = pick(out[c] as Record<string, unknown>, only.get(c));
         const cost = price(r);
         // Input includes cache reads and writes, priced at their own rates; the cache parts are not split out.
         if (cost !== null)

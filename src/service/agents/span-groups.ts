@@ -1,8 +1,8 @@
 // /agents/spans/query with group_by: one AgentSpanGroupRow per distinct value of the keys, the
 // fixed bundle of figures (tokens counted once: tokens_counted), costs from the models' tokens
 // when asked, and, grouped by conversation_id, the first and last message previews (280
-// characters), and the caller's measures (Weave's rules). Group filters, distributions, signal
-// and insight filters are not served yet: they answer 400 rather than being ignored.
+// characters), the caller's measures, group filters and distributions, and the conversation
+// filters (signals, Insights: conversation-filters.ts), with Weave's rules.
 import type { Static } from 'typebox';
 import type { AgentSpansQueryReq } from '../../api/agents.js';
 import { AGENT_QUERY_LIMIT } from '../../api/agents.js';
@@ -12,14 +12,10 @@ import { compileQuery } from '../../query/compile-query.js';
 import type { FieldRef } from '../../query/plan.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
 import type { CostStore } from '../../storage/cost-store.js';
-import {
-  SPAN_GROUP_LISTS,
-  SPAN_GROUP_SUMS,
-  type SpanMeasure,
-  type SpanStore,
-  type StatsValue,
-} from '../../storage/span-store.js';
-import { ALLOWED, spanValue } from './span-values.js';
+import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS, type SpanMeasure, type SpanStore } from '../../storage/span-store.js';
+import { boundOf, measureOf, sameGrouping } from './span-measures.js';
+import { insightsMatchNothing, signalsOf } from './conversation-filters.js';
+import { distributionSpecsOf, groupDistributions } from './span-distributions.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 import { messageText } from './chat-view.js';
 import { modelCosts } from './token-costs.js';
@@ -69,56 +65,57 @@ const ROW_FIELDS = new Set([
   'distributions',
 ]);
 
-/** Weave's measures: one aggregation each, of a value whose type suits it (only count may omit it). */
+/** Weave's measures: one aggregation each, aliases unique and apart from the row's fields. */
 function measuresOf(specs: NonNullable<Req['measures']>, keys: readonly { alias: string }[]): SpanMeasure[] {
+  const aliases = specs.map((m) => m.alias);
+  const twice = [...new Set(aliases.filter((a, i) => aliases.indexOf(a) !== i))].sort();
+  if (twice.length > 0) throw new InvalidRequestError(`duplicate measure aliases: ${twice.join(', ')}`);
   const taken = new Set([...ROW_FIELDS, ...keys.map((k) => k.alias)]);
   return specs.map((m, i) => {
-    const at = `measures[${i}]`;
-    if (taken.has(m.alias)) throw new InvalidRequestError(`${at}: the alias ${m.alias} is taken by another field`);
-    taken.add(m.alias);
-    let value: StatsValue | null = null;
-    if (m.value === undefined || m.value === null) {
-      if (m.aggregation !== 'count') throw new InvalidRequestError(`${at}: only count measures may omit value`);
-    } else {
-      const resolved = spanValue(m.value, `${at}.value`);
-      if (m.value_type !== undefined && m.value_type !== null && m.value_type !== resolved.type)
-        throw new InvalidRequestError(`${at}: ${m.value.key} has value_type ${resolved.type}, not ${m.value_type}`);
-      if (!ALLOWED[resolved.type].includes(m.aggregation))
-        throw new InvalidRequestError(`${at}: ${m.aggregation} is not valid for ${resolved.type} values`);
-      value = resolved.value;
-    }
-    return {
-      alias: m.alias,
-      output: { name: m.alias, value, aggregation: m.aggregation, percentile: null },
-      filter: m.filter ? compileQuery(m.filter, spanFieldCatalog) : null,
-    };
+    if (taken.has(m.alias))
+      throw new InvalidRequestError(`measures[${i}]: the alias ${m.alias} is taken by another field`);
+    return measureOf(m, `measures[${i}]`).measure;
+  });
+}
+
+/** Group filters bound the request's own grouping (an empty group_by means it). */
+function havingOf(req: Req) {
+  return (req.group_filters ?? []).map((f, i) => {
+    if ((f.group_by?.length ?? 0) > 0 && !sameGrouping(f.group_by!, req.group_by ?? []))
+      throw new InvalidRequestError(`group_filters[${i}]: group_filters must use the same group_by as the query`);
+    return boundOf(f, `group_filters[${i}]`);
   });
 }
 
 export async function querySpanGroups(spans: SpanStore, costs: CostStore, req: Req) {
-  for (const name of ['group_filters', 'group_distributions', 'insight_filters'] as const)
-    if ((req[name]?.length ?? 0) > 0) throw new InvalidRequestError(`${name} is not supported yet by this server`);
-  if (req.signal_filters !== undefined && req.signal_filters !== null)
-    throw new InvalidRequestError('signal_filters is not supported yet by this server');
   if ((req.custom_attr_columns?.length ?? 0) > 0)
     throw new InvalidRequestError('custom_attr_columns are only supported for ungrouped spans');
   if (req.include_details === true)
     throw new InvalidRequestError('include_details is only supported for ungrouped spans');
   const keys = (req.group_by ?? []).map(keyOf);
   const measures = measuresOf(req.measures ?? [], keys);
+  const having = havingOf(req);
+  const specs = distributionSpecsOf(req.group_distributions ?? [], keys.length);
+  const signals = signalsOf(req.signal_filters);
+  if (insightsMatchNothing(req.insight_filters)) return { spans: [], groups: [], total_count: 0 };
   const aliases = new Set([...keys.map((k) => k.alias), ...measures.map((m) => m.alias)]);
   const sort = (req.sort_by ?? []).map((s, i) => {
     if (!aliases.has(s.field) && !(SPAN_GROUP_SUMS as readonly string[]).includes(s.field))
       throw new InvalidFieldError(`Invalid sort field for grouped spans: ${s.field}`, ['body', 'sort_by', i, 'field']);
     return { name: s.field, direction: s.direction ?? 'desc' };
   });
-  const { rows, total } = await spans.groups({
+  const base = {
     projectId: req.project_id,
     where: req.query ? compileQuery(req.query, spanFieldCatalog) : null,
     startedAfter: req.started_after ? parseTimestamp(req.started_after, 'started_after') : null,
     startedBefore: req.started_before ? parseTimestamp(req.started_before, 'started_before') : null,
+    signals,
+  };
+  const { rows, total } = await spans.groups({
+    ...base,
     keys,
     measures,
+    having,
     sort,
     limit: req.limit ?? AGENT_QUERY_LIMIT.default,
     offset: req.offset ?? 0,
@@ -139,6 +136,7 @@ export async function querySpanGroups(spans: SpanStore, costs: CostStore, req: R
           req.project_id,
           rows.map((r) => r.keys[conversationKey]).filter((v): v is string => typeof v === 'string'),
         );
+  const distributions = await groupDistributions(spans, base, keys[0]!, rows, specs);
   const groups = rows.map((r, i) => {
     const cost = priced?.[i] ?? null;
     const end = conversationKey === undefined ? undefined : ends.get(String(r.keys[conversationKey]));
@@ -154,7 +152,7 @@ export async function querySpanGroups(spans: SpanStore, costs: CostStore, req: R
       first_message: end === undefined ? null : preview(end.first, 'user_message'),
       last_message: end === undefined ? null : preview(end.last, 'assistant_message'),
       metrics: r.metrics,
-      distributions: {},
+      distributions: distributions[i] ?? {},
     };
   });
   return { spans: [], groups, total_count: total };

@@ -2,8 +2,10 @@
 // granularity (Weave's automatic steps, at most 10,000 buckets), aligns the buckets to the
 // time zone's offset at `start` (a day bucket starts at local midnight), asks the store for
 // the (bucket, group) cells that hold spans and fills in the rest: every bucket for every kept
-// group, sums and counts 0 where no span falls, min, max and percentiles null.
-// Numeric buckets, group filters, signal and insight filters answer 400 (not served yet).
+// group, sums and counts 0 where no span falls, min, max and percentiles null. Group filters
+// keep the spans of the groups (conversations unless said) meeting them; signal and Insights
+// filters the spans of matching conversations (conversation-filters.ts); numeric buckets are
+// span-histogram.ts.
 import type { Static } from 'typebox';
 import {
   STATS_GROUP_LIMIT,
@@ -16,72 +18,50 @@ import { InvalidRequestError } from '../../api/errors.js';
 import { compileQuery } from '../../query/compile-query.js';
 import { SPAN_COLUMN_TYPES } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { SpanStore, StatsOutput } from '../../storage/span-store.js';
+import type { FieldRef } from '../../query/plan.js';
+import type { SpanStore } from '../../storage/span-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 import { keyOf } from './span-groups.js';
-import { ALLOWED, CUSTOM_TYPES, spanValue } from './span-values.js';
-import { DAY, SECOND, alignedOrigin, bucketCount, readable, statsGranularity } from '../stats/time-buckets.js';
+import { CUSTOM_TYPES } from './span-values.js';
+import { DAY, SECOND, alignedOrigin, bucketCount, statsGranularity } from '../stats/time-buckets.js';
+import { cellOf, metricColumn, outputsOf } from './stats-outputs.js';
+import { boundOf } from './span-measures.js';
+import { insightsMatchNothing, signalsOf } from './conversation-filters.js';
+import { numericStats } from './span-histogram.js';
 
 type Req = Static<typeof AgentSpanStatsReq>;
-type Metric = NonNullable<Req['metrics']>[number];
-
-/** Outputs that read 0 in a bucket without spans (Weave coalesces these). */
-const ZERO_WHEN_EMPTY = new Set(['sum', 'avg', 'count', 'count_distinct', 'count_true', 'count_false']);
-
-function outputsOf(metrics: readonly Metric[]) {
-  const aliases = metrics.map((m) => m.alias);
-  const twice = [...new Set(aliases.filter((a, i) => aliases.indexOf(a) !== i))];
-  if (twice.length > 0) throw new InvalidRequestError(`duplicate metric aliases: ${twice.join(', ')}`);
-  return metrics.flatMap((m, i) => {
-    const { value, type } = spanValue(m.value, `metrics[${i}].value`);
-    if (type !== m.value_type)
-      throw new InvalidRequestError(`metrics[${i}]: ${m.value.key} has value_type ${type}, not ${m.value_type}`);
-    const aggs = m.aggregations ?? [];
-    const pcts = m.percentiles ?? [];
-    const bad = aggs.filter((a) => !ALLOWED[type].includes(a));
-    if (bad.length > 0) throw new InvalidRequestError(`metrics[${i}]: ${bad.join(', ')} not valid for ${type} values`);
-    if (new Set(aggs).size !== aggs.length) throw new InvalidRequestError(`metrics[${i}]: aggregations must be unique`);
-    if (new Set(pcts).size !== pcts.length) throw new InvalidRequestError(`metrics[${i}]: percentiles must be unique`);
-    if (pcts.length > 0 && type !== 'number')
-      throw new InvalidRequestError(`metrics[${i}]: percentiles are only valid for number metrics`);
-    const chosen = aggs.length === 0 && pcts.length === 0 ? [type === 'number' ? 'sum' : 'count'] : aggs;
-    return [
-      ...chosen.map((a) => ({
-        output: { name: `${a}_${m.alias}`, value, aggregation: a, percentile: null } satisfies StatsOutput,
-        type: a === 'min' || a === 'max' ? type : 'number',
-        metric: m.alias,
-      })),
-      ...pcts.map((p) => ({
-        output: {
-          name: `p${Number.isInteger(p) ? p : String(p).replace('.', '_')}_${m.alias}`,
-          value,
-          aggregation: 'percentile',
-          percentile: p,
-        } satisfies StatsOutput,
-        type: 'number' as StatsValueType,
-        metric: m.alias,
-      })),
-    ];
-  });
-}
+/** Stats group filters without a group_by group by conversation (Weave's default). */
+const CONVERSATION: FieldRef = { kind: 'column', name: 'conversation_id', type: 'string' };
 
 export async function spanStats(spans: SpanStore, req: Req) {
-  for (const name of ['group_filters', 'insight_filters'] as const)
-    if ((req[name]?.length ?? 0) > 0) throw new InvalidRequestError(`${name} is not supported yet by this server`);
-  if (req.signal_filters !== undefined && req.signal_filters !== null)
-    throw new InvalidRequestError('signal_filters is not supported yet by this server');
-  const bucketType = req.bucket_by?.type ?? 'time';
-  if (bucketType === 'number') throw new InvalidRequestError('numeric buckets are not supported yet by this server');
-  if (bucketType !== 'time') throw new InvalidRequestError('bucket_by.type must be "time" or "number"');
+  const numeric = req.bucket_by?.type === 'number' ? req.bucket_by : null;
   const metrics = req.metrics ?? [];
-  if (metrics.length === 0) throw new InvalidRequestError('at least one metric is required');
+  if (metrics.length === 0 && numeric === null) throw new InvalidRequestError('at least one metric is required');
   const outputs = outputsOf(metrics);
   const start = parseTimestamp(req.start, 'start');
   const end = req.end ? parseTimestamp(req.end, 'end') : Date.now() * 1000;
   if (end < start) throw new InvalidRequestError('end must be after start');
   const keys = (req.group_by ?? []).map(keyOf);
-  if (keys.length > 0 && end - start > STATS_MAX_RANGE_DAYS * DAY)
-    throw new InvalidRequestError(`with group_by the date range cannot exceed ${STATS_MAX_RANGE_DAYS} days`);
+  const filters = req.group_filters ?? [];
+  // Unfiltered, ungrouped requests (cheap top-line counts) are not bound by the range cap.
+  if (
+    (keys.length > 0 || filters.length > 0 || (req.insight_filters?.length ?? 0) > 0 || numeric !== null) &&
+    end - start > STATS_MAX_RANGE_DAYS * DAY
+  )
+    throw new InvalidRequestError(
+      `the date range cannot exceed ${STATS_MAX_RANGE_DAYS} days with group_by, group_filters, insight_filters or a numeric bucket`,
+    );
+  if (numeric !== null && keys.length > 0)
+    throw new InvalidRequestError('numeric bucket stats do not support group_by');
+  if (filters.length > 0 && keys.length > 0) throw new InvalidRequestError('group_filters do not support group_by');
+  const where = req.query ? compileQuery(req.query, spanFieldCatalog) : null;
+  const signals = signalsOf(req.signal_filters);
+  const nothing = insightsMatchNothing(req.insight_filters);
+  if (numeric !== null) return numericStats(spans, req, numeric, { start, end, where, signals, nothing, outputs });
+  const groupFilters = filters.map((f, i) => ({
+    keys: (f.group_by?.length ?? 0) > 0 ? f.group_by!.map((r, j) => keyOf(r, j).field) : [CONVERSATION],
+    bounds: [boundOf(f, `group_filters[${i}]`)],
+  }));
   const timezone = req.timezone ?? 'UTC';
   const granularity = statsGranularity(start, end, req.granularity);
   const width = granularity * SECOND;
@@ -95,17 +75,22 @@ export async function spanStats(spans: SpanStore, req: Req) {
     throw new InvalidRequestError(
       `${buckets} buckets x ${groupLimit} groups exceed ${STATS_MAX_ROWS} rows: raise granularity or lower group_limit`,
     );
-  const result = await spans.stats({
-    projectId: req.project_id,
-    where: req.query ? compileQuery(req.query, spanFieldCatalog) : null,
-    start,
-    end,
-    origin,
-    width,
-    keys,
-    groupLimit,
-    outputs: outputs.map((o) => o.output),
-  });
+  // Insights filters that include values leave no span (conversation-filters.ts).
+  const result = nothing
+    ? { groups: keys.length > 0 ? [] : [{}], cells: [] }
+    : await spans.stats({
+        projectId: req.project_id,
+        where,
+        signals,
+        groupFilters,
+        start,
+        end,
+        origin,
+        width,
+        keys,
+        groupLimit,
+        outputs: outputs.map((o) => o.output),
+      });
   const keyOfGroup = (g: Record<string, unknown>) => JSON.stringify(keys.map((k) => g[k.alias] ?? null));
   const cells = new Map(result.cells.map((c) => [`${c.bucket}\u0000${keyOfGroup(c.keys)}`, c.values]));
   const groups = [...result.groups].sort((a, b) =>
@@ -119,17 +104,7 @@ export async function spanStats(spans: SpanStore, req: Req) {
     for (const g of groups) {
       const values = cells.get(`${b}\u0000${keyOfGroup(g)}`);
       const row: Record<string, unknown> = { timestamp: formatTimestamp(origin + b * width), ...g };
-      for (const { output, type } of outputs) {
-        const v = values?.[output.name] ?? null;
-        row[output.name] =
-          v === null
-            ? ZERO_WHEN_EMPTY.has(output.aggregation)
-              ? 0
-              : null
-            : type === 'datetime'
-              ? formatTimestamp(v)
-              : readable(v);
-      }
+      for (const o of outputs) row[o.output.name] = cellOf(o, values?.[o.output.name]);
       rows.push(row);
     }
   return {
@@ -147,13 +122,7 @@ export async function spanStats(spans: SpanStore, req: Req) {
         metric: null,
         aggregation: null,
       })),
-      ...outputs.map((o) => ({
-        name: o.output.name,
-        role: 'metric' as const,
-        value_type: o.type,
-        metric: o.metric,
-        aggregation: o.output.percentile === null ? o.output.aggregation : o.output.name.split('_')[0]!,
-      })),
+      ...outputs.map(metricColumn),
     ],
     rows,
   };

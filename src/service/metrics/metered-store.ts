@@ -7,7 +7,7 @@ import type { Store } from '../../storage/store.js';
 import type { WriteMeter } from './server-metrics.js';
 
 export function meteredStore(store: Store, meter: WriteMeter): Store {
-  const { calls, objects, feedback } = store;
+  const { calls, objects, feedback, spans } = store;
   return {
     ...store,
     calls: {
@@ -46,6 +46,18 @@ export function meteredStore(store: Store, meter: WriteMeter): Store {
       async replace(projectId, feedbackId, row) {
         await feedback.replace(projectId, feedbackId, row);
         meter.feedback(1);
+      },
+    },
+    spans: {
+      ...spans,
+      async write(rows) {
+        await spans.write(rows);
+        meter.spans(rows.length);
+      },
+      async purgeExpired(now, limit) {
+        const deleted = await spans.purgeExpired(now, limit);
+        meter.retentionDeletedSpans(deleted);
+        return deleted;
       },
     },
   };

@@ -22,9 +22,12 @@ export interface WriteMeter {
   callParts(starts: number, ends: number): void;
   objects(n: number): void;
   feedback(n: number): void;
+  /** Agent spans written (an OTLP export's stored spans, a historical turn's). */
+  spans(n: number): void;
   /** A call write refused because the ingest queue was full (answered 503). */
   ingestRejected(): void;
   retentionDeleted(calls: number): void;
+  retentionDeletedSpans(spans: number): void;
 }
 
 export interface ServerMetrics extends WriteMeter {
@@ -89,6 +92,12 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
     help: 'Feedback rows written durably',
     registers,
   });
+  // No label: a span is written whole (a call's two parts are what its counter's label tells apart).
+  const spans = new Counter({
+    name: 'weft_spans_written_total',
+    help: 'Agent spans written durably (OTLP exports to /agents/otel/v1/traces, historical turns)',
+    registers,
+  });
   const rejected = new Counter({
     name: 'weft_ingest_rejected_total',
     help: 'Call writes answered 503 because the ingest queue was full',
@@ -97,6 +106,11 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
   const purged = new Counter({
     name: 'weft_retention_deleted_calls_total',
     help: 'Expired calls hard-deleted by the retention job',
+    registers,
+  });
+  const purgedSpans = new Counter({
+    name: 'weft_retention_deleted_spans_total',
+    help: 'Agent spans of expired traces hard-deleted by the retention job',
     registers,
   });
   const commits = new Histogram({
@@ -148,9 +162,15 @@ export function createServerMetrics(opts: ServerMetricsOptions): ServerMetrics {
     },
     objects: (n) => objects.inc(n),
     feedback: (n) => feedback.inc(n),
+    spans(n) {
+      if (n > 0) spans.inc(n);
+    },
     ingestRejected: () => rejected.inc(),
     retentionDeleted(n) {
       if (n > 0) purged.inc(n);
+    },
+    retentionDeletedSpans(n) {
+      if (n > 0) purgedSpans.inc(n);
     },
     render: () => registry.metrics(),
     close: stopCommits,

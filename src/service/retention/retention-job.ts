@@ -1,16 +1,17 @@
 // The retention job: every interval, hard-deletes what has expired, of every resource that
-// expires (service/resources.ts; today the calls whose expire_at has passed, with their
-// feedback) in small transactions, yielding to the event loop between them so
-// ingestion and reads keep flowing. Reads already hide expired calls; this reclaims space.
+// expires (service/resources.ts: the calls whose expire_at has passed, with their feedback;
+// the agent spans of expired traces, with their side tables) in small transactions, yielding
+// to the event loop between them so ingestion and reads keep flowing. Reads already hide
+// expired calls, so for them this reclaims space; expired spans disappear when it runs.
 import type { Store } from '../../storage/store.js';
 import { nowMicros } from '../../time.js';
 import { PURGES } from '../resources.js';
 
-/** Calls deleted per transaction. */
+/** Rows (calls, spans) deleted per transaction. */
 export const PURGE_BATCH = 1000;
 
 export interface RetentionJob {
-  /** Runs one pass now (deletes everything expired); returns how many calls were deleted. */
+  /** Runs one pass now (deletes everything expired); returns how many rows were deleted. */
   runOnce(): Promise<number>;
   /** Stops the timer and waits for a running pass to finish. */
   stop(): Promise<void>;

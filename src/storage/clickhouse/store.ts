@@ -56,7 +56,7 @@ export function clickHouseStores(
     costs: createClickHouseCostStore(client, database, mode),
     projects: createClickHouseProjectSettingsStore(client, database),
     auth: createClickHouseAuthStore(client, database),
-    spans: createClickHouseSpanStore(client, database),
+    spans: createClickHouseSpanStore(client, database, mode),
     historicalTurns: createClickHouseHistoricalTurnStore(client, database),
     stats: {
       // The parts of the server Weft talks to (on a cluster, that node's share).

@@ -7,7 +7,7 @@ import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
 import { TOKEN_COLUMNS } from '../../span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
-import { aggregateSql, valueSql } from './span-aggregates.js';
+import { havingSql, measureSql, signalSql } from './span-filters.js';
 
 const counted = (c: string) => `sumIf(coalesce(s.${c}, 0), s.tokens_counted = 1)`;
 const BUNDLE = [
@@ -34,7 +34,28 @@ const BUNDLE = [
 type DbRow = Record<string, unknown>;
 const keyOf = (r: DbRow, n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => r[`k${i}`] ?? null));
 
-export function createClickHouseSpanGroups(client: ClickHouseClient, table: string, printField: ChFieldPrinter) {
+/** The project's spans within the time bounds matching the plan and the signals: `WHERE` text. */
+export function chSpanWhere(
+  q: Pick<SpanGroupsQuery, 'projectId' | 'startedAfter' | 'startedBefore' | 'where' | 'signals'>,
+  feedback: string,
+  printField: ChFieldPrinter,
+  params: ChParams,
+): string {
+  const parts = [`s.project_id = ${params.add(q.projectId, 'String')}`];
+  if (q.startedAfter !== null) parts.push(`s.started_at >= ${params.add(q.startedAfter, 'Int64')}`);
+  if (q.startedBefore !== null) parts.push(`s.started_at < ${params.add(q.startedBefore, 'Int64')}`);
+  if (q.where !== null) parts.push(printChExpr(q.where, printField, params));
+  const signals = signalSql(feedback, q.projectId, q.signals, params);
+  if (signals !== null) parts.push(signals);
+  return parts.join(' AND ');
+}
+
+export function createClickHouseSpanGroups(
+  client: ClickHouseClient,
+  table: string,
+  feedback: string,
+  printField: ChFieldPrinter,
+) {
   return async (q: SpanGroupsQuery): Promise<{ rows: SpanGroupRow[]; total: number }> => {
     const params = new ChParams();
     const keys = q.keys.map((k, i) => ({
@@ -42,16 +63,14 @@ export function createClickHouseSpanGroups(client: ClickHouseClient, table: stri
       alias: k.alias,
       name: `k${i}`,
     }));
-    const measures = (q.measures ?? []).map((me, i) => {
-      const { m, v } = valueSql(me.output.value, params);
-      const kept = me.filter === null ? v : `(${v}) AND (${printChExpr(me.filter, printField, params)})`;
-      return { sql: `${aggregateSql(me.output, m, kept)} AS x${i}`, alias: me.alias, name: `x${i}` };
-    });
-    const parts = [`s.project_id = ${params.add(q.projectId, 'String')}`];
-    if (q.startedAfter !== null) parts.push(`s.started_at >= ${params.add(q.startedAfter, 'Int64')}`);
-    if (q.startedBefore !== null) parts.push(`s.started_at < ${params.add(q.startedBefore, 'Int64')}`);
-    if (q.where !== null) parts.push(printChExpr(q.where, printField, params));
-    const where = parts.join(' AND ');
+    const measures = (q.measures ?? []).map((me, i) => ({
+      sql: `${measureSql(me, printField, params)} AS x${i}`,
+      alias: me.alias,
+      name: `x${i}`,
+    }));
+    const where = chSpanWhere(q, feedback, printField, params);
+    const bounds = havingSql(q.having, printField, params);
+    const having = bounds === null ? '' : ` HAVING ${bounds}`;
     const groupBy = keys.map((k) => k.name).join(', ');
     const byAlias = new Map([...keys, ...measures].map((k) => [k.alias, k.name]));
     const order = [...q.sort, { name: 'last_seen', direction: 'desc' as const }]
@@ -65,12 +84,12 @@ export function createClickHouseSpanGroups(client: ClickHouseClient, table: stri
     const from = `FROM ${table} AS s FINAL WHERE ${where}`;
     const rows = await selectRows<DbRow>(
       client,
-      `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} ${from} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ${params.add(q.limit, 'Int64')} OFFSET ${params.add(q.offset, 'Int64')}`,
+      `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} ${from} GROUP BY ${groupBy}${having} ORDER BY ${order} LIMIT ${params.add(q.limit, 'Int64')} OFFSET ${params.add(q.offset, 'Int64')}`,
       params.values,
     );
     const [{ n }] = (await selectRows<{ n: string }>(
       client,
-      `SELECT count() AS n FROM (SELECT ${select} ${from} GROUP BY ${groupBy})`,
+      `SELECT count() AS n FROM (SELECT ${select} ${from} GROUP BY ${groupBy}${having})`,
       params.values,
     )) as [{ n: string }];
     const onPage = new Set(rows.map((r) => keyOf(r, keys.length)));

@@ -32,6 +32,10 @@ import { seqClock } from '../engine/seq-clock.js';
 import { createClickHouseSpanGroups } from './span-groups.js';
 import { createClickHouseSpanMessages } from './span-search.js';
 import { createClickHouseSpanStats } from './span-stats.js';
+import { createClickHouseSpanDistributions } from './span-distributions.js';
+import { createClickHouseSpanHistogram } from './span-histogram.js';
+import { createClickHouseSpanPurge } from './span-purge.js';
+import { SINGLE_SERVER, type ChDdlMode } from '../engine/ddl.js';
 
 const CH_TYPE: Readonly<Record<string, ChType>> = { string: 'String', int: 'Int64', float: 'Float64' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -82,7 +86,11 @@ function decoded(r: Record<string, unknown>): SpanRow {
   return out as SpanRow;
 }
 
-export function createClickHouseSpanStore(client: ClickHouseClient, database: string): SpanStore {
+export function createClickHouseSpanStore(
+  client: ClickHouseClient,
+  database: string,
+  mode: ChDdlMode = SINGLE_SERVER,
+): SpanStore {
   const table = `${chIdentifier(database)}.spans`;
   const rollups = `${chIdentifier(database)}.agent_rollups`;
   const rollupsOfTraces = `${chIdentifier(database)}.agent_trace_rollups`;
@@ -100,6 +108,7 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
   let lane: Promise<unknown> = Promise.resolve();
   const nextSeq = seqClock().next;
   const messages = createClickHouseSpanMessages(client, database, nextSeq);
+  const purge = createClickHouseSpanPurge(client, database, mode);
   const insert = (rows: readonly SpanRow[]) =>
     client.insert({ table, values: rows.map((r) => ({ ...r, seq: nextSeq() })), format: 'JSONEachRow' });
 
@@ -215,13 +224,17 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
     return parts.join(' AND ');
   }
 
-  const groups = createClickHouseSpanGroups(client, table, printSpanField);
+  // The grouped reads' signal filters read the feedback table of the same database.
+  const feedback = `${chIdentifier(database)}.feedback`;
+  const groups = createClickHouseSpanGroups(client, table, feedback, printSpanField);
 
-  const stats = createClickHouseSpanStats(client, table, printSpanField);
+  const stats = createClickHouseSpanStats(client, table, feedback, printSpanField);
 
   return {
     groups,
     stats,
+    distributions: createClickHouseSpanDistributions(client, table, feedback, printSpanField),
+    histogram: createClickHouseSpanHistogram(client, table, feedback, printSpanField),
     search: messages.search,
 
     async customAttrKeys(q) {
@@ -290,6 +303,13 @@ export function createClickHouseSpanStore(client: ClickHouseClient, database: st
     write(rows) {
       if (rows.length === 0) return Promise.resolve();
       const run = lane.then(() => writeNow(rows));
+      lane = run.catch(() => undefined);
+      return run;
+    },
+
+    // In the write lane: it replaces rollup rows a write adds to.
+    purgeExpired(now, limit) {
+      const run = lane.then(() => purge(now, limit));
       lane = run.catch(() => undefined);
       return run;
     },

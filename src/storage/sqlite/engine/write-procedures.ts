@@ -13,6 +13,7 @@ import { costWrites } from '../costs/cost-writes.js';
 import { settingsWrites } from '../settings/settings-writes.js';
 import { authWrites } from '../auth/auth-writes.js';
 import { spanWrites } from '../spans/span-writes.js';
+import { spanPurges } from '../spans/span-purge.js';
 import { historicalTurnWrites } from '../historical-turns/historical-turn-writes.js';
 
 export function createWriteProcedures(db: SqliteDb) {
@@ -26,6 +27,7 @@ export function createWriteProcedures(db: SqliteDb) {
     ...settingsWrites(db),
     ...authWrites(db),
     ...spanWrites(db),
+    ...spanPurges(db),
     ...historicalTurnWrites(db),
   };
 }

@@ -7,7 +7,7 @@ import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
 import { TOKEN_COLUMNS } from '../../span-rollups.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import { printSqliteExpr, type FieldPrinter } from '../engine/dialect.js';
-import { aggregateSql, piece, valueSql } from './span-aggregates.js';
+import { havingSql, measureSql, signalSql } from './span-filters.js';
 
 const counted = (c: string) => `sum(CASE WHEN s.tokens_counted = 1 THEN coalesce(s.${c}, 0) ELSE 0 END)`;
 const BUNDLE = [
@@ -35,9 +35,9 @@ const MODEL = "coalesce(s.response_model, s.request_model, '')";
 type DbRow = Record<string, unknown>;
 const keyOf = (r: DbRow, n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => r[`k${i}`] ?? null));
 
-/** The project's spans within the time bounds matching the plan: `WHERE` text and its parameters. */
+/** The project's spans within the time bounds matching the plan (and signals): `WHERE` text and its parameters. */
 export function spanWhere(
-  q: Pick<SpanGroupsQuery, 'projectId' | 'startedAfter' | 'startedBefore' | 'where'>,
+  q: Pick<SpanGroupsQuery, 'projectId' | 'startedAfter' | 'startedBefore' | 'where' | 'signals'>,
   printField: FieldPrinter,
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [q.projectId];
@@ -55,6 +55,11 @@ export function spanWhere(
     sql += ` AND ${w.sql}`;
     params.push(...w.params);
   }
+  const signals = signalSql(q.projectId, q.signals);
+  if (signals !== null) {
+    sql += ` AND ${signals.sql}`;
+    params.push(...signals.params);
+  }
   return { sql, params };
 }
 
@@ -65,12 +70,12 @@ export function createSqliteSpanGroups(reads: ReadThreads, printField: FieldPrin
       return { sql: `${f.sql} AS k${i}`, params: f.params, alias: k.alias, name: `k${i}` };
     });
     const measures = (q.measures ?? []).map((me, i) => {
-      const { m, v } = valueSql(me.output.value);
-      const f = me.filter === null ? null : printSqliteExpr(me.filter, printField);
-      const kept = f === null ? v : piece(`(${v.sql}) AND (${f.sql})`, [...v.params, ...f.params]);
-      const agg = aggregateSql(me.output, m, kept);
+      const agg = measureSql(me, printField);
       return { sql: `${agg.sql} AS x${i}`, params: agg.params, alias: me.alias, name: `x${i}` };
     });
+    const having = havingSql(q.having, printField);
+    const havingText = having === null ? '' : ` HAVING ${having.sql}`;
+    const havingParams = having?.params ?? [];
     const keyParams = [...keys.flatMap((k) => k.params), ...measures.flatMap((m) => m.params)];
     const { sql: where, params } = spanWhere(q, printField);
     const groupBy = keys.map((k) => k.name).join(', ');
@@ -87,12 +92,12 @@ export function createSqliteSpanGroups(reads: ReadThreads, printField: FieldPrin
     // The page and the count scan the same spans: on two reader threads at once.
     const [rows, [count]] = await Promise.all([
       reads.all<DbRow>(
-        `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} FROM spans AS s WHERE ${where} GROUP BY ${groupBy} ORDER BY ${order} LIMIT ? OFFSET ?`,
-        [...keyParams, ...params, q.limit, q.offset],
+        `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} FROM spans AS s WHERE ${where} GROUP BY ${groupBy}${havingText} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        [...keyParams, ...params, ...havingParams, q.limit, q.offset],
       ),
       reads.all<{ n: number }>(
-        `SELECT count(*) AS n FROM (SELECT ${select} FROM spans AS s WHERE ${where} GROUP BY ${groupBy})`,
-        [...selectParams, ...params],
+        `SELECT count(*) AS n FROM (SELECT ${select} FROM spans AS s WHERE ${where} GROUP BY ${groupBy}${havingText})`,
+        [...selectParams, ...params, ...havingParams],
       ),
     ]);
     const n = count?.n ?? 0;

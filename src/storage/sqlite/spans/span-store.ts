@@ -20,6 +20,8 @@ import { createSqliteConversationPage } from './conversation-page.js';
 import { createSqliteSpanGroups, spanWhere } from './span-groups.js';
 import { createSqliteSpanSearch } from './span-search.js';
 import { createSqliteSpanStats } from './span-stats.js';
+import { createSqliteSpanDistributions } from './span-distributions.js';
+import { createSqliteSpanHistogram } from './span-histogram.js';
 
 const SQLITE_TYPE: Readonly<Record<string, SqlValueType>> = { string: 'text', int: 'integer', float: 'real' };
 const CUSTOM: ReadonlySet<string> = new Set(CUSTOM_ATTR_COLUMNS);
@@ -57,6 +59,8 @@ export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: 
     groups: async (q) => (await conversationPage(q)) ?? groups(q),
     search,
     stats,
+    distributions: createSqliteSpanDistributions(reads, printSpanField),
+    histogram: createSqliteSpanHistogram(reads, printSpanField),
 
     async customAttrKeys(q) {
       const { sql: where, params } = spanWhere(q, printSpanField);
@@ -103,6 +107,7 @@ export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: 
     write: async (rows) => {
       if (rows.length > 0) await writer.run('spans.write', [rows]);
     },
+    purgeExpired: (now, limit) => writer.run('spans.purgeExpired', [Math.floor(now), limit]),
 
     async query(q: SpansQuery) {
       const { sql: where, params } = spanWhere(q, printSpanField);
