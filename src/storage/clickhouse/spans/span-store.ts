@@ -35,6 +35,7 @@ import { createClickHouseSpanStats } from './span-stats.js';
 import { createClickHouseSpanDistributions } from './span-distributions.js';
 import { createClickHouseSpanHistogram } from './span-histogram.js';
 import { createClickHouseSpanPurge } from './span-purge.js';
+import { createClickHouseTraceReads, latestOfTraces, TRACES } from './trace-reads.js';
 import { SINGLE_SERVER, type ChDdlMode } from '../engine/ddl.js';
 
 const CH_TYPE: Readonly<Record<string, ChType>> = { string: 'String', int: 'Int64', float: 'Float64' };
@@ -94,14 +95,6 @@ export function createClickHouseSpanStore(
   const table = `${chIdentifier(database)}.spans`;
   const rollups = `${chIdentifier(database)}.agent_rollups`;
   const rollupsOfTraces = `${chIdentifier(database)}.agent_trace_rollups`;
-  /**
-   * The newest version (highest seq) of each span of the traces `traces` selects: FINAL's answer,
-   * reading those traces' rows only, where FINAL merges the whole table (200 traces of 1M spans:
-   * 0.12 s against 1.4 s). Every version of a span shares its trace, so all of them are read.
-   */
-  const latestOfTraces = (cols: string, traces: string) =>
-    `SELECT ${cols} FROM ${table} AS s WHERE project_id = {p:String} AND trace_id IN (${traces}) ORDER BY seq DESC LIMIT 1 BY trace_id, span_id`;
-  const TRACES = 'SELECT arrayJoin({t:Array(String)})';
   // One write at a time per store: a trace's rollups are read, then replaced (without this, two
   // writes of one trace could both take away its old figures). Replicas of Weft over one
   // ClickHouse do not share this lane (docs/agents.md).
@@ -114,7 +107,7 @@ export function createClickHouseSpanStore(
 
   async function settleOwners(projectId: string, traceIds: readonly string[]) {
     const rows = (
-      await selectRows<Record<string, unknown>>(client, latestOfTraces(SPAN_COLUMNS.join(', '), TRACES), {
+      await selectRows<Record<string, unknown>>(client, latestOfTraces(table, SPAN_COLUMNS.join(', '), TRACES), {
         p: projectId,
         t: traceIds,
       })
@@ -236,6 +229,7 @@ export function createClickHouseSpanStore(
     distributions: createClickHouseSpanDistributions(client, table, feedback, printSpanField),
     histogram: createClickHouseSpanHistogram(client, table, feedback, printSpanField),
     search: messages.search,
+    ...createClickHouseTraceReads(client, table, decoded),
 
     async customAttrKeys(q) {
       const params = new ChParams();
@@ -250,54 +244,6 @@ export function createClickHouseSpanStore(
         params.values,
       );
       return rows.map((r) => ({ source: r.source, key: r.key, span_count: Number(r.span_count) }));
-    },
-
-    async conversationSpans(projectId, ids, after, before, perConversation) {
-      if (ids.length === 0) return [];
-      const params = new ChParams();
-      const bounds = [
-        after === null ? '' : ` AND started_at >= ${params.add(after, 'Int64')}`,
-        before === null ? '' : ` AND started_at < ${params.add(before, 'Int64')}`,
-      ].join('');
-      const rows = await selectRows<Record<string, unknown>>(
-        client,
-        `SELECT * FROM (${latestOfTraces(
-          'conversation_id, operation_name, trace_id, span_id, status_code, started_at, ended_at',
-          `SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))`,
-        )}) WHERE conversation_id IN (SELECT arrayJoin({ids:Array(String)}))${bounds}
-         ORDER BY conversation_id, started_at, span_id LIMIT ${params.add(perConversation, 'Int64')} BY conversation_id`,
-        { ...params.values, p: projectId, ids },
-      );
-      return rows.map((r) => ({
-        conversation_id: String(r.conversation_id),
-        operation_name: (r.operation_name ?? null) as string | null,
-        trace_id: String(r.trace_id),
-        span_id: String(r.span_id),
-        status_code: String(r.status_code),
-        started_at: Number(r.started_at),
-        ended_at: r.ended_at === null ? null : Number(r.ended_at),
-      }));
-    },
-
-    async conversationEnds(projectId, ids) {
-      const out = new Map<string, { first: string | null; last: string | null }>();
-      if (ids.length === 0) return out;
-      const rows = await selectRows<{ c: string; first: string; last: string }>(
-        client,
-        `SELECT conversation_id AS c,
-           argMinIf(input_messages, (started_at, span_id), input_messages != '[]') AS first,
-           argMaxIf(output_messages, (coalesce(ended_at, started_at), span_id), output_messages != '[]') AS last
-         FROM (${latestOfTraces(
-           'trace_id, span_id, conversation_id, started_at, ended_at, input_messages, output_messages',
-           `SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))`,
-         )}) WHERE conversation_id IN (SELECT arrayJoin({ids:Array(String)}))
-         GROUP BY conversation_id`,
-        { p: projectId, ids },
-      );
-      for (const id of ids) out.set(id, { first: null, last: null });
-      for (const r of rows)
-        out.set(r.c, { first: r.first === '' ? null : r.first, last: r.last === '' ? null : r.last });
-      return out;
     },
 
     write(rows) {
@@ -356,29 +302,6 @@ export function createClickHouseSpanStore(
         countParams.values,
       )) as [{ n: string }];
       return { rows: rows.map(decoded), total: Number(n) };
-    },
-
-    async traceSpans(projectId, traceIds) {
-      if (traceIds.length === 0) return [];
-      const cols = SPAN_COLUMNS.map((c) => (c === 'raw_span_dump' ? 'NULL AS raw_span_dump' : c)).join(', ');
-      const rows = await selectRows<Record<string, unknown>>(client, latestOfTraces(cols, TRACES), {
-        p: projectId,
-        t: traceIds,
-      });
-      return rows.map(decoded);
-    },
-
-    async conversationTraces(projectId, conversationId) {
-      const rows = await selectRows<{ trace_id: string; started_at: string }>(
-        client,
-        // A trace is the conversation's when a span's newest version still says so.
-        `SELECT trace_id, min(started_at) AS started_at FROM (${latestOfTraces(
-          'trace_id, span_id, started_at, conversation_id',
-          `SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id = {c:String}`,
-        )}) GROUP BY trace_id HAVING countIf(conversation_id = {c:String}) > 0 ORDER BY started_at, trace_id`,
-        { p: projectId, c: conversationId },
-      );
-      return rows.map((r) => ({ trace_id: r.trace_id, started_at: Number(r.started_at) }));
     },
 
     async *all(projectId) {
