@@ -56,7 +56,11 @@ export function createClickHouseSpanGroups(
   feedback: string,
   printField: ChFieldPrinter,
 ) {
-  return async (q: SpanGroupsQuery): Promise<{ rows: SpanGroupRow[]; total: number }> => {
+  /** `source` replaces the table read with FINAL (its text and parameters; conversation-page.ts). */
+  return async (
+    q: SpanGroupsQuery,
+    source?: { readonly sql: string; readonly values: Record<string, unknown> },
+  ): Promise<{ rows: SpanGroupRow[]; total: number }> => {
     const params = new ChParams();
     const keys = q.keys.map((k, i) => ({
       sql: `${printField(k.field, params).sql} AS k${i}`,
@@ -81,16 +85,18 @@ export function createClickHouseSpanGroups(
       .concat(keys.map((k) => `${k.name} ASC`))
       .join(', ');
     const select = keys.map((k) => k.sql).join(', ');
-    const from = `FROM ${table} AS s FINAL WHERE ${where}`;
+    const from = `FROM ${source?.sql ?? `${table} AS s FINAL`} WHERE ${where}`;
+    // Read when each statement is sent: the statements add their own parameters as they print.
+    const values = () => ({ ...params.values, ...source?.values });
     const rows = await selectRows<DbRow>(
       client,
       `SELECT ${select}, ${BUNDLE}${measures.map((m) => `, ${m.sql}`).join('')} ${from} GROUP BY ${groupBy}${having} ORDER BY ${order} LIMIT ${params.add(q.limit, 'Int64')} OFFSET ${params.add(q.offset, 'Int64')}`,
-      params.values,
+      values(),
     );
     const [{ n }] = (await selectRows<{ n: string }>(
       client,
       `SELECT count() AS n FROM (SELECT ${select} ${from} GROUP BY ${groupBy}${having})`,
-      params.values,
+      values(),
     )) as [{ n: string }];
     const onPage = new Set(rows.map((r) => keyOf(r, keys.length)));
     const models = new Map<string, SpanGroupRow['models'][number][]>();
@@ -99,7 +105,7 @@ export function createClickHouseSpanGroups(
       const byModel = await selectRows<DbRow>(
         client,
         `SELECT ${select}, coalesce(s.response_model, s.request_model, '') AS model, ${sums} ${from} GROUP BY ${groupBy}, model`,
-        params.values,
+        values(),
       );
       for (const r of byModel) {
         const k = keyOf(r, keys.length);

@@ -29,6 +29,7 @@ import {
   type ChType,
 } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
+import { createClickHouseConversationPage } from './conversation-page.js';
 import { createClickHouseSpanGroups } from './span-groups.js';
 import { createClickHouseSpanMessages } from './span-search.js';
 import { createClickHouseSpanStats } from './span-stats.js';
@@ -220,11 +221,12 @@ export function createClickHouseSpanStore(
   // The grouped reads' signal filters read the feedback table of the same database.
   const feedback = `${chIdentifier(database)}.feedback`;
   const groups = createClickHouseSpanGroups(client, table, feedback, printSpanField);
+  const conversationPage = createClickHouseConversationPage(client, table, groups);
 
   const stats = createClickHouseSpanStats(client, table, feedback, printSpanField);
 
   return {
-    groups,
+    groups: async (q) => (await conversationPage(q)) ?? groups(q),
     stats,
     distributions: createClickHouseSpanDistributions(client, table, feedback, printSpanField),
     histogram: createClickHouseSpanHistogram(client, table, feedback, printSpanField),

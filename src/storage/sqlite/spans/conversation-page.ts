@@ -5,75 +5,20 @@
 // first (migration 15: a conversation's first row met is its latest), their figures from the
 // general grouped read restricted to them, and the count of conversations from covering indexes
 // (docs/performance.md "Agents"). Any other filter is left to the general read.
-import type { Expr, FieldRef } from '../../../query/plan.js';
 import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
+import { among, inConversations, isConversationPage } from '../../conversation-page.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import { spanWhere } from './span-groups.js';
 
+const WALK_CHUNK = 1024;
 type Groups = (q: SpanGroupsQuery) => Promise<{ rows: SpanGroupRow[]; total: number }>;
 type Walked = { readonly c: string | null; readonly last: number };
-
-/** Fields of SpanGroupsQuery this plan answers; any other set to a value sends the query elsewhere. */
-const PLAIN = new Set([
-  'projectId',
-  'where',
-  'startedAfter',
-  'startedBefore',
-  'keys',
-  'sort',
-  'measures',
-  'limit',
-  'offset',
-]);
-const WALK_CHUNK = 1024;
-const CONVERSATION: FieldRef = { kind: 'column', name: 'conversation_id', type: 'string' };
-
-const unset = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
-
-/** `conversation_id IS NOT NULL`, the filter the Agents view lists conversations with. */
-function inConversations(where: Expr | null): boolean {
-  return (
-    where !== null &&
-    where.kind === 'not' &&
-    where.item.kind === 'isNull' &&
-    where.item.input.kind === 'field' &&
-    where.item.input.field.kind === 'column' &&
-    where.item.input.field.name === 'conversation_id'
-  );
-}
-
-/**
- * Whether the query is the conversations page: one conversation key, latest first, no filter
- * but the time bounds and, optionally, leaving out the spans outside any conversation.
- */
-export function isConversationPage(q: SpanGroupsQuery): boolean {
-  const key = q.keys.length === 1 ? q.keys[0]!.field : null;
-  return (
-    key !== null &&
-    key.kind === 'column' &&
-    key.name === 'conversation_id' &&
-    (q.where === null || inConversations(q.where)) &&
-    q.sort.every((s) => s.name === 'last_seen' && s.direction === 'desc') &&
-    Object.entries(q).every(([k, v]) => PLAIN.has(k) || unset(v))
-  );
-}
 
 /** The project and the time bounds (the page has no other filter, so no field is printed). */
 const bounds = (q: SpanGroupsQuery) =>
   spanWhere({ ...q, where: null }, () => {
     throw new Error('the conversations page prints no field');
   });
-
-/** `conversation_id IN (ids)`, or NULL for the spans outside any conversation. */
-function among(ids: readonly (string | null)[]): Expr {
-  const field: Expr = { kind: 'field', field: CONVERSATION };
-  const named = ids.filter((id): id is string => id !== null);
-  const items: Expr[] = [];
-  if (named.length > 0)
-    items.push({ kind: 'in', left: field, items: named.map((id) => ({ kind: 'literal', value: id })) });
-  if (named.length < ids.length) items.push({ kind: 'isNull', input: field });
-  return items.length === 1 ? items[0]! : { kind: 'or', items };
-}
 
 export function createSqliteConversationPage(reads: ReadThreads, groups: Groups) {
   /** The page's conversations: the first `offset + limit` met walking activity newest first, ties by id. */
