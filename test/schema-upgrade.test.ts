@@ -102,3 +102,81 @@ test('a new database is created without the upgrade message', async () => {
     s.stop();
   }
 });
+
+test("a schema-17 database's searchable messages are rekeyed by span (migration 18) and still found", async () => {
+  const dir = dirs.make();
+  const file = join(dir, 'weft.sqlite');
+  const old = openSqlite(
+    file,
+    SQLITE_MIGRATIONS.filter((m) => m.version <= 17),
+  );
+  const trace = '0123456789abcdef0123456789abcdef';
+  const span = old.prepare(
+    `INSERT INTO spans (project_id, trace_id, span_id, span_name, span_kind, started_at, status_code, conversation_id,
+       input_messages, output_messages, system_instructions, custom_attrs_string, custom_attrs_int, custom_attrs_float,
+       custom_attrs_bool, tokens_counted, raw_span_dump)
+     VALUES ('e/p', ?, ?, 'chat', 'CLIENT', ?, 'OK', 'conv-1', '[]', '[]', '[]', '{}', '{}', '{}', '{}', 1, '{}')`,
+  );
+  span.run(trace, '00000000000000a1', 1_000_000);
+  span.run(trace, '00000000000000b2', 2_000_000);
+  const body = old.prepare("INSERT INTO span_message_bodies (project_id, digest, content) VALUES ('e/p', ?, ?)");
+  const fts = old.prepare('INSERT INTO span_message_fts (rowid, content) VALUES (?, ?)');
+  const message = old.prepare(
+    `INSERT INTO span_messages (project_id, trace_id, span_id, ord, role, body_id, conversation_id, started_at)
+     VALUES ('e/p', ?, ?, ?, ?, ?, 'conv-1', ?)`,
+  );
+  for (const [id, text] of [
+    [1, 'where is my parcel'],
+    [2, 'the parcel left the depot'],
+  ] as const) {
+    body.run(`d${id}`, text);
+    fts.run(id, text);
+  }
+  message.run(trace, '00000000000000a1', 0, 'user', 1, 1_000_000);
+  message.run(trace, '00000000000000b2', 0, 'user', 1, 2_000_000);
+  message.run(trace, '00000000000000b2', 1, 'assistant', 2, 2_000_000);
+  old.close();
+  const s = await serve(['--data-dir', dir]);
+  try {
+    assert.ok(s.port, s.stderr);
+    const r = await fetch(`http://127.0.0.1:${s.port}/agents/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: 'e/p', query: 'parcel' }),
+    });
+    const [found, ...more] = (
+      (await r.json()) as {
+        results: { conversation_id: string; matched_messages: { span_id: string; role: string }[] }[];
+      }
+    ).results;
+    assert.equal(found?.conversation_id, 'conv-1');
+    assert.equal(more.length, 0);
+    // One hit per message of the conversation, its newest occurrence standing for it.
+    assert.deepEqual(
+      found.matched_messages.map((h) => [h.span_id, h.role]),
+      [
+        ['00000000000000b2', 'user'],
+        ['00000000000000b2', 'assistant'],
+      ],
+    );
+  } finally {
+    s.stop();
+  }
+  const db = new Database(file, { readonly: true });
+  try {
+    assert.deepEqual(
+      db
+        .prepare(
+          'SELECT s.span_id, m.ord, m.body_id FROM span_messages AS m JOIN spans AS s ON s.rowid = m.span_rowid ORDER BY 1, 2',
+        )
+        .all(),
+      [
+        { span_id: '00000000000000a1', ord: 0, body_id: 1 },
+        { span_id: '00000000000000b2', ord: 0, body_id: 1 },
+        { span_id: '00000000000000b2', ord: 1, body_id: 2 },
+      ],
+    );
+  } finally {
+    db.close();
+  }
+});

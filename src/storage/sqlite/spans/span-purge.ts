@@ -29,10 +29,10 @@ export function spanPurges(db: SqliteDb) {
     .prepare('SELECT trace_id FROM spans WHERE project_id = ? AND started_at < ? ORDER BY started_at LIMIT ?')
     .pluck();
   const spanIds = db.prepare('SELECT span_id FROM spans WHERE project_id = ? AND trace_id = ?').pluck();
-  const bodiesOf = db
-    .prepare('SELECT DISTINCT body_id FROM span_messages WHERE project_id = ? AND trace_id = ?')
-    .pluck();
-  const dropMessages = db.prepare('DELETE FROM span_messages WHERE project_id = ? AND trace_id = ?');
+  // Messages are keyed by their span's rowid (migration 18).
+  const OF_TRACE = 'span_rowid IN (SELECT rowid FROM spans WHERE project_id = ? AND trace_id = ?)';
+  const bodiesOf = db.prepare(`SELECT DISTINCT body_id FROM span_messages WHERE ${OF_TRACE}`).pluck();
+  const dropMessages = db.prepare(`DELETE FROM span_messages WHERE ${OF_TRACE}`);
   const named = db.prepare('SELECT 1 FROM span_messages WHERE body_id = ? LIMIT 1').pluck();
   const body = db.prepare('SELECT content FROM span_message_bodies WHERE id = ?').pluck();
   // An external-content FTS5 table forgets a row only when told its indexed text.

@@ -8,17 +8,29 @@ import type { ReadThreads } from '../engine/read-threads.js';
 
 type Params = Record<string, string | number>;
 
-function filters(q: SpanSearchQuery, params: Params): string {
+/**
+ * The filters as SQL over `m` (span_messages), read from the body index (`walk` false), or
+ * over `s` (spans) joined to `m` (`walk` true, the newest-first plans).
+ */
+function filters(q: SpanSearchQuery, params: Params, walk: boolean): string {
   const parts: string[] = [];
   const add = (sql: string, name: string, value: string | number | null) => {
     if (value === null) return;
     parts.push(sql);
     params[name] = value;
   };
-  add('m.trace_id = @trace', 'trace', q.traceId);
-  add('m.conversation_id = @conversation', 'conversation', q.conversationId);
-  add('m.started_at >= @after', 'after', q.startedAfter);
-  add('m.started_at < @before', 'before', q.startedBefore);
+  const t = walk ? 's' : 'm';
+  // The trace's spans by the primary key; their rowids are in the body index.
+  add(
+    walk
+      ? 's.trace_id = @trace'
+      : 'm.span_rowid IN (SELECT rowid FROM spans WHERE project_id = @project AND trace_id = @trace)',
+    'trace',
+    q.traceId,
+  );
+  add(`${t}.conversation_id = @conversation`, 'conversation', q.conversationId);
+  add(`${t}.started_at >= @after`, 'after', q.startedAfter);
+  add(`${t}.started_at < @before`, 'before', q.startedBefore);
   if (q.roles !== null) {
     parts.push('m.role IN (SELECT value FROM json_each(@roles))');
     params.roles = JSON.stringify(q.roles);
@@ -38,13 +50,20 @@ function filters(q: SpanSearchQuery, params: Params): string {
   }
   if (span.length > 0)
     parts.push(
-      `EXISTS (SELECT 1 FROM spans AS s WHERE s.project_id = m.project_id AND s.trace_id = m.trace_id AND s.span_id = m.span_id AND ${span.join(' AND ')})`,
+      walk
+        ? span.join(' AND ')
+        : `EXISTS (SELECT 1 FROM spans AS s WHERE s.rowid = m.span_rowid AND ${span.join(' AND ')})`,
     );
   return parts.map((p) => ` AND ${p}`).join('');
 }
 
 const OCCURRENCE = 'm.conversation_id, m.trace_id, m.span_id, m.ord, m.role, m.started_at, m.body_id';
 const NEWEST = 'started_at DESC, span_id DESC, ord';
+/** The project's spans newest first (the start index), each with its messages by key. */
+const WALK = `SELECT s.conversation_id, s.trace_id, s.span_id, m.ord, m.role, s.started_at, m.body_id
+  FROM spans AS s INDEXED BY spans_started CROSS JOIN span_messages AS m ON m.span_rowid = s.rowid
+  WHERE s.project_id = @project`;
+const WALK_ORDER = 'ORDER BY s.started_at DESC, s.span_id DESC, m.ord';
 const MATCHED = 'm.body_id IN (SELECT rowid FROM span_message_fts WHERE span_message_fts MATCH @match)';
 /** Occurrences read newest first before a common term's walk gives up for the term-first plan. */
 const WALK_MAX_ROWS = 200_000;
@@ -57,7 +76,8 @@ const hitKey = (o: Occurrence) => `${o.role}\u0001${o.body_id}\u0001${o.conversa
 /**
  * Two plans for a term's page. Term first: every occurrence of the matching bodies, read from
  * the covering body index (migration 14), one per hit, sorted. Newest first: the project's
- * occurrences by start time, kept when their body matches, until the page is full; it wins when
+ * spans by start time (the start index), each span's messages by key (migration 18), kept when
+ * their body matches, until the page is full; it wins when
  * the term is common (`invoice` in 178,000 of 1M bodies: ~40 ms against ~1 s), as a page of
  * `want` hits then needs about `want * bodies / matched` rows. Bounded by WALK_MAX_ROWS, after
  * which (filters that rarely hold) the term-first plan answers.
@@ -73,13 +93,12 @@ export function createSqliteSpanSearch(reads: ReadThreads) {
     );
   }
 
-  async function newestFirst(where: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[] | null> {
+  async function newestFirst(walkWhere: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[] | null> {
     const want = q.offset + q.limit;
     const seen = new Set<string>();
     const kept: Occurrence[] = [];
     let read = 0;
-    const sql = `SELECT ${OCCURRENCE} FROM span_messages AS m INDEXED BY span_messages_started
-      WHERE m.project_id = @project AND ${MATCHED}${where} ORDER BY ${NEWEST}`;
+    const sql = `${WALK} AND ${MATCHED}${walkWhere} ${WALK_ORDER}`;
     for await (const chunk of reads.stream<Occurrence>(sql, [params], WALK_CHUNK)) {
       for (const o of chunk) {
         const key = hitKey(o);
@@ -94,10 +113,13 @@ export function createSqliteSpanSearch(reads: ReadThreads) {
     return kept.slice(q.offset);
   }
 
-  async function page(where: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[]> {
+  async function page(where: string, walkWhere: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[]> {
+    // Without terms: the spans in order (SQLite picks the start, conversation or trace index).
     if (q.terms === null)
       return reads.all<Occurrence>(
-        `SELECT ${OCCURRENCE} FROM span_messages AS m WHERE m.project_id = @project${where} ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset`,
+        `SELECT s.conversation_id, s.trace_id, s.span_id, m.ord, m.role, s.started_at, m.body_id
+         FROM spans AS s CROSS JOIN span_messages AS m ON m.span_rowid = s.rowid
+         WHERE s.project_id = @project${walkWhere} ${WALK_ORDER} LIMIT @limit OFFSET @offset`,
         [{ ...params, limit: q.limit, offset: q.offset }],
       );
     // A conversation or a trace holds few occurrences: read them by the term.
@@ -109,7 +131,7 @@ export function createSqliteSpanSearch(reads: ReadThreads) {
       );
       const matched = counts?.matched ?? 0;
       if (matched > 0 && matched * matched >= (q.offset + q.limit) * (counts?.bodies ?? 0)) {
-        const walked = await newestFirst(where, params, q);
+        const walked = await newestFirst(walkWhere, params, q);
         if (walked !== null) return walked;
       }
     }
@@ -118,12 +140,13 @@ export function createSqliteSpanSearch(reads: ReadThreads) {
 
   return async (q: SpanSearchQuery): Promise<{ hits: SpanSearchHit[]; conversations: number }> => {
     const params: Params = { project: q.projectId };
-    const where = filters(q, params);
+    const where = filters(q, params, false);
+    const walkWhere = filters(q, params, true);
     if (q.terms !== null) params.match = fts5Match(q.terms);
     const matched = q.terms === null ? '' : ` AND ${MATCHED}`;
     // The page and the count of conversations with a hit run at once, on two reader threads.
     const [occurrences, [count]] = await Promise.all([
-      page(where, params, q),
+      page(where, walkWhere, params, q),
       reads.all<{ n: number }>(
         `SELECT count(DISTINCT coalesce(m.conversation_id, '')) AS n FROM span_messages AS m WHERE m.project_id = @project${matched}${where}`,
         [params],

@@ -18,6 +18,7 @@ import { MIGRATION_14 } from './014-span-message-cover.js';
 import { MIGRATION_15 } from './015-span-activity.js';
 import { MIGRATION_16 } from './016-span-stats-cover.js';
 import { MIGRATION_17 } from './017-feedback-created.js';
+import { MIGRATION_18 } from './018-span-messages-by-rowid.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -37,4 +38,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_15,
   MIGRATION_16,
   MIGRATION_17,
+  MIGRATION_18,
 ];
