@@ -2,9 +2,9 @@
 // SQLite), medians of BENCH_RUNS fresh browser contexts:
 //   a 1,000-turn conversation (/ui/{e}/{p}/agents/conversations/{id}): navigation -> the first
 //   `[data-testid=turn]` painted (target < 1 s);
-//   search (/ui/{e}/{p}/agents/conversations): the query typed into
-//   `[data-testid=conversation-search]` at once, then -> the first `[data-testid=search-hits] mark`
-//   painted (target < 500 ms after typing stops; the page waits 250 ms for typing to stop).
+//   search (/ui/{e}/{p}/agents/conversations): once the page shows its conversations, the query
+//   typed into `[data-testid=conversation-search]` at once, then -> the first `[data-testid=search-hits] mark`
+//   painted (target < 500 ms after typing stops; the page waits 150 ms for typing to stop).
 // Baseline: the same requests straight to the API in the same run (the server's share).
 // Run alone: node --import tsx bench/agents-ui.ts
 import { join } from 'node:path';
@@ -60,7 +60,9 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
         const b = await openPage(browser, weft.url);
         await b.page.goto(`${weft.url}/ui/${project}/agents/conversations`);
         const box = b.page.locator('[data-testid=conversation-search]');
-        await box.waitFor();
+        // Typed once the page has shown its conversations, as a person would: typing while the
+        // list still loads measured that load (the list's request and rendering) as well.
+        await b.page.locator('[data-testid=conversations] tr[data-id]').first().waitFor();
         await box.fill(q);
         const typed = (await b.page.evaluate(() => performance.now())) as number;
         const ms = (await shownAt(b.page, '[data-testid=search-hits] mark')) - typed;
@@ -103,7 +105,7 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
       },
     ],
     notes: [
-      `Search per query (ms, per run): ${[...perQuery].map(([q, v]) => `${q} ${v.map((x) => x.toFixed(0)).join('/')}`).join('; ')}. The page waits 250 ms after the last keystroke before it asks.`,
+      `Search per query (ms, per run): ${[...perQuery].map(([q, v]) => `${q} ${v.map((x) => x.toFixed(0)).join('/')}`).join('; ')}. The page waits 150 ms after the last keystroke before it asks.`,
     ],
   };
 }

@@ -315,7 +315,7 @@ test('conversations: figures, filters in the URL, and a search with its matches 
   await page.locator('[data-testid=conversation-search]').fill('lisbon');
   const typed = Date.now();
   await page.locator('[data-testid=search-hits] mark').first().waitFor();
-  const ms = Date.now() - typed - 250; // the input waits 250 ms for typing to stop
+  const ms = Date.now() - typed - 150; // the input waits 150 ms for typing to stop
   assert.ok(ms < 500 * BUDGET_SCALE, `search results ${ms} ms after typing stopped`);
   assert.match(page.url(), /q=lisbon/);
   assert.equal(await page.locator('[data-testid=search-total]').innerText(), '1 conversation matches');
@@ -339,6 +339,47 @@ test('conversations: figures, filters in the URL, and a search with its matches 
   await page.locator('[data-testid=hit] a').first().click();
   await page.waitForURL(/agents\/conversations\/conv-travel\?turn=/);
   await page.locator('[data-testid=waterfall] [data-testid=span-row]').first().waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('conversations and search hits come 50 at a time, with "Load more" for the rest', async () => {
+  const project = 'agents-many';
+  const spans = Array.from({ length: 60 }, (_, i) =>
+    turnSpans({
+      conversation: `conv-many-${String(i).padStart(2, '0')}`,
+      version: 'v1',
+      at: NOW - 60 * MIN + i * MIN,
+      question: `Where is parcel ${i}?`,
+      answer: 'On its way.',
+    }),
+  ).flat();
+  const r = await fetch(`${w.url}/agents/otel/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: otlpJson({ 'wandb.entity': ENTITY, 'wandb.project': project }, spans),
+  });
+  assert.equal(r.status, 200, await r.text());
+  const { page, context, errors } = await openPage(browser, w.url);
+  const rows = page.locator('[data-testid=conversations] tr[data-id]');
+  await page.goto(`${w.url}/ui/${ENTITY}/${project}/agents/conversations`);
+  await rows.nth(49).waitFor();
+  assert.equal(await rows.count(), 50);
+  assert.equal(await rows.first().getAttribute('data-id'), 'conv-many-59', 'the latest first');
+  await page.locator('[data-testid=conversations-more]').click();
+  await rows.nth(59).waitFor();
+  assert.equal(await rows.count(), 60);
+  assert.equal(await page.locator('[data-testid=conversations-more]').count(), 0, 'nothing more to load');
+
+  await page.locator('[data-testid=conversation-search]').fill('parcel');
+  const hits = page.locator('[data-testid=hit]');
+  await hits.nth(49).waitFor();
+  assert.equal(await hits.count(), 50);
+  assert.equal(await page.locator('[data-testid=search-total]').innerText(), '60 conversations match');
+  await page.locator('[data-testid=search-more]').click();
+  await hits.nth(59).waitFor();
+  assert.equal(await hits.count(), 60);
+  assert.equal(await page.locator('[data-testid=search-more]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -4,7 +4,7 @@
 // conversations; their figures are then those of all their spans.
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { usePageTitle } from '../shell/usePageTitle';
 import { and, eq, inList, searchMessages, spanGroups } from './agentsApi';
@@ -14,14 +14,17 @@ import { SearchHits } from './SearchHits';
 import styles from './Agents.module.css';
 
 const route = getRouteApi('/$entity/$project/agents/conversations');
-const PAGE = 200;
-const HITS = 100;
+/** Conversations and message hits shown at first, and added by each "Load more". */
+const PAGE = 50;
+const HITS = 50;
+/** How long typing must pause before the search runs (a request per keystroke otherwise). */
+const SEARCH_PAUSE_MS = 150;
 
 function after(range: RangeName | undefined): string | null {
   return range === undefined ? null : new Date(Date.now() - RANGES[range]).toISOString();
 }
 
-async function conversations(projectId: string, s: ConversationsSearch, signal: AbortSignal) {
+async function conversations(projectId: string, s: ConversationsSearch, limit: number, signal: AbortSignal) {
   const picks = [
     ...(s.agent ? [eq('owner_agent_name', s.agent)] : []),
     ...(s.version ? [eq('owner_agent_version', s.version)] : []),
@@ -38,7 +41,7 @@ async function conversations(projectId: string, s: ConversationsSearch, signal: 
         query: and(...picks, notNull),
         group_by: [{ key: 'conversation_id' }],
         started_after,
-        limit: PAGE,
+        limit,
       },
       signal,
     );
@@ -52,7 +55,7 @@ async function conversations(projectId: string, s: ConversationsSearch, signal: 
       group_by: [{ key: 'conversation_id' }],
       include_costs: true,
       started_after: ids === null ? started_after : null,
-      limit: PAGE,
+      limit,
     },
     signal,
   );
@@ -66,23 +69,33 @@ export function ConversationsPage() {
   const projectId = `${entity}/${project}`;
   usePageTitle(`Conversations · Agents · ${projectId}`);
   const [typed, setTyped] = useState(search.q ?? '');
-  // The search runs once typing stops for a moment.
+  const runSearch = useCallback(
+    (text: string) => {
+      if ((search.q ?? '') !== text.trim())
+        void navigate({ search: (s: ConversationsSearch) => ({ ...s, q: text.trim() || undefined }), replace: true });
+    },
+    [search.q, navigate],
+  );
+  // The search runs once typing stops for a moment (SEARCH_PAUSE_MS), or at once on Enter.
   useEffect(() => {
-    const t = setTimeout(() => {
-      if ((search.q ?? '') !== typed.trim())
-        void navigate({ search: (s: ConversationsSearch) => ({ ...s, q: typed.trim() || undefined }), replace: true });
-    }, 250);
+    const t = setTimeout(() => runSearch(typed), SEARCH_PAUSE_MS);
     return () => clearTimeout(t);
-  }, [typed, search.q, navigate]);
+  }, [typed, runSearch]);
   const set = (patch: Partial<ConversationsSearch>) =>
     void navigate({ search: (s: ConversationsSearch) => ({ ...s, ...patch }), replace: true });
+  // How many conversations and hits to show; back to one page whenever the URL changes.
+  const [shown, setShown] = useState({ key: '', conversations: PAGE, hits: HITS });
+  const key = JSON.stringify([projectId, search]);
+  const limits = shown.key === key ? shown : { key, conversations: PAGE, hits: HITS };
+  const more = (what: 'conversations' | 'hits', by: number) => setShown({ ...limits, [what]: limits[what] + by });
   const list = useQuery({
-    queryKey: ['conversations', projectId, { ...search, q: undefined }],
-    queryFn: ({ signal }) => conversations(projectId, search, signal),
+    queryKey: ['conversations', projectId, { ...search, q: undefined }, limits.conversations],
+    queryFn: ({ signal }) => conversations(projectId, search, limits.conversations, signal),
     enabled: !search.q,
+    placeholderData: (previous) => previous,
   });
   const hits = useQuery({
-    queryKey: ['conversation-search', projectId, search],
+    queryKey: ['conversation-search', projectId, search, limits.hits],
     queryFn: ({ signal }) =>
       searchMessages(
         {
@@ -91,12 +104,14 @@ export function ConversationsPage() {
           agent_name: search.agent ?? null,
           request_model: search.model ?? null,
           started_after: after(search.range),
-          limit: HITS,
+          limit: limits.hits,
         },
         signal,
       ),
     enabled: !!search.q,
+    placeholderData: (previous) => previous,
   });
+  const hitCount = hits.data?.results.reduce((n, r) => n + r.matched_messages.length, 0) ?? 0;
   return (
     <div className={styles.page}>
       <div className={styles.head}>
@@ -114,6 +129,9 @@ export function ConversationsPage() {
           placeholder='Search messages: words, "a phrase"'
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') runSearch(typed);
+          }}
         />
         <input
           data-testid="filter-agent"
@@ -165,6 +183,9 @@ export function ConversationsPage() {
                   : `${hits.data.total_conversations} conversations match`}
               </p>
               <SearchHits entity={entity} project={project} query={search.q} res={hits.data} />
+              {hitCount >= limits.hits && (
+                <LoadMore busy={hits.isFetching} onClick={() => more('hits', HITS)} testId="search-more" />
+              )}
             </>
           )}
         </>
@@ -178,10 +199,27 @@ export function ConversationsPage() {
             </p>
           )}
           {list.data && list.data.length > 0 && (
-            <ConversationTable entity={entity} project={project} rows={list.data} />
+            <>
+              <ConversationTable entity={entity} project={project} rows={list.data} />
+              {list.data.length >= limits.conversations && (
+                <LoadMore
+                  busy={list.isFetching}
+                  onClick={() => more('conversations', PAGE)}
+                  testId="conversations-more"
+                />
+              )}
+            </>
           )}
         </>
       )}
     </div>
+  );
+}
+
+function LoadMore({ busy, onClick, testId }: { busy: boolean; onClick: () => void; testId: string }) {
+  return (
+    <button type="button" className={styles.more} onClick={onClick} disabled={busy} data-testid={testId}>
+      {busy ? 'Loading…' : 'Load more'}
+    </button>
   );
 }

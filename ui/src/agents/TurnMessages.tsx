@@ -2,9 +2,10 @@
 // (sub-agents indented under the turn's agent), assistant text with its reasoning folded,
 // tool calls with their arguments and results folded, context compaction.
 import { Link } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import type { AgentTurn } from '../api/types';
 import { formatCost, formatDuration, formatTokens } from '../format';
-import { Markdown, looksLikeMarkdown } from '../render/Markdown';
+import { looksLikeMarkdown } from '../render/looksLikeMarkdown';
 import { agentRef } from '../call/useFeedback';
 import { TargetFeedback } from './TargetFeedback';
 import styles from './Conversation.module.css';
@@ -14,8 +15,17 @@ type Payload = Record<string, unknown>;
 const tokensLabel = (n: number) => (n > 0 ? `${formatTokens(n)} tok` : '');
 const str = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v));
 
+// The markdown renderer loads after the first turns show (their text plain until it has).
+const Markdown = lazy(() => import('../render/Markdown').then((m) => ({ default: m.Markdown })));
+
 function Text({ text }: { text: string }) {
-  return looksLikeMarkdown(text) ? <Markdown text={text} /> : <div className={styles.plain}>{text}</div>;
+  const plain = <div className={styles.plain}>{text}</div>;
+  if (!looksLikeMarkdown(text)) return plain;
+  return (
+    <Suspense fallback={plain}>
+      <Markdown text={text} />
+    </Suspense>
+  );
 }
 
 function Pretty({ text }: { text: string }) {
