@@ -1,7 +1,7 @@
 // Runs every *.test.ts under src/ and test/ with node's test runner (TypeScript via tsx), each
 // file under test/ once per engine it runs on (test/engines.mjs).
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -92,13 +92,23 @@ const contract = process.argv.includes('--contract');
 const filter = process.argv.slice(2).filter((a) => a !== '--contract');
 const all = ['src', 'test'].flatMap((d) => find(d)).sort();
 const chosen = all.filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
-// The browser suites first: they are the longest files, and started last they were the tail
-// of the run (node --test starts files in the order given).
-const browserFirst = (list) => [
-  ...list.filter((f) => f.includes(`${sep}ui${sep}`)),
-  ...list.filter((f) => !f.includes(`${sep}ui${sep}`)),
-];
-const files = browserFirst(contract ? contractFiles(chosen) : plan(chosen));
+// Longest first (node --test starts files in the order given), by test/timings.json, so that
+// no long file starts near the end and becomes the run's tail; a file it does not list yet
+// counts as long. WEFT_TEST_TIMINGS=update records this run's durations there.
+const TIMINGS = join('test', 'timings.json');
+/** A file's key in test/timings.json: its source path, under its engine's name when generated. */
+const timingKey = (file) =>
+  relative(process.cwd(), file)
+    .split(sep)
+    .join('/')
+    .replace(/^\.cache\/test-engines\/\d+\//, '');
+const timings = existsSync(TIMINGS) ? JSON.parse(readFileSync(TIMINGS, 'utf8')) : {};
+const longestFirst = (list) =>
+  list
+    .map((f, i) => ({ f, i, s: timings[timingKey(f)] ?? Number.POSITIVE_INFINITY }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.f);
+const files = longestFirst(contract ? contractFiles(chosen) : plan(chosen));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -125,9 +135,30 @@ try {
 console.error(
   `Running ${files.length} test files on Node.js ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`,
 );
+const record = process.env.WEFT_TEST_TIMINGS === 'update';
+const recorded = join(GENERATED, 'timings.json');
+if (record) mkdirSync(GENERATED, { recursive: true });
+const reporters = record
+  ? ['--test-reporter=./scripts/timing-reporter.mjs', `--test-reporter-destination=${recorded}`]
+  : [];
 const res = spawnSync(
   node,
-  ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${CONCURRENCY}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    ...reporters,
+    ...files,
+  ],
   { stdio: 'inherit', env: envFor(node) },
 );
+if (record && existsSync(recorded)) {
+  const seen = JSON.parse(readFileSync(recorded, 'utf8'));
+  for (const [file, seconds] of Object.entries(seen)) timings[timingKey(file)] = Math.round(seconds * 10) / 10;
+  const sorted = Object.fromEntries(Object.entries(timings).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(TIMINGS, `${JSON.stringify(sorted, null, 2)}\n`);
+}
 process.exit(res.status ?? 1);

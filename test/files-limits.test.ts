@@ -1,5 +1,6 @@
 // Files against the body limit (413 JSON, with and without a Content-Length, nothing left
-// behind), and a 160 MiB file streamed in and out while the server's memory stays flat.
+// behind), and a 160 MiB file streamed in and out while the server's memory stays flat (40 MiB,
+// memory not asserted, on ClickHouse in process).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -139,8 +140,10 @@ function runClient(
   });
 }
 
-test('a 160 MiB file streams in and out: exact digest, server memory far below the file size', async (ctx) => {
-  const SIZE = 160 * MiB;
+test('a large file streams in and out: exact digest; 160 MiB with server memory far below it on SQLite', async (ctx) => {
+  // Memory is asserted on SQLite only (below), which needs a file larger than what the GC lets
+  // pile up; on ClickHouse (chdb, ~5x slower a chunk in process) 40 MiB still spans 40 chunks.
+  const SIZE = (testEngine() === 'clickhouse' ? 40 : 160) * MiB;
   const dir = mkdtempSync(join(tmpdir(), 'weft-bigfile-'));
   const t = await startTestApp({ bodyLimit: 256 * MiB });
   try {
@@ -200,7 +203,7 @@ test('a 160 MiB file streams in and out: exact digest, server memory far below t
     } else {
       assert.ok(growth < SIZE * 0.8, `server rss grew by ${mb(growth)}`);
     }
-    assert.deepEqual(await counts(t), { files: 2, chunks: 16 + 160, staged: 0 });
+    assert.deepEqual(await counts(t), { files: 2, chunks: 16 + SIZE / MiB, staged: 0 });
   } finally {
     await t.close();
     rmSync(dir, { recursive: true, force: true });
