@@ -15,8 +15,14 @@ export function formatDuration(ms: number | null): string {
   return `${m}m ${Math.round((ms % 60_000) / 1000)}s`;
 }
 
+/**
+ * A count with thousands separators (1,234,567). Integers are grouped here: the first
+ * toLocaleString of a page loads the locale data, measured at 65 ms of the 1,000-turn
+ * conversation's first render.
+ */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 export function formatTokens(n: number | null): string {

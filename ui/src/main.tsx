@@ -1,3 +1,5 @@
+// First: it may start a conversation's requests while the rest of the app loads.
+import './agents/earlyStart';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
