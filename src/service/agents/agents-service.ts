@@ -142,7 +142,9 @@ export function createAgentsService(spans: SpanStore, costs: CostStore, feedback
     async traceChat(req: Static<typeof AgentTraceChatReq>) {
       const rows = await spans.traceSpans(req.project_id, [req.trace_id]);
       if (rows.length === 0) throw new NotFoundError(`Trace ${req.trace_id} has no agent spans in ${req.project_id}`);
-      const chat = traceChat(req.trace_id, rows, await spanPricer(costs, req.project_id, rows));
+      const chat = traceChat(req.trace_id, rows, await spanPricer(costs, req.project_id, rows), {
+        modelToolCalls: req.include_model_tool_calls === true,
+      });
       return req.include_feedback === true ? turnChatWithFeedback(feedback, req.project_id, chat) : chat;
     },
 
@@ -160,7 +162,11 @@ export function createAgentsService(spans: SpanStore, costs: CostStore, feedback
       const price = await spanPricer(costs, req.project_id, rows);
       const byTrace = new Map<string, SpanRow[]>();
       for (const r of rows) byTrace.set(String(r.trace_id), [...(byTrace.get(String(r.trace_id)) ?? []), r]);
-      const turns = page.map((t) => traceChat(t.trace_id, byTrace.get(t.trace_id) ?? [], price));
+      const turns = page.map((t) =>
+        traceChat(t.trace_id, byTrace.get(t.trace_id) ?? [], price, {
+          modelToolCalls: req.include_model_tool_calls === true,
+        }),
+      );
       let cost: number | null = null;
       for (const t of turns) if (typeof t.total_cost_usd === 'number') cost = (cost ?? 0) + t.total_cost_usd;
       const res = {

@@ -10,6 +10,10 @@
 //     the tokens of its whole subtree.
 //  4. execute_tool -> tool_call. 5. Any other span with assistant output -> assistant_message.
 //  6. A message's agent: the span's own, else the nearest enclosing agent's.
+//  With include_model_tool_calls, each tool call a span's model asked for that no execute_tool
+//  span of the trace ran (by call id) is a tool_call too, before the span's own text, once per
+//  call id, with no status or duration, at the asking span's end, its result from a later span's
+//  input that answers the call id (model-tool-calls.ts).
 //  7. The header: the root (the one parentless span, else the latest to end); duration is its
 //     wall clock; tokens and cost are sums over every span.
 import type { Static } from 'typebox';
@@ -17,6 +21,8 @@ import type { AgentTraceChatRes } from '../../api/agents.js';
 import type { SpanRow } from '../../query/span-columns.js';
 import { TOKEN_COLUMNS } from '../../storage/span-rollups.js';
 import { formatTimestamp } from '../../time.js';
+import { durationMs, sortSiblings } from './chat-order.js';
+import { unexecutedRequests } from './model-tool-calls.js';
 
 export interface SpanCost {
   readonly input: number;
@@ -76,55 +82,7 @@ function reasoningOf(content: string): string {
   }
 }
 
-const durationMs = (s: SpanRow) =>
-  typeof s.ended_at === 'number' ? Math.max(0, Math.floor((s.ended_at - Number(s.started_at)) / 1000)) : null;
 const iso = (us: unknown) => (typeof us === 'number' ? formatTimestamp(us) : null);
-
-/**
- * Siblings by start, then causal order where times cannot tell: OpenTelemetry JS starts a span
- * at Date.now() (whole milliseconds) and measures its duration finely, so a model call that
- * answers a tool result can start "at the same time" as the call that asked for it.
- */
-function sortSiblings(spans: SpanRow[], callIds: ReadonlySet<string>): SpanRow[] {
-  const sorted = [...spans].sort((a, b) => {
-    const d = Number(a.started_at) - Number(b.started_at);
-    if (d !== 0) return d;
-    const la = (durationMs(a) ?? 0) - (durationMs(b) ?? 0);
-    if (la !== 0) return -la;
-    return String(a.span_id) < String(b.span_id) ? -1 : 1;
-  });
-  // A model call whose input answers a call id another sibling asked for comes after that sibling.
-  for (const id of callIds) {
-    const asker = sorted.find(
-      (s) => s.operation_name !== 'execute_tool' && String(s.output_messages ?? '').includes(id),
-    );
-    if (asker === undefined) continue;
-    for (const answer of sorted.filter(
-      (s) =>
-        s !== asker &&
-        s.operation_name !== 'execute_tool' &&
-        Number(s.started_at) <= Number(asker.started_at) + 1000 &&
-        String(s.input_messages ?? '').includes(id),
-    )) {
-      if (sorted.indexOf(answer) > sorted.indexOf(asker)) continue;
-      sorted.splice(sorted.indexOf(answer), 1);
-      sorted.splice(sorted.indexOf(asker) + 1, 0, answer);
-    }
-  }
-  // Causal order: a tool execution right after the one model span that asked for its call id.
-  for (const tool of sorted.filter(
-    (s) => (s.operation_name === 'execute_tool' || s.operation_name === 'invoke_agent') && s.tool_call_id !== null,
-  )) {
-    const id = String(tool.tool_call_id);
-    const askers = sorted.filter(
-      (s) => s !== tool && s.operation_name !== 'execute_tool' && String(s.output_messages ?? '').includes(id),
-    );
-    if (askers.length !== 1) continue;
-    sorted.splice(sorted.indexOf(tool), 1);
-    sorted.splice(sorted.indexOf(askers[0]!) + 1, 0, tool);
-  }
-  return sorted;
-}
 
 /**
  * The span a turn's header (and feedback on the turn) describes: the one parentless span, else
@@ -144,6 +102,7 @@ export function traceChat(
   traceId: string,
   spans: readonly SpanRow[],
   price: SpanPricer,
+  opts: { readonly modelToolCalls?: boolean } = {},
 ): Static<typeof AgentTraceChatRes> {
   const ids = new Set(spans.map((s) => String(s.span_id)));
   const children = new Map<string | null, SpanRow[]>();
@@ -203,6 +162,19 @@ export function traceChat(
     return true;
   };
 
+  const asked = opts.modelToolCalls === true ? unexecutedRequests(spans) : () => [];
+  const requests = (s: SpanRow, agent: { name: string | null; version: string | null }) => {
+    for (const r of asked(s))
+      messages.push({
+        ...base(s, agent, 'tool_call'),
+        status_code: null,
+        error_type: null,
+        status_message: null,
+        started_at: iso(s.ended_at ?? s.started_at),
+        tool_call: { ...r, duration_ms: null, status: null, content_refs: [] },
+      });
+  };
+
   /** Walks a span and its subtree; returns whether any assistant text was emitted. */
   const walk = (s: SpanRow, enclosing: { name: string | null; version: string | null }, depth: number): boolean => {
     if (depth > MAX_DEPTH) return false;
@@ -233,6 +205,7 @@ export function traceChat(
         });
       let spoke = false;
       for (const c of children.get(String(s.span_id)) ?? []) spoke = walk(c, agent, depth + 1) || spoke;
+      requests(s, agent);
       if (!spoke) spoke = assistant(s, agent, tokensOf(s));
       return spoke;
     }
@@ -255,6 +228,7 @@ export function traceChat(
       for (const c of children.get(String(s.span_id)) ?? []) spoke = walk(c, agent, depth + 1) || spoke;
       return spoke;
     }
+    requests(s, agent);
     let spoke = assistant(s, agent, Object.fromEntries(TOKENS.map((k) => [k, num(s[k])])));
     for (const c of children.get(String(s.span_id)) ?? []) spoke = walk(c, agent, depth + 1) || spoke;
     return spoke;
