@@ -92,7 +92,7 @@ const contract = process.argv.includes('--contract');
 const filter = process.argv.slice(2).filter((a) => a !== '--contract');
 const all = ['src', 'test'].flatMap((d) => find(d)).sort();
 const chosen = all.filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
-// Longest first (node --test starts files in the order given), by test/timings.json, so that
+// Longest first (scripts/test-driver.mjs starts files in the order given), by test/timings.json, so that
 // no long file starts near the end and becomes the run's tail; a file it does not list yet
 // counts as long. WEFT_TEST_TIMINGS=update records this run's durations there.
 const TIMINGS = join('test', 'timings.json');
@@ -135,26 +135,16 @@ try {
 console.error(
   `Running ${files.length} test files on Node.js ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`,
 );
-const record = process.env.WEFT_TEST_TIMINGS === 'update';
+// The whole suite's durations only: the contract suite runs beside it in CI, slower.
+const record = process.env.WEFT_TEST_TIMINGS === 'update' && !contract;
+mkdirSync(GENERATED, { recursive: true });
 const recorded = join(GENERATED, 'timings.json');
-if (record) mkdirSync(GENERATED, { recursive: true });
-const reporters = record
-  ? ['--test-reporter=./scripts/timing-reporter.mjs', `--test-reporter-destination=${recorded}`]
-  : [];
-const res = spawnSync(
-  node,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    `--test-concurrency=${CONCURRENCY}`,
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    ...reporters,
-    ...files,
-  ],
-  { stdio: 'inherit', env: envFor(node) },
-);
+const planFile = join(GENERATED, 'plan.json');
+writeFileSync(planFile, JSON.stringify({ files, concurrency: CONCURRENCY, timings: record ? recorded : null }));
+const res = spawnSync(node, ['--import', 'tsx', join('scripts', 'test-driver.mjs'), planFile], {
+  stdio: 'inherit',
+  env: envFor(node),
+});
 if (record && existsSync(recorded)) {
   const seen = JSON.parse(readFileSync(recorded, 'utf8'));
   for (const [file, seconds] of Object.entries(seen)) timings[timingKey(file)] = Math.round(seconds * 10) / 10;
