@@ -77,10 +77,10 @@ const hitKey = (o: Occurrence) => `${o.role}\u0001${o.body_id}\u0001${o.conversa
  * Two plans for a term's page. Term first: every occurrence of the matching bodies, read from
  * the covering body index (migration 14), one per hit, sorted. Newest first: the project's
  * spans by start time (the start index), each span's messages by key (migration 18), kept when
- * their body matches, until the page is full; it wins when
- * the term is common (`invoice` in 178,000 of 1M bodies: ~40 ms against ~1 s), as a page of
- * `want` hits then needs about `want * bodies / matched` rows. Bounded by WALK_MAX_ROWS, after
- * which (filters that rarely hold) the term-first plan answers.
+ * their body matches, until the page is full; it wins when the term is common (`invoice` in
+ * 178,000 of 1M bodies: ~40 ms against ~1 s), as a page of `want` hits then needs about
+ * `want * bodies / matched` rows. Bounded by WALK_MAX_ROWS, after which (filters that rarely
+ * hold) the term-first plan answers.
  */
 export function createSqliteSpanSearch(reads: ReadThreads) {
   async function termFirst(where: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[]> {
