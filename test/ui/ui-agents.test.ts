@@ -366,10 +366,18 @@ test('conversations and search hits come 50 at a time, with "Load more" for the 
   await rows.nth(49).waitFor();
   assert.equal(await rows.count(), 50);
   assert.equal(await rows.first().getAttribute('data-id'), 'conv-many-59', 'the latest first');
+  await page.locator('[data-testid=conversations-more]').scrollIntoViewIfNeeded();
+  await shot(page, 'conversations-more-light');
   await page.locator('[data-testid=conversations-more]').click();
   await rows.nth(59).waitFor();
   assert.equal(await rows.count(), 60);
   assert.equal(await page.locator('[data-testid=conversations-more]').count(), 0, 'nothing more to load');
+  const dark = await openPage(browser, w.url, { theme: 'dark' });
+  await dark.page.goto(page.url());
+  const more = dark.page.locator('[data-testid=conversations-more]');
+  await more.scrollIntoViewIfNeeded();
+  await shot(dark.page, 'conversations-more-dark');
+  await dark.context.close();
 
   await page.locator('[data-testid=conversation-search]').fill('parcel');
   const hits = page.locator('[data-testid=hit]');
