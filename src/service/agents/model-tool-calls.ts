@@ -92,6 +92,9 @@ export function unexecutedRequests(
     ),
   );
   const shown = new Set<string>();
+  // Each span's answers parsed once, however many requests look for theirs.
+  const answers = new Map<SpanRow, Map<string, string>>();
+  const answersOf = (s: SpanRow) => answers.get(s) ?? answers.set(s, toolResponses(s)).get(s)!;
   return (span) => {
     if (span.operation_name === 'execute_tool') return [];
     const out = [];
@@ -103,7 +106,7 @@ export function unexecutedRequests(
           ? undefined
           : spans
               .filter((o) => o !== span && Number(o.started_at) >= Number(span.started_at))
-              .map((o) => toolResponses(o).get(r.id))
+              .map((o) => answersOf(o).get(r.id))
               .find((t) => t !== undefined);
       out.push({ tool_name: r.name, tool_arguments: r.arguments, tool_result: result ?? null });
     }
