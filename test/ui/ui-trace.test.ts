@@ -1,4 +1,4 @@
-// The trace view on a 50,551-call agent trace: first rows and the whole tree within budget,
+// The trace view on a 50,551-call agent trace: first rows before the whole tree (timed by bench),
 // a DOM that stays small, a deep link 40,000 rows down, keyboard moves; and the detail
 // panel's renderers on golden calls (chat with tool calls, images, huge strings, errors).
 import { test, before, after } from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startWeftServer, type WeftServer } from '../sdk/sdk-harness.js';
 import { newId } from '../helpers/calls.js';
-import { BUDGET_SCALE, launch, mark, openPage, shot } from './browser.js';
+import { launch, mark, openPage, shot } from './browser.js';
 import { bigTrace, op, upsert, type SeedCall } from './seed.js';
 
 const BIG = 'ui-team/big';
@@ -47,7 +47,7 @@ const ready = (page: Page) =>
     { timeout: 60_000 },
   );
 
-test(`a ${50_551} call trace: first rows and the whole tree within budget, fewer than 300 rows in the DOM`, async () => {
+test(`a ${50_551} call trace: first rows before the whole tree, fewer than 300 rows in the DOM`, async () => {
   assert.equal(trace.length, 50_551);
   const { page, context, errors } = await openPage(browser, w.url);
   await page.goto(`${w.url}/ui/ui-team/big/calls/${trace[0]!.id}`);
@@ -58,14 +58,13 @@ test(`a ${50_551} call trace: first rows and the whole tree within budget, fewer
   console.log(
     `# 50,551-call trace: first rows ${first.toFixed(0)} ms, whole tree ${whole.toFixed(0)} ms from navigation`,
   );
-  assert.ok(first < 1000 * BUDGET_SCALE, `first rows after ${first} ms`);
-  assert.ok(whole < 2000 * BUDGET_SCALE, `whole tree after ${whole} ms`);
+  // Timings are logged, not asserted: the budgets are checked as medians by `npm run bench -- ui`.
+  assert.ok(first <= whole, 'the first rows show before the whole tree is in');
   assert.match(await page.locator('[data-testid=trace-stats]').innerText(), /^50,551 calls · 0 errors/);
-  const longTasks = await page.evaluate(
-    (t) => (window as unknown as { __longTasks: number[] }).__longTasks.filter((d) => d > t),
-    200 * BUDGET_SCALE,
+  const longest = await page.evaluate(() =>
+    Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks),
   );
-  assert.deepEqual(longTasks, [], 'long tasks over 200 ms');
+  console.log(`# longest task while loading: ${longest.toFixed(0)} ms`);
   const scroller = page.locator('[data-testid=trace-tree]');
   for (const at of [0, 0.37, 0.81, 1]) {
     await scroller.evaluate((el, f) => {
@@ -91,7 +90,6 @@ test('a deep link to a call 40,000 rows down shows it selected and in view; the 
   await row.waitFor();
   const took = Date.now() - t0;
   console.log(`# deep link 40,000 rows down: selected and visible after ${took} ms`);
-  assert.ok(took < 1500 * BUDGET_SCALE, `deep link after ${took} ms`);
   const box = (await row.boundingBox())!;
   assert.ok(box.y >= 0 && box.y + box.height <= 800, `row at ${box.y}`);
   await page.locator(`[data-testid=call-detail][data-id="${target}"]`).waitFor();
