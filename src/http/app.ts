@@ -1,10 +1,9 @@
 // Builds the Fastify application: parsers, validation settings, identity, errors, routes.
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import type { Ajv } from 'ajv';
 import { DEFAULTS, type Config } from '../config.js';
 import type { Store } from '../storage/store.js';
-import { isTimestamp } from '../time.js';
+import { lazyValidator } from './lazy-validators.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerRequestContext } from './request-context.js';
 import { registerRetentionAndLimits } from './routes/project-routes.js';
@@ -27,11 +26,6 @@ declare module 'fastify' {
     /** The access of a route outside the route table (the web UI's pages and redirects). */
     access?: RouteAccess;
   }
-}
-
-// Timestamps may omit the zone (naive = UTC, as the Python SDK may send them).
-function addTimestampFormat(ajv: Ajv): Ajv {
-  return ajv.addFormat('date-time', { type: 'string', validate: isTimestamp });
 }
 
 /** The spec of a request's route, by method and path pattern (undefined: no such route). */
@@ -75,21 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       format: deps.config.logFormat ?? DEFAULTS.logFormat,
       ...(deps.logDestination ? { destination: deps.logDestination } : {}),
     }),
-    ajv: {
-      customOptions: {
-        // Strict request models: keep what the client sent, no coercion, defaults applied.
-        removeAdditional: false,
-        coerceTypes: false,
-        useDefaults: true,
-        allErrors: false,
-        strict: false,
-        // Errors carry their schema, so a list past its bound is told by its own (validation-issues.ts).
-        verbose: true,
-      },
-      // After ajv-formats is installed, so this definition of date-time wins.
-      onCreate: addTimestampFormat,
-    },
   });
+  app.setValidatorCompiler(({ schema }) => lazyValidator(schema));
   registerErrorHandler(app, (err) => deps.store.storageFault(err));
   const { store, metrics } = registerObservability(
     app,
