@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureChdb } from './ensure-chdb.mjs';
 import { envFor, ltsNode, NodeUnavailableError } from './lts-node.mjs';
-import { ENGINES, EXCEPTIONS } from '../test/engines.mjs';
+import { ENGINES, EXCEPTIONS, NODE22 } from '../test/engines.mjs';
 
 function find(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -39,9 +39,14 @@ function checkManifest() {
     for (const e of entry.engines)
       if (!ENGINES.includes(e)) throw new Error(`test/engines.mjs: ${path}: no engine ${e}`);
   }
+  for (const [path, reason] of Object.entries(NODE22)) {
+    if (!existsSync(path)) throw new Error(`test/engines.mjs NODE22 names ${path}, which does not exist`);
+    if (typeof reason !== 'string' || reason.length < 10)
+      throw new Error(`test/engines.mjs NODE22: ${path} needs its reason`);
+  }
 }
 
-// One directory per run, so that two runs at once (CI runs the whole suite and the contract
+// One directory per run, so that two runs at once (CI runs the whole suite and the Node 22
 // suite side by side) never delete each other's files: node --test skips a file that is gone
 // without failing, which once let a CI run pass with the ClickHouse half of the suite unrun.
 const GENERATED = join('.cache', 'test-engines', String(process.pid));
@@ -70,26 +75,17 @@ function plan(sources) {
   });
 }
 
-/**
- * `--contract`: the HTTP contract suite (every file that runs on every engine) on SQLite, the
- * SDK end-to-end scenarios, and the server process tests: what CI runs again on the other LTS line.
- */
-function contractFiles(all) {
-  const both = all.filter(
-    (f) => f.startsWith(`test${sep}`) && !f.startsWith(join('test', 'sdk')) && enginesOf(f).length === ENGINES.length,
-  );
-  const sources = [
-    ...both,
-    ...find(join('test', 'sdk')),
-    join('test', 'server-socket.test.ts'),
-    join('test', 'server-signals.test.ts'),
-  ];
-  return sources.map((f) => onEngine(f, 'sqlite'));
+/** `--node22`: the files whose outcome can depend on the Node line (test/engines.mjs NODE22), on SQLite. */
+function node22Files(all) {
+  const rel = (f) => f.split(sep).join('/');
+  return all
+    .filter((f) => Object.keys(NODE22).some((k) => (k.endsWith('/') ? rel(f).startsWith(k) : rel(f) === k)))
+    .map((f) => onEngine(f, 'sqlite'));
 }
 
 checkManifest();
-const contract = process.argv.includes('--contract');
-const filter = process.argv.slice(2).filter((a) => a !== '--contract');
+const node22 = process.argv.includes('--node22');
+const filter = process.argv.slice(2).filter((a) => a !== '--node22');
 const all = ['src', 'test'].flatMap((d) => find(d)).sort();
 const chosen = all.filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
 // Longest first (scripts/test-driver.mjs starts files in the order given), by test/timings.json, so that
@@ -122,7 +118,7 @@ function spreadBrowsers(list) {
   }
   return out;
 }
-const files = spreadBrowsers(longestFirst(contract ? contractFiles(chosen) : plan(chosen)));
+const files = spreadBrowsers(longestFirst(node22 ? node22Files(chosen) : plan(chosen)));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -149,8 +145,8 @@ try {
 console.error(
   `Running ${files.length} test files on Node.js ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`,
 );
-// The whole suite's durations only: the contract suite runs beside it in CI, slower.
-const record = process.env.WEFT_TEST_TIMINGS === 'update' && !contract;
+// The whole suite's durations only: the Node 22 selection runs beside it in CI, slower.
+const record = process.env.WEFT_TEST_TIMINGS === 'update' && !node22;
 mkdirSync(GENERATED, { recursive: true });
 const recorded = join(GENERATED, 'timings.json');
 const planFile = join(GENERATED, 'plan.json');

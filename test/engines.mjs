@@ -64,3 +64,49 @@ export const EXCEPTIONS = {
     reason: `${SQLITE_PROCESS}; the calls its spans become are asserted on both engines by otlp-conventions`,
   },
 };
+
+/**
+ * What CI runs again on Node 22 (`scripts/run-tests.mjs --node22`, on SQLite): the files whose
+ * outcome can depend on the Node line, each group with why. Everything else is Weft's own logic
+ * (filters, sweeps, rollups, access rules), which the whole suite checks on Node 24; running all
+ * of it twice cost a fifth of CI's CPU, mostly in starting ~100 test processes.
+ */
+export const NODE22 = {
+  'test/sdk/': 'the weave npm SDK end to end: fetch, streams and the SDK itself on Node 22',
+  'test/python-sdk-calls.test.ts': "a real HTTP client against Node 22's server",
+  'test/python-sdk-init.test.ts': "a real HTTP client against Node 22's server",
+  'test/python-sdk-objects.test.ts': "a real HTTP client against Node 22's server",
+  'test/server-socket.test.ts': 'the server process: sockets and keep-alive',
+  'test/server-signals.test.ts': 'the server process: signals, exit codes, the SQLite threads stopping',
+  'test/calls-text-roundtrip.test.ts': "the SQLite driver's text binding (Node 22 cut text at a NUL: docs/node.md)",
+  'test/calls-write.test.ts': 'the SQLite driver and writer thread under the calls contract',
+  'test/call-read.test.ts': 'the SQLite driver and reader threads',
+  'test/calls-query.test.ts': 'JSON Lines streaming from the reader threads',
+  'test/objects-create.test.ts': 'digests (node:crypto) and the SQLite driver',
+  'test/objects-read.test.ts': 'the SQLite driver',
+  'test/tables-create.test.ts': 'digests (node:crypto) and large bodies',
+  'test/tables-query.test.ts': 'streams of table rows',
+  'test/refs-read.test.ts': 'the SQLite driver',
+  'test/files.test.ts': 'multipart uploads and file streams',
+  'test/feedback.test.ts': 'the SQLite driver',
+  'test/costs-catalogue.test.ts': "the price catalogue's JSON, read at startup",
+  'test/otlp-http.test.ts': 'protobuf decoding and gzip/deflate bodies (node:zlib)',
+  'test/otlp-exporters.test.ts': 'the OpenTelemetry JS exporters on Node 22',
+  'test/agents-ingest.test.ts': 'agent spans through the writer thread',
+  'test/agents-search.test.ts': "SQLite's FTS5 through the driver",
+  'test/agents-chat.test.ts': 'the chat projection over stored spans',
+  'test/agents-conversation-sdk.test.ts': 'agent spans as the Weave Conversation SDK sends them',
+  'test/agents-frameworks-adk.test.ts': 'Google ADK, which needs Node 22 or later',
+  'test/agents-frameworks-openai-agents.test.ts': 'OpenAI Agents JS on Node 22',
+  'test/agents-frameworks-strands.test.ts': 'Strands on Node 22',
+  'test/agents-frameworks-vercel.test.ts': 'the Vercel AI SDK on Node 22',
+  'test/auth-http.test.ts': 'key hashing (node:crypto) and headers',
+  'test/auth-sdk.test.ts': 'keys as the SDK sends them',
+  'test/open-mode.test.ts': 'Host and Origin handling of Node 22 requests',
+  'test/json-body.test.ts': 'body parsing and its limits',
+  'test/routes-malformed.test.ts': 'request validation (Ajv) and its 422 bodies',
+  'test/meta.test.ts': 'the OpenAPI document and version',
+  'test/request-log.test.ts': 'the request log stream',
+  'test/retention-job.test.ts': 'timers of the retention job',
+  'test/backpressure.test.ts': 'stream back-pressure and 503s under load',
+};
