@@ -102,3 +102,45 @@ test('the conversations page answers what the general grouped read answers', asy
     ['c-20', 'c-15', 'c-10', 'c-05', 'c-00'],
   );
 });
+
+test('the count follows spans re-sent under another conversation or none', async () => {
+  const name = `moves-${hexId(4)}`;
+  const send = async (spans: TestSpan[]) => {
+    const r = await t.postRaw(
+      '/agents/otel/v1/traces',
+      otlpJson({ 'wandb.entity': 'acme', 'wandb.project': name }, spans),
+      'application/json',
+    );
+    assert.equal(r.status, 200, r.text);
+  };
+  const counts = async () => {
+    const r = await t.post('/agents/spans/query', {
+      project_id: `acme/${name}`,
+      group_by: [{ key: 'conversation_id' }],
+      limit: 50,
+    });
+    assert.equal(r.status, 200, r.text);
+    const body = r.body as { groups: { group_keys: { conversation_id: string | null } }[]; total_count: number };
+    return { total: body.total_count, keys: body.groups.map((g) => g.group_keys.conversation_id).sort() };
+  };
+  const a = span('a', T0, T0 + 1_000, 1);
+  const b1 = span('b', T0 + 2_000, T0 + 3_000, 1);
+  const b2 = span('b', T0 + 4_000, T0 + 5_000, 1);
+  await send([a, b1, b2]);
+  assert.deepEqual(await counts(), { total: 2, keys: ['a', 'b'] });
+  // One of b's two spans moves to a new conversation: b stays, c comes.
+  const moved = (s: TestSpan, conversation: string | null) => ({
+    ...s,
+    ...span(conversation, s.startMs, s.endMs, 1),
+    traceId: s.traceId,
+    spanId: s.spanId,
+  });
+  await send([moved(b2, 'c')]);
+  assert.deepEqual(await counts(), { total: 3, keys: ['a', 'b', 'c'] });
+  // b's last span moves to a: b goes.
+  await send([moved(b1, 'a')]);
+  assert.deepEqual(await counts(), { total: 2, keys: ['a', 'c'] });
+  // c's only span leaves every conversation: c goes, the spans outside any form one group.
+  await send([moved(b2, null)]);
+  assert.deepEqual(await counts(), { total: 2, keys: [null, 'a'].sort() as (string | null)[] });
+});

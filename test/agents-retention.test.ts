@@ -250,6 +250,7 @@ test('the job deletes expired traces whole, with their index, rollups, records a
       conversations.groups.map((g: { group_keys: unknown }) => g.group_keys),
       [{ conversation_id: 'conv-new' }],
     );
+    assert.equal(conversations.total_count, 1, 'a purged conversation is not counted');
     const gone = await t.post('/agents/traces/chat', { project_id: p, trace_id: old.traceId });
     assert.equal(gone.status, 404, gone.text);
     assert.equal(

@@ -103,7 +103,7 @@ test('a new database is created without the upgrade message', async () => {
   }
 });
 
-test("a schema-17 database's searchable messages are rekeyed by span (migration 18) and still found", async () => {
+test("a schema-17 database's searchable messages are rekeyed by span (migration 18) and still found; its conversations are listed (19)", async () => {
   const dir = dirs.make();
   const file = join(dir, 'weft.sqlite');
   const old = openSqlite(
@@ -159,6 +159,12 @@ test("a schema-17 database's searchable messages are rekeyed by span (migration 
         ['00000000000000b2', 'assistant'],
       ],
     );
+    const page = await fetch(`http://127.0.0.1:${s.port}/agents/spans/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: 'e/p', group_by: [{ key: 'conversation_id' }] }),
+    });
+    assert.equal(((await page.json()) as { total_count: number }).total_count, 1);
   } finally {
     s.stop();
   }
@@ -176,6 +182,9 @@ test("a schema-17 database's searchable messages are rekeyed by span (migration 
         { span_id: '00000000000000b2', ord: 1, body_id: 2 },
       ],
     );
+    assert.deepEqual(db.prepare('SELECT * FROM span_conversations').all(), [
+      { project_id: 'e/p', conversation_id: 'conv-1' },
+    ]);
   } finally {
     db.close();
   }

@@ -3,8 +3,9 @@
 // left out). Grouping every span of a project to show 50 conversations took
 // 8 s over 1M spans; here the page's conversations come from walking the activity index newest
 // first (migration 15: a conversation's first row met is its latest), their figures from the
-// general grouped read restricted to them, and the count of conversations from covering indexes
-// (docs/performance.md "Agents"). Any other filter is left to the general read.
+// general grouped read restricted to them, and the count of conversations from the table of
+// them (migration 19) or, within time bounds, covering indexes (docs/performance.md "Agents").
+// Any other filter is left to the general read.
 import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
 import { among, inConversations, isConversationPage } from '../../conversation-page.js';
 import type { ReadThreads } from '../engine/read-threads.js';
@@ -52,15 +53,25 @@ export function createSqliteConversationPage(reads: ReadThreads, groups: Groups)
       .map(([c]) => c);
   }
 
-  /** Conversations in the bounds, plus one for spans outside any: both from covering indexes. */
+  /**
+   * Conversations in the bounds, plus one for spans outside any. Without bounds they are the
+   * project's rows of span_conversations (migration 19); within bounds, the covering indexes.
+   */
   async function count(q: SpanGroupsQuery): Promise<number> {
     const b = bounds(q);
+    const all = q.startedAfter === null && q.startedBefore === null;
+    const conversations = all
+      ? { sql: 'SELECT count(*) FROM span_conversations WHERE project_id = ?', params: [q.projectId] }
+      : {
+          sql: `SELECT count(DISTINCT s.conversation_id) FROM spans AS s INDEXED BY spans_conversation
+                WHERE ${b.sql} AND s.conversation_id IS NOT NULL`,
+          params: b.params,
+        };
     const [row] = await reads.all<{ n: number; none: number }>(
-      `SELECT (SELECT count(DISTINCT s.conversation_id) FROM spans AS s INDEXED BY spans_conversation
-                WHERE ${b.sql} AND s.conversation_id IS NOT NULL) AS n,
+      `SELECT (${conversations.sql}) AS n,
               EXISTS (SELECT 1 FROM spans AS s INDEXED BY spans_no_conversation
                 WHERE ${b.sql} AND s.conversation_id IS NULL) AS none`,
-      [...b.params, ...b.params],
+      [...conversations.params, ...b.params],
     );
     return (row?.n ?? 0) + (inConversations(q.where) ? 0 : (row?.none ?? 0));
   }

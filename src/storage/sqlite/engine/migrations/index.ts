@@ -19,6 +19,7 @@ import { MIGRATION_15 } from './015-span-activity.js';
 import { MIGRATION_16 } from './016-span-stats-cover.js';
 import { MIGRATION_17 } from './017-feedback-created.js';
 import { MIGRATION_18 } from './018-span-messages-by-rowid.js';
+import { MIGRATION_19 } from './019-span-conversations.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -39,4 +40,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_16,
   MIGRATION_17,
   MIGRATION_18,
+  MIGRATION_19,
 ];
