@@ -3,12 +3,14 @@
 // column: a trace expires, whole, once one of its spans started more than its project's current
 // time-to-live ago (project_settings), and goes with everything kept beside it: its message
 // index rows (and the bodies no other span of the project names, out of the FTS5 index too),
-// its per-trace rollups, its historical-turn records and the feedback on the turn and its steps.
+// its per-trace rollups, its historical-turn records and the feedback on the turn and its steps,
+// and its conversations from span_conversations when no other span carries them.
 // The agent rollups of the agents it counted for are then recomputed from the per-trace
 // rollups left (sums, first and last seen exact; an agent with no trace left has no row).
 // Values reach SQL only as parameters.
 import { ROLLUP_SUMS } from '../../span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
+import { spanConversationWrites } from './span-conversation-writes.js';
 
 const DAY_MICROS = 86_400_000_000;
 const KEY = 'project_id = ? AND agent_name = ? AND agent_version = ? AND model = ?';
@@ -49,6 +51,7 @@ export function spanPurges(db: SqliteDb) {
   );
   const dropFeedback = db.prepare('DELETE FROM feedback WHERE project_id = ? AND weave_ref = ?');
   const dropSpans = db.prepare('DELETE FROM spans WHERE project_id = ? AND trace_id = ?');
+  const conversations = spanConversationWrites(db);
 
   /** Deletes one trace and what is kept beside it; returns how many spans went. */
   function dropTrace(project: string, trace: string, touched: Map<string, RollupKey>): number {
@@ -68,7 +71,10 @@ export function spanPurges(db: SqliteDb) {
       touched.set(JSON.stringify(key), key);
     }
     dropTraceRollups.run(project, trace);
-    return dropSpans.run(project, trace).changes;
+    const before = conversations.before(project, trace);
+    const dropped = dropSpans.run(project, trace).changes;
+    conversations.after(project, before, []);
+    return dropped;
   }
 
   return {

@@ -13,6 +13,7 @@ import {
   uncountedTokenSpans,
 } from '../../span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
+import { spanConversationWrites } from './span-conversation-writes.js';
 import { spanMessageWrites } from './span-message-writes.js';
 
 const quote = (c: string) => `"${c}"`;
@@ -74,8 +75,10 @@ export function spanWrites(db: SqliteDb) {
   const addRollup = db.prepare(ADD_ROLLUP);
   const addTraceRollup = db.prepare(ADD_TRACE_ROLLUP);
   const writeMessages = spanMessageWrites(db);
+  const conversations = spanConversationWrites(db);
 
-  function settle(projectId: string, traceId: string) {
+  /** Settles the trace's owners and rollups; returns its spans' conversation ids. */
+  function settle(projectId: string, traceId: string): (string | null)[] {
     const spans = traceSpans.all(projectId, traceId) as TraceSpan[];
     const owners = spanOwners(spans);
     const uncounted = uncountedTokenSpans(spans);
@@ -127,17 +130,24 @@ export function spanWrites(db: SqliteDb) {
         c.first_seen,
         c.last_seen,
       );
+    return spans.map((s) => s.conversation_id);
   }
 
   return {
     'spans.write'(rows: readonly SpanRow[]): void {
-      const traces = new Map<string, [string, string]>();
+      // Each trace's conversations before its first span of the batch is written.
+      const traces = new Map<string, [project: string, trace: string, before: string[]]>();
       for (const row of rows) {
+        const key = `${row.project_id}\u0000${row.trace_id}`;
+        if (!traces.has(key)) {
+          const [project, trace] = [String(row.project_id), String(row.trace_id)];
+          traces.set(key, [project, trace, conversations.before(project, trace)]);
+        }
         insert.run(SPAN_COLUMNS.map((c) => row[c]));
         writeMessages(row, rowidOf.get(row.project_id, row.trace_id, row.span_id) as number);
-        traces.set(`${row.project_id}\u0000${row.trace_id}`, [String(row.project_id), String(row.trace_id)]);
       }
-      for (const [projectId, traceId] of traces.values()) settle(projectId, traceId);
+      for (const [projectId, traceId, before] of traces.values())
+        conversations.after(projectId, before, settle(projectId, traceId));
     },
   };
 }
