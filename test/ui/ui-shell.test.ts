@@ -136,3 +136,33 @@ test('? lists the shortcuts; g p goes to the projects; an unknown view says so',
   await page.locator('[data-testid=not-found]').waitFor();
   await context.close();
 });
+
+test('every view names itself in the tab title: view, project, Weft', async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  const [root] = jsonl(
+    (await w.t.post('/calls/stream_query', { project_id: PROJECT, filter: { trace_roots_only: true } })).text,
+  );
+  const views: [string, string][] = [
+    ['/ui/', 'Projects · Weft'],
+    [`/ui/${PROJECT}/calls`, `Calls · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/calls/${root!.id}`, `Trace · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/objects`, `Objects · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/ops`, `Ops · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/objects/answer`, `answer: versions · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/objects/answer/diff`, `answer: compare versions · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/threads`, `Threads · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/evaluations`, `Evaluations · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/monitor`, `Monitor · ${PROJECT} · Weft`],
+    [`/ui/${PROJECT}/agents`, `Agents · ${PROJECT} · Weft`],
+  ];
+  for (const [path, title] of views) {
+    await page.goto(`${w.url}${path}`);
+    await page
+      .waitForFunction((t) => document.title === t, title)
+      .catch(async () => {
+        assert.fail(`${path}: the title is "${await page.title()}", not "${title}"`);
+      });
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});

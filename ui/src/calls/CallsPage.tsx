@@ -13,6 +13,7 @@ import { FilterBar } from './FilterBar';
 import { callsFilterRequest, sortOf, type CallsSearch } from './callsSearch';
 import { ROW_COLUMNS, useCallWindows } from './useCallWindows';
 import styles from './CallsPage.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 // The drawer carries the call detail's renderers: loaded when first opened.
 const PeekDrawer = lazy(() => import('./PeekDrawer').then((m) => ({ default: m.PeekDrawer })));
@@ -26,6 +27,7 @@ export function CallsPage() {
   const { peek, ...view } = search;
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`Calls · ${projectId}`);
   const sort = sortOf(search);
   const cols = search.cols ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the column paths' value; `cols` is a new array each time the URL is read

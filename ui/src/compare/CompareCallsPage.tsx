@@ -14,6 +14,7 @@ import { DiffTable } from '../objects/DiffTable';
 import { countChanges, sideBySide, visibleRows } from '../objects/lineDiff';
 import { stableStringify } from '../objects/valueText';
 import styles from './Compare.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/compare');
 
@@ -36,6 +37,7 @@ export function CompareCallsPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`Compare calls · ${projectId}`);
   const ids = search.ids ?? [];
   const calls = useQueries({
     queries: ids.map((id) => ({

@@ -10,6 +10,7 @@ import { ExampleTable, type ExampleRowData } from './ExampleTable';
 import { Scorecard, type DeltaMode } from './Scorecard';
 import { useRefValues, useRuns } from './useEvaluations';
 import styles from './Evaluations.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/evaluations/compare');
 
@@ -36,6 +37,7 @@ export function EvaluationsComparePage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`Compare evaluations · ${projectId}`);
   const ids = search.ids ?? [];
   const results = useRuns(projectId, ids);
   const loaded = results.every((r) => r.data);

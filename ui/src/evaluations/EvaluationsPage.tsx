@@ -9,12 +9,14 @@ import { formatCount, formatTime } from '../format';
 import { evalRun } from './evalData';
 import { useEvaluateCalls } from './useEvaluations';
 import styles from './Evaluations.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/evaluations');
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
 
 export function EvaluationsPage() {
   const { entity, project } = route.useParams();
+  usePageTitle(`Evaluations · ${entity}/${project}`);
   const navigate = route.useNavigate();
   const q = useEvaluateCalls(`${entity}/${project}`);
   const [picked, setPicked] = useState<string[]>([]);

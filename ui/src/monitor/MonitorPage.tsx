@@ -14,6 +14,7 @@ import { MonitorTotals } from './MonitorTotals';
 import { RangeBar } from './RangeBar';
 import { filterOf, isFiltered, timeseriesRequest, type MonitorFilter, type MonitorSearch } from './monitorSearch';
 import styles from './Monitor.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/monitor');
 
@@ -42,6 +43,7 @@ export function MonitorPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`Monitor · ${projectId}`);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the search's value (its JSON), not its identity
   const request = useMemo(() => timeseriesRequest(projectId, search), [projectId, JSON.stringify(search)]);
   const q = useQuery({

@@ -14,6 +14,7 @@ import { stableStringify } from './valueText';
 import { DiffTable } from './DiffTable';
 import styles from './Objects.module.css';
 import own from './ObjectDiffPage.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/objects/$name/diff');
 
@@ -22,6 +23,7 @@ export function ObjectDiffPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`${name}: compare versions · ${projectId}`);
   const versions = useObjectVersions(projectId, name);
   const a = useObjectVersion(projectId, name, search.a);
   const b = useObjectVersion(projectId, name, search.b);

@@ -17,6 +17,7 @@ import { OpCode } from './OpCode';
 import { TagEditor } from './TagEditor';
 import styles from './Objects.module.css';
 import own from './ObjectVersionPage.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/objects/$name/versions/$digest');
 const TAB_LABELS: Record<VersionTab, string> = { rows: 'Rows', code: 'Code', value: 'Value' };
@@ -26,6 +27,7 @@ export function ObjectVersionPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`${name} · ${projectId}`);
   const q = useObjectVersion(projectId, name, digest);
   const obj = q.data;
 

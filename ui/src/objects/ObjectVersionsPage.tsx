@@ -10,6 +10,7 @@ import { AliasChips, TagChips } from './Chips';
 import { ObjectCrumbs } from './ObjectCrumbs';
 import styles from './Objects.module.css';
 import own from './ObjectVersionsPage.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/objects/$name');
 
@@ -17,6 +18,7 @@ export function ObjectVersionsPage() {
   const { entity, project, name } = route.useParams();
   const navigate = useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`${name}: versions · ${projectId}`);
   const listing = useObjectVersions(projectId, name);
   const [picked, setPicked] = useState<string[]>([]);
   const latest = listing.objs[0];

@@ -13,6 +13,7 @@ import type { ObjectsSearch } from './objectsSearch';
 import { AliasChips, TagChips } from './Chips';
 import styles from './Objects.module.css';
 import own from './ObjectsPage.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/objects');
 
@@ -29,6 +30,7 @@ export function ObjectsPage() {
     });
 
   const projectId = `${entity}/${project}`;
+  usePageTitle(`${search.kind ? GROUP_LABELS[search.kind] : 'Objects'} · ${projectId}`);
   const listing = useLatestObjects(projectId);
   const needle = (search.q ?? '').toLowerCase();
   const matching = useMemo(

@@ -6,8 +6,10 @@ import type { UiProjectsRes } from '../api/types';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { formatCount, formatTime, timeAgo } from '../format';
 import styles from './ProjectsPage.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 export function ProjectsPage() {
+  usePageTitle('Projects');
   const q = useQuery({
     queryKey: ['ui-projects'],
     queryFn: ({ signal }) => getJson<UiProjectsRes>('/ui/api/projects', signal),

@@ -11,6 +11,7 @@ import { callStatus, latencyMs } from '../call/callFacts';
 import { formatCount, formatDuration, formatTime, opShortName } from '../format';
 import { ValueView } from '../render/ValueView';
 import styles from './Threads.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/threads');
 const LIMIT = 1000;
@@ -20,6 +21,7 @@ export function ThreadsPage() {
   const { thread } = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`Threads · ${projectId}`);
   const threads = useQuery({
     queryKey: ['threads', projectId],
     queryFn: ({ signal }) =>

@@ -13,6 +13,7 @@ import { TraceTree, type ScrollRequest } from './TraceTree';
 import { treeMove } from './traceKeys';
 import { useTraceStream } from './useTraceStream';
 import styles from './TracePage.module.css';
+import { usePageTitle } from '../shell/usePageTitle';
 
 const route = getRouteApi('/$entity/$project/calls/$callId');
 
@@ -21,6 +22,7 @@ export function TracePage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const projectId = `${entity}/${project}`;
+  usePageTitle(`Trace · ${projectId}`);
   const selected = search.call ?? callId;
   const [attempt, setAttempt] = useState(0);
 
