@@ -408,3 +408,36 @@ test('where the browser can write files (File System Access), the export streams
   assert.equal(downloads, 0);
   await context.close();
 });
+
+test('floats read at a readable precision in cells and in the detail, the exact value on hover', async () => {
+  const project = 'ui-team/floats';
+  const id = newId();
+  await upsert(w.url, project, [
+    {
+      id,
+      trace_id: newId(),
+      op: op(project, 'judge'),
+      started: T0,
+      ended: T0 + 10,
+      inputs: { score: 0.43554000000000004, big: 123456.789123, n: 3, tiny: 0.1 },
+      output: 0.30000000000000004,
+    },
+  ]);
+  const { page, context, errors } = await openPage(browser, w.url);
+  const cols = encodeURIComponent(JSON.stringify(['inputs.score', 'inputs.big', 'inputs.n']));
+  await page.goto(`${w.url}/ui/${project}/calls?cols=${cols}`);
+  const cell = (path: string) => page.locator(`[data-testid=call-row][data-id="${id}"] [data-col="path:${path}"]`);
+  await cell('inputs.score').waitFor();
+  assert.equal(await cell('inputs.score').innerText(), '0.43554');
+  assert.equal(await cell('inputs.big').innerText(), '123456.79');
+  assert.equal(await cell('inputs.n').innerText(), '3');
+  await page.goto(`${w.url}/ui/${project}/calls/${id}`);
+  const inputs = page.locator('[data-testid=inputs]');
+  await inputs.locator('[data-exact="0.43554000000000004"]').waitFor();
+  assert.equal(await inputs.locator('[data-exact="0.43554000000000004"]').innerText(), '0.43554');
+  assert.equal(await inputs.locator('[data-exact="0.43554000000000004"]').getAttribute('title'), '0.43554000000000004');
+  assert.equal(await inputs.locator('[data-exact="0.1"]').getAttribute('title'), null, 'an exact value needs no title');
+  assert.equal(await page.locator('[data-testid=output] [data-exact="0.30000000000000004"]').innerText(), '0.3');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -25,6 +25,16 @@ export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
+/**
+ * A number at a readable precision: floats to 6 significant digits (2 decimals from 100,000
+ * up), so that `0.43554000000000004` reads `0.43554`; integers and non-finite values as they
+ * are. Where it differs, the exact value goes in a title (and the raw view shows it).
+ */
+export function readableNumber(v: number): string {
+  if (Number.isInteger(v) || !Number.isFinite(v)) return String(v);
+  return String(Number(Math.abs(v) >= 1e5 ? v.toFixed(2) : v.toPrecision(6)));
+}
+
 export function formatTokens(n: number | null): string {
   if (n === null || n === 0) return '';
   return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);

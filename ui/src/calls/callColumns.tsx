@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Call } from '../api/types';
 import { callStatus, feedbackCounts, latencyMs, totalCost, totalTokens } from '../call/callFacts';
-import { formatCost, formatDuration, formatTime, formatTokens, opShortName } from '../format';
+import { formatCost, formatDuration, formatTime, formatTokens, opShortName, readableNumber } from '../format';
 import { StatusDot } from '../shell/icons';
 
 export interface ColumnMeta {
@@ -59,7 +59,7 @@ const CELL_CHARS = 200;
 
 function cellText(v: unknown): string {
   if (v === undefined || v === null) return '';
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  const s = typeof v === 'string' ? v : typeof v === 'number' ? readableNumber(v) : JSON.stringify(v);
   return s.length > CELL_CHARS ? `${s.slice(0, CELL_CHARS)}…` : s;
 }
 

@@ -12,6 +12,7 @@ import { TextView } from './TextView';
 import { jsonLines, PAGE, type JsonLine } from './jsonLines';
 import { Caret } from '../shell/icons';
 import styles from './render.module.css';
+import { NumberText } from './NumberText';
 
 const NODE_GATE = 50_000;
 const OPEN_DEPTH = 3;
@@ -37,6 +38,7 @@ function Leaf({ value }: { value: unknown }) {
     if (value.length > 200 || value.includes('\n')) return <TextView text={value} />;
     return <span className={styles.string}>{JSON.stringify(value)}</span>;
   }
+  if (typeof value === 'number') return <NumberText value={value} className={styles.scalar} />;
   return <span className={styles.scalar}>{value === undefined ? 'undefined' : JSON.stringify(value)}</span>;
 }
 

@@ -4,6 +4,7 @@ import { chatMessages } from './chatMessages';
 import { JsonTree } from './JsonTree';
 import { mediaOf } from './media';
 import { MediaView } from './MediaView';
+import { NumberText } from './NumberText';
 import { TextView } from './TextView';
 import styles from './render.module.css';
 
@@ -15,5 +16,6 @@ export function ValueView({ value }: { value: unknown }) {
   const chat = chatMessages(value);
   if (chat) return <ChatView messages={chat} />;
   if (typeof value === 'object' && value !== null) return <JsonTree value={value} />;
+  if (typeof value === 'number') return <NumberText value={value} className={styles.scalar} />;
   return <span className={styles.scalar}>{JSON.stringify(value) ?? 'undefined'}</span>;
 }
