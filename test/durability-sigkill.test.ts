@@ -39,7 +39,7 @@ async function startWeft(dataDir: string): Promise<Weft> {
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
   child.stdout!.setEncoding('utf8');
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" within 30 s: ${out} ${err}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no "listening on" within 60 s: ${out} ${err}`)), 60_000);
     child.stdout!.on('data', (d: string) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -117,17 +117,21 @@ for (let round = 1; round <= ROUNDS; round++) {
       const errors: string[] = [];
       const stop = { now: false };
       const clients = Array.from({ length: CLIENTS }, () => client(weft!.url, acked, stop, errors));
-      const killAfter = 800 + Math.floor(rand() * 1400) + (round - 1) * 150;
+      // The kill lands at a random point of the writes, after the first acknowledged batch:
+      // a fixed delay from the start found nothing acknowledged yet on a loaded CI machine.
+      for (let waited = 0; acked.length === 0 && waited < 60_000; waited += 10)
+        await new Promise((r) => setTimeout(r, 10));
+      const killAfter = Math.floor(rand() * 1400) + (round - 1) * 150;
       await new Promise((r) => setTimeout(r, killAfter));
       const w = weft;
       await kill(w, 'SIGKILL');
       stop.now = true;
       const batches = await Promise.all(clients);
       t.diagnostic(
-        `killed after ${killAfter} ms; ${batches.reduce((a, b) => a + b, 0)} batches sent, ${acked.length} calls acknowledged`,
+        `killed ${killAfter} ms after the first acknowledged batch; ${batches.reduce((a, b) => a + b, 0)} batches sent, ${acked.length} calls acknowledged`,
       );
       assert.deepEqual(errors, []);
-      assert.ok(acked.length > 0, 'no batch was acknowledged before the kill: raise the kill delay');
+      assert.ok(acked.length > 0, 'no batch was acknowledged within 60 s');
 
       weft = await startWeft(dataDir);
       const missing: string[] = [];

@@ -68,7 +68,8 @@ export function serve(args: string[]): Promise<Served> {
     const timer = setTimeout(() => {
       stop();
       res({ stderr: `${stderr}\n(timeout)`, stop, exited });
-    }, 30_000);
+      // A wait, not a timing check: a clean-clone CI run beside the Node 22 run took over 30 s.
+    }, 60_000);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on \S+:(\d+)/.exec(out);
