@@ -438,6 +438,7 @@ test('floats read at a readable precision in cells and in the detail, the exact 
   assert.equal(await inputs.locator('[data-exact="0.43554000000000004"]').getAttribute('title'), '0.43554000000000004');
   assert.equal(await inputs.locator('[data-exact="0.1"]').getAttribute('title'), null, 'an exact value needs no title');
   assert.equal(await page.locator('[data-testid=output] [data-exact="0.30000000000000004"]').innerText(), '0.3');
+  await shot(page, 'call-floats-light');
   assert.deepEqual(errors, []);
   await context.close();
 });
