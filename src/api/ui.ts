@@ -142,6 +142,23 @@ export const UiTimeseriesRes = Type.Object({
 });
 export type UiTimeseriesRes = Static<typeof UiTimeseriesRes>;
 
+export const UiObjectVersionCountsReq = Strict({
+  project_id: ProjectId,
+  object_ids: Type.Array(Type.String({ minLength: 1 }), {
+    minItems: 1,
+    maxItems: 1000,
+    description: 'The objects to count (an unknown or wholly deleted object counts 0)',
+  }),
+});
+export type UiObjectVersionCountsReq = Static<typeof UiObjectVersionCountsReq>;
+
+export const UiObjectVersionCountsRes = Type.Object({
+  counts: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+    description: 'Live (not deleted) versions per object id asked for, every one of them present',
+  }),
+});
+export type UiObjectVersionCountsRes = Static<typeof UiObjectVersionCountsRes>;
+
 const tag = 'Web UI';
 export const uiRoutes = {
   projects: defineRoute({
@@ -180,5 +197,17 @@ export const uiRoutes = {
       'Calls, errors, latency percentiles, tokens and cost per time bucket over every call matching a calls filter',
     body: UiTimeseriesReq,
     response: UiTimeseriesRes,
+  }),
+  objectVersionCounts: defineRoute({
+    access: 'read',
+    id: 'ui_object_version_counts',
+    method: 'POST',
+    path: `${UI_API_PREFIX}/object_version_counts`,
+    tag,
+    baseOnly: true,
+    summary: 'How many live versions each of some objects has (the version index counts deleted ones too)',
+    body: UiObjectVersionCountsReq,
+    response: UiObjectVersionCountsRes,
+    errors: [400],
   }),
 } as const;

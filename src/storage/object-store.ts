@@ -149,6 +149,8 @@ export interface ObjectStore {
   setAliases(projectId: string, objectId: string, sel: VersionSelector, aliases: readonly string[]): Promise<boolean>;
   /** Removes the object's aliases of these names; unknown names are not an error. */
   removeAliases(projectId: string, objectId: string, aliases: readonly string[]): Promise<void>;
+  /** Live versions per object id, for the ids given that have any (the others are absent). */
+  versionCounts(projectId: string, objectIds: readonly string[]): Promise<Map<string, number>>;
   /** Bytes of the values of the project's live object versions. */
   totalSize(projectId: string): Promise<number>;
   /** Every project having at least one live (not deleted) object version, in no particular order. */

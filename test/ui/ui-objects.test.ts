@@ -27,6 +27,12 @@ before(async () => {
   }, { parameterNames: ['name'] });
   const scoreAnswer = weave.op(async function scoreAnswer(answer, expected) { return { correct: answer === expected }; }, { parameterNames: ['answer', 'expected'] });
   await greet('ada');
+  // greet v1: the same op with changed code.
+  const greetAgain = weave.op(async function greet(name) {
+    const words = ['hello there', name];
+    return words.join(' ');
+  }, { parameterNames: ['name'] });
+  await greetAgain('bob');
   await scoreAnswer('4', '4');
 
   const rows = [];
@@ -49,6 +55,9 @@ before(async () => {
   class Scorer extends weave.WeaveObject {}
   class ExactMatch extends Scorer { constructor(p) { super(p); this.case_sensitive = false; } }
   await client.publish(new ExactMatch({ name: 'exact-match' }));
+  // v0, v1, then v0's content again: two versions, and the latest is v0 (index + 1 would say 1).
+  await client.publish({ threshold: 0.8, retries: 2 }, 'run-config');
+  await client.publish({ threshold: 0.9, retries: 2 }, 'run-config');
   await client.publish({ threshold: 0.8, retries: 2 }, 'run-config');
   `,
     { timeoutMs: 120_000 },
@@ -93,7 +102,14 @@ test('the objects page lists every object grouped by kind, with a name filter in
     ]);
     assert.equal(await text(p.page, 'objects-total'), '7 objects');
     const promptRow = p.page.locator('[data-testid=object-row][data-id=answer-prompt]');
+    const configRow = p.page.locator('[data-testid=object-row][data-id=run-config]');
+    await configRow.locator('[data-testid=object-versions]', { hasText: /^\d+$/ }).waitFor();
     assert.equal(await promptRow.locator('[data-testid=object-versions]').innerText(), '3');
+    assert.equal(
+      await configRow.locator('[data-testid=object-versions]').innerText(),
+      '2',
+      'live versions, not v0 + 1',
+    );
     assert.equal(
       await promptRow.locator('[data-testid=alias]').count(),
       0,
@@ -335,6 +351,37 @@ test('an op version shows its code, and links to its calls', async () => {
       await page.locator('[data-testid=op-calls]').click();
       await page.waitForURL((u) => u.pathname === '/ui/ui-team/objects/calls' && u.searchParams.get('op') === 'greet');
     }
+    clean(p);
+    await p.context.close();
+  }
+});
+
+test('two versions of an op compare their code, not the file digests', async () => {
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await openPage(browser, w.url, { theme });
+    const { page } = p;
+    await page.goto(`${BASE()}/objects/greet/diff?a=v0&b=v1`);
+    await page.locator('[data-testid=diff-row]').first().waitFor();
+    assert.equal(await text(page, 'diff-code'), 'code · obj.py');
+    const lines = (side: string) =>
+      page.$$eval(`[data-testid=diff-row] [data-testid=diff-${side}] [data-testid=diff-text]`, (els) =>
+        els.map((e) => e.textContent ?? ''),
+      );
+    const [left, right] = [await lines('left'), await lines('right')];
+    assert.match(left[0]!, /function greet\(name\)/);
+    assert.ok(!left.join('\n').includes('"obj.py"'), 'the code, not the files map');
+    const changed = await page.$$eval(
+      '[data-testid=diff-row]:not([data-change=same]) [data-testid=diff-right] [data-testid=diff-text]',
+      (els) => els.map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(
+      changed.map((l) => l.trim()),
+      ["const words = ['hello there', name];"],
+    );
+    assert.equal(await page.locator('[data-testid=diff-right] mark').first().innerText(), ' there');
+    assert.equal(right.length, left.length);
+    assert.match(await text(page, 'diff-summary'), /^1 changed/);
+    await shot(page, `op-diff-${theme}`);
     clean(p);
     await p.context.close();
   }

@@ -16,6 +16,7 @@ import type { Store } from '../../storage/store.js';
 import { bindRoute } from '../bind-route.js';
 import { traceTree } from '../../service/ui/ui-trace-tree.js';
 import { callsTimeseries } from '../../service/ui/ui-timeseries.js';
+import { objectVersionCounts } from '../../service/ui/ui-object-version-counts.js';
 import { untilClosed } from '../close-signal.js';
 
 /** On every answer below /ui: the UI loads nothing from elsewhere, runs no inline script, is never framed. */
@@ -126,6 +127,7 @@ export async function registerUiRoutes(app: FastifyInstance, store: Store, uiDir
   bindRoute(app, uiRoutes.timeseries, (body, _ctx, _input, reply) =>
     callsTimeseries(store, body, untilClosed(reply.raw)),
   );
+  bindRoute(app, uiRoutes.objectVersionCounts, (body) => objectVersionCounts(store, body));
   // Only reply.sendFile: the routes are ours (fastify-static's own would answer 404s its way).
   await app.register(fastifyStatic, { serve: false });
   app.addHook('onSend', async (req, reply, payload) => {

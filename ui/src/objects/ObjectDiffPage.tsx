@@ -1,13 +1,15 @@
 // /ui/{entity}/{project}/objects/{name}/diff?a=&b=&diffOnly=1: two versions' values side by
-// side, as canonical JSON (sorted keys) diffed line by line. Changed lines are marked, and
-// the words that changed inside them; diffOnly folds the unchanged lines away.
+// side, as canonical JSON (sorted keys) diffed line by line; two versions of an op compare
+// their code (the source files the values name), not the file digests. Changed lines are
+// marked, and the words that changed inside them; diffOnly folds the unchanged lines away.
 import { useEffect, useMemo } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Obj } from '../api/types';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { formatCount, formatTime } from '../format';
-import { shortDigest } from './objectKinds';
-import { useObjectVersion, useObjectVersions } from './objectsApi';
+import { opSourceOf, shortDigest } from './objectKinds';
+import { useFileText, useObjectVersion, useObjectVersions } from './objectsApi';
+import { dedentTail } from './OpCode';
 import { ObjectCrumbs } from './ObjectCrumbs';
 import { countChanges, sideBySide, visibleRows } from './lineDiff';
 import { stableStringify } from './valueText';
@@ -44,15 +46,12 @@ export function ObjectDiffPage() {
       setSearch({ a: a.data.digest, b: b.data.digest });
   }, [a.data, b.data]);
 
-  const texts = useMemo(
-    () => (a.data && b.data ? ([stableStringify(a.data.val), stableStringify(b.data.val)] as const) : null),
-    [a.data, b.data],
-  );
-  const rows = useMemo(() => (texts ? sideBySide(texts[0], texts[1]) : null), [texts]);
+  const texts = useDiffTexts(projectId, a.data, b.data);
+  const rows = useMemo(() => (texts?.pair ? sideBySide(texts.pair[0], texts.pair[1]) : null), [texts?.pair]);
   const counts = useMemo(() => (rows ? countChanges(rows) : null), [rows]);
   const diffOnly = search.diffOnly === 1;
   const shown = useMemo(() => (rows ? visibleRows(rows, diffOnly) : null), [rows, diffOnly]);
-  const error = a.error ?? b.error ?? versions.error;
+  const error = a.error ?? b.error ?? versions.error ?? texts?.error ?? null;
   const single = versions.complete && versions.objs.length < 2 && (!search.a || !search.b);
   const options = useMemo(() => {
     const list = [...versions.objs];
@@ -68,6 +67,11 @@ export function ObjectDiffPage() {
         </ObjectCrumbs>
         <div className={styles.titleRow}>
           <h1 className={styles.title}>{name}</h1>
+          {texts?.file && (
+            <span className={styles.muted} data-testid="diff-code">
+              code · {texts.file}
+            </span>
+          )}
           {counts && (
             <span className={own.summary} data-testid="diff-summary">
               {counts.changed + counts.removed + counts.added === 0 ? (
@@ -158,6 +162,27 @@ export function ObjectDiffPage() {
       )}
     </div>
   );
+}
+
+/**
+ * What the two sides show: canonical JSON of the values, or, when both are ops, their code
+ * (null `pair` while a file loads).
+ */
+function useDiffTexts(projectId: string, a: Obj | undefined, b: Obj | undefined) {
+  const files = a && b ? ([opSourceOf(a.val), opSourceOf(b.val)] as const) : null;
+  const code = files?.[0] && files[1] ? files : null;
+  const left = useFileText(projectId, code?.[0]?.digest);
+  const right = useFileText(projectId, code?.[1]?.digest);
+  const isCode = code !== null;
+  const pair = useMemo(() => {
+    if (!a || !b) return null;
+    if (!isCode) return [stableStringify(a.val), stableStringify(b.val)] as const;
+    if (left.data === undefined || right.data === undefined) return null;
+    const tidy = (t: string) => dedentTail(t.replace(/\n+$/, ''));
+    return [tidy(left.data), tidy(right.data)] as const;
+  }, [a, b, isCode, left.data, right.data]);
+  if (!a || !b) return null;
+  return { pair, file: code ? code[1]!.name : null, error: left.error ?? right.error };
 }
 
 function VersionSelect({

@@ -5,7 +5,7 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { formatCount, formatTime, timeAgo } from '../format';
 import { classLabel, groupOf, shortDigest } from './objectKinds';
-import { useObjectVersions } from './objectsApi';
+import { useObjectVersions, useVersionCounts } from './objectsApi';
 import { AliasChips, TagChips } from './Chips';
 import { ObjectCrumbs } from './ObjectCrumbs';
 import styles from './Objects.module.css';
@@ -22,7 +22,7 @@ export function ObjectVersionsPage() {
   const listing = useObjectVersions(projectId, name);
   const [picked, setPicked] = useState<string[]>([]);
   const latest = listing.objs[0];
-  const total = latest ? latest.version_index + 1 : 0;
+  const total = useVersionCounts(projectId, listing.complete ? [] : [name])?.[name];
 
   const toggle = (digest: string) =>
     setPicked((p) => (p.includes(digest) ? p.filter((d) => d !== digest) : [...p, digest].slice(-2)));
@@ -76,7 +76,7 @@ export function ObjectVersionsPage() {
           <span data-testid="versions-total">
             {listing.complete
               ? `${formatCount(listing.objs.length)} version${listing.objs.length === 1 ? '' : 's'}`
-              : `${formatCount(listing.objs.length)} of ${formatCount(total)} versions loaded`}
+              : `${formatCount(listing.objs.length)} of ${total === undefined ? '…' : formatCount(total)} versions loaded`}
           </span>
           <span title={formatTime(latest.created_at)}>last updated {timeAgo(latest.created_at)}</span>
         </div>

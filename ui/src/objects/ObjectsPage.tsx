@@ -8,7 +8,7 @@ import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
 import { formatCount, formatTime, timeAgo } from '../format';
 import { classLabel, GROUP_LABELS, GROUPS, groupOf, type ObjectGroup } from './objectKinds';
-import { useLatestObjects } from './objectsApi';
+import { useLatestObjects, useVersionCounts } from './objectsApi';
 import type { ObjectsSearch } from './objectsSearch';
 import { AliasChips, TagChips } from './Chips';
 import styles from './Objects.module.css';
@@ -161,6 +161,10 @@ function NameFilter({ value, onChange }: { value: string; onChange: (q: string) 
 }
 
 function ObjectTable({ objs, entity, project }: { objs: Obj[]; entity: string; project: string }) {
+  const counts = useVersionCounts(
+    `${entity}/${project}`,
+    objs.map((o) => o.object_id),
+  );
   return (
     <table className={styles.table}>
       <thead>
@@ -198,7 +202,7 @@ function ObjectTable({ objs, entity, project }: { objs: Obj[]; entity: string; p
                 title="Open the latest version"
                 data-testid="object-versions"
               >
-                {formatCount(o.version_index + 1)}
+                {counts?.[o.object_id] === undefined ? '…' : formatCount(counts[o.object_id]!)}
               </Link>
             </td>
             <td className={styles.nowrap} title={formatTime(o.created_at)} data-testid="volatile">

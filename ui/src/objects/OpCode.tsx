@@ -1,10 +1,9 @@
 // An op's source, read from the file its version names (/files/content) and highlighted.
 // Token colours come from this module's CSS per theme, not from a Prism theme object, so
 // they follow the theme toggle.
-import { useQuery } from '@tanstack/react-query';
 import { Highlight, type PrismTheme } from 'prism-react-renderer';
 import { ErrorBanner } from '../shell/ErrorBanner';
-import { fileText } from './objectsApi';
+import { useFileText } from './objectsApi';
 import styles from './OpCode.module.css';
 
 const NO_THEME: PrismTheme = { plain: {}, styles: [] };
@@ -38,11 +37,7 @@ export function dedentTail(code: string): string {
 }
 
 export function OpCode({ projectId, file }: { projectId: string; file: { name: string; digest: string } }) {
-  const q = useQuery({
-    queryKey: ['file-text', projectId, file.digest],
-    queryFn: ({ signal }) => fileText({ project_id: projectId, digest: file.digest }, signal),
-    staleTime: Infinity, // a file digest names immutable content
-  });
+  const q = useFileText(projectId, file.digest);
   if (q.isPending)
     return (
       <p className={styles.muted} data-testid="loading">

@@ -2,7 +2,16 @@
 // /obj/read for a version, the tag and alias routes, and /files/content for an op's code.
 import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ApiError, postJson, postText } from '../api/client';
-import type { FileContentReq, Obj, ObjQueryReq, ObjQueryRes, ObjReadReq, ObjReadRes } from '../api/types';
+import type {
+  FileContentReq,
+  Obj,
+  ObjQueryReq,
+  ObjQueryRes,
+  ObjReadReq,
+  ObjReadRes,
+  UiObjectVersionCountsReq,
+  UiObjectVersionCountsRes,
+} from '../api/types';
 
 /** Listings read this many versions per request; more come with "Load more". */
 export const OBJ_PAGE = 500;
@@ -77,10 +86,41 @@ export function useObjectVersion(projectId: string, objectId: string, digest: st
   });
 }
 
+/** The endpoint takes at most this many ids per request. */
+const COUNT_CHUNK = 1000;
+
+/**
+ * Live versions per object (a version's index is no count: deleted versions leave gaps and a
+ * re-published digest keeps its old index). Undefined until loaded.
+ */
+export function useVersionCounts(projectId: string, objectIds: readonly string[]): Record<string, number> | undefined {
+  const ids = [...new Set(objectIds)].sort();
+  const q = useQuery({
+    queryKey: ['object-version-counts', projectId, ids],
+    enabled: ids.length > 0,
+    queryFn: async ({ signal }) => {
+      const chunks: string[][] = [];
+      for (let i = 0; i < ids.length; i += COUNT_CHUNK) chunks.push(ids.slice(i, i + COUNT_CHUNK));
+      const answers = await Promise.all(
+        chunks.map((object_ids) =>
+          postJson<UiObjectVersionCountsRes>(
+            '/ui/api/object_version_counts',
+            { project_id: projectId, object_ids } satisfies UiObjectVersionCountsReq,
+            signal,
+          ),
+        ),
+      );
+      return Object.assign({}, ...answers.map((a) => a.counts)) as Record<string, number>;
+    },
+  });
+  return q.data;
+}
+
 /** Refreshes every view of an object after a write (tags and aliases show in all of them). */
 export function invalidateObject(qc: QueryClient, projectId: string, objectId: string): Promise<unknown> {
   return Promise.all([
     qc.invalidateQueries({ queryKey: ['objects', projectId] }),
+    qc.invalidateQueries({ queryKey: ['object-version-counts', projectId] }),
     qc.invalidateQueries({ queryKey: ['object-versions', projectId, objectId] }),
     qc.invalidateQueries({ queryKey: ['object', projectId, objectId] }),
   ]);
@@ -94,6 +134,16 @@ export function useInvalidateObject(projectId: string, objectId: string): () => 
 /** A stored file's bytes as UTF-8 text (an op's source). */
 export const fileText = (req: FileContentReq, signal?: AbortSignal): Promise<string> =>
   postText('/files/content', req, signal);
+
+/** A stored file as text, cached for good: a digest names immutable content. Idle without a digest. */
+export function useFileText(projectId: string, digest: string | undefined) {
+  return useQuery({
+    queryKey: ['file-text', projectId, digest],
+    queryFn: ({ signal }) => fileText({ project_id: projectId, digest: digest ?? '' }, signal),
+    enabled: digest !== undefined,
+    staleTime: Infinity,
+  });
+}
 
 /** The path of an object's tag and alias routes (the id is one path segment). */
 export const objRoute = (objectId: string, rest: string) => `/objs/${encodeURIComponent(objectId)}${rest}`;

@@ -408,6 +408,17 @@ export function createClickHouseObjectStore(client: ClickHouseClient, database: 
       return Number(r?.n ?? 0);
     },
 
+    async versionCounts(projectId, objectIds) {
+      const rows = await selectRows<{ object_id: string; n: string }>(
+        client,
+        `SELECT object_id, count() AS n FROM (SELECT object_id, digest, argMax(tuple(deleted_at), seq).1 AS del
+          FROM ${db}.object_versions WHERE project_id = {p:String} AND object_id IN (SELECT arrayJoin({o:Array(String)}))
+          GROUP BY object_id, digest) WHERE del IS NULL GROUP BY object_id`,
+        { p: projectId, o: objectIds },
+      );
+      return new Map(rows.map((r) => [r.object_id, Number(r.n)]));
+    },
+
     async projectsWithObjects() {
       const rows = await selectRows<{ project_id: string }>(
         client,

@@ -31,6 +31,8 @@ const SORT_COLUMNS: Readonly<Record<ObjectSortField, string>> = {
 const STATEMENT_CACHE_LIMIT = 256;
 const TOTAL_SIZE =
   'SELECT COALESCE(SUM(size_bytes), 0) AS bytes FROM object_versions WHERE project_id = ? AND deleted_at IS NULL';
+const VERSION_COUNTS = `SELECT object_id, COUNT(*) AS n FROM object_versions
+  WHERE project_id = ? AND object_id ${IN_LIST} AND deleted_at IS NULL GROUP BY object_id`;
 // Every object with a live version has exactly one live latest version (create and delete keep
 // it so), so the partial index object_versions_latest holds one entry per live object: the
 // distinct projects come from it alone.
@@ -155,6 +157,12 @@ export function createSqliteObjectStore(db: SqliteDb, reads: ReadThreads, writer
     async totalSize(projectId) {
       const [row] = await reads.all<{ bytes: number }>(TOTAL_SIZE, [projectId]);
       return row!.bytes;
+    },
+    async versionCounts(projectId, objectIds) {
+      const rows = await reads.all<[string, number]>(VERSION_COUNTS, [projectId, JSON.stringify(objectIds)], {
+        raw: true,
+      });
+      return new Map(rows);
     },
     async projectsWithObjects() {
       return (await reads.all<[string]>(PROJECTS_WITH_OBJECTS, [], { raw: true })).map((r) => r[0]);
