@@ -45,6 +45,17 @@ before(async () => {
   ];
   assert.equal((await t.post('/call/upsert_batch', { batch })).status, 200);
   assert.equal((await t.post('/calls/delete', { project_id: PROJECT, call_ids: [gone.id] })).status, 200);
+  // gpt-4o at a project price (an old one, then the one in force at 10:00:01); claude-x has none.
+  for (const [prompt, completion, effective_date] of [
+    [1, 1, '2026-01-01T00:00:00Z'],
+    [0.01, 0.02, '2026-11-20T09:00:00Z'],
+  ] as const) {
+    const r = await t.post('/cost/create', {
+      project_id: PROJECT,
+      costs: { 'gpt-4o': { prompt_token_cost: prompt, completion_token_cost: completion, effective_date } },
+    });
+    assert.equal(r.status, 200, r.text);
+  }
   keyed = await startTestApp({ keys: [{ user: 'ann', entity: 'elsewhere', role: 'reader' }] });
 });
 after(async () => {
@@ -52,7 +63,7 @@ after(async () => {
   await keyed.close();
 });
 
-test('the live calls of the trace by start time, without payloads, with status and tokens', async () => {
+test('the live calls of the trace by start time, without payloads, with status, tokens, cost and models', async () => {
   const r = await t.post('/ui/api/trace_tree', { project_id: PROJECT, trace_id: trace });
   assert.equal(r.status, 200, r.text);
   assert.match(String(r.headers['content-type']), /^application\/jsonl/);
@@ -66,6 +77,8 @@ test('the live calls of the trace by start time, without payloads, with status a
       ended_at: '2026-11-20T10:00:05.000Z',
       status: 'success',
       tokens: null,
+      cost_usd: null,
+      models: [],
     },
     {
       id: llm.id,
@@ -76,6 +89,8 @@ test('the live calls of the trace by start time, without payloads, with status a
       ended_at: '2026-11-20T10:00:01.500Z',
       status: 'success',
       tokens: 130,
+      cost_usd: 100 * 0.01 + 20 * 0.02,
+      models: ['gpt-4o', 'claude-x'],
     },
     {
       id: tool.id,
@@ -86,6 +101,8 @@ test('the live calls of the trace by start time, without payloads, with status a
       ended_at: '2026-11-20T10:00:02.250Z',
       status: 'error',
       tokens: null,
+      cost_usd: null,
+      models: [],
     },
     {
       id: running.id,
@@ -96,6 +113,8 @@ test('the live calls of the trace by start time, without payloads, with status a
       ended_at: null,
       status: 'running',
       tokens: null,
+      cost_usd: null,
+      models: [],
     },
   ]);
 });
@@ -181,4 +200,14 @@ test('tokens count cached prompt tokens, as the bill does (Anthropic reports the
   });
   const r = await t.post('/ui/api/trace_tree', { project_id: PROJECT, call_id: c.id });
   assert.equal(jsonl(r.text)[0].tokens, 117);
+});
+
+test('a model without any price has no cost: null, not 0', async () => {
+  const c = start({ trace_id: newId(), op: opRef('unpriced'), started_at: '2026-11-20T12:00:00.000Z' });
+  const usage = { usage: { 'no-such-model': { prompt_tokens: 10, completion_tokens: 2 } } };
+  await t.post('/call/upsert_batch', {
+    batch: [startItem(c), endItem(end(c.id, { ended_at: '2026-11-20T12:00:01.000Z', summary: usage }))],
+  });
+  const [row] = jsonl((await t.post('/ui/api/trace_tree', { project_id: PROJECT, call_id: c.id })).text);
+  assert.deepEqual([row.tokens, row.cost_usd, row.models], [12, null, ['no-such-model']]);
 });

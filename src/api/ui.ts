@@ -57,6 +57,11 @@ export const UiTraceNode = Type.Object({
   tokens: Type.Union([Type.Integer(), Type.Null()], {
     description: 'Total tokens over the models in summary.usage; null: no usage',
   }),
+  cost_usd: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+    description:
+      'USD cost of summary.usage at the prices include_costs applies when the call started; null: no usage, or no model of it priced',
+  }),
+  models: Type.Array(Type.String(), { description: 'The models (llm ids) summary.usage names, in its order' }),
 });
 export type UiTraceNode = Static<typeof UiTraceNode>;
 

@@ -71,7 +71,14 @@ export function usageOf(summaryJson: string | null): Map<string, LlmUsage> {
   const out = new Map<string, LlmUsage>();
   // Most summaries without usage are skipped unparsed.
   if (!summaryJson?.includes('"usage"')) return out;
-  const usage = (JSON.parse(summaryJson) as Dict | null)?.usage;
+  const summary = JSON.parse(summaryJson) as Dict | null;
+  return isDict(summary) ? usageOfSummary(summary) : out;
+}
+
+/** As usageOf, for a summary already decoded. */
+export function usageOfSummary(summary: Readonly<Dict>): Map<string, LlmUsage> {
+  const out = new Map<string, LlmUsage>();
+  const usage = summary.usage;
   if (!isDict(usage)) return out;
   for (const [llmId, u] of Object.entries(usage)) if (isDict(u)) out.set(llmId, llmUsage(u));
   return out;

@@ -1,5 +1,5 @@
 // The trace view's skeleton: every call of one trace, by start time, as small JSON Lines
-// rows (no inputs, output or attributes; status and tokens derived here). Weave's
+// rows (no inputs, output or attributes; status, tokens, cost and models derived here). Weave's
 // /calls/stream_query answers full CallSchema rows even for a few columns (~800 bytes a
 // call); this answers ~250, so a 50,000-call trace reaches the browser whole in a fraction
 // of the time.
@@ -10,23 +10,21 @@ import type { TraceSkeletonRow } from '../../storage/call-store.js';
 import type { Store } from '../../storage/store.js';
 import { formatTimestamp } from '../../time.js';
 import { callStatus } from '../calls/call-summary.js';
-import { usageTokens } from '../costs/llm-usage.js';
+import { usageOfSummary, usageTokens } from '../costs/llm-usage.js';
+import { createUsageCostMeter, type UsageCostMeter } from '../costs/usage-cost-meter.js';
 
-function node([
-  id,
-  parentId,
-  opName,
-  displayName,
-  startedAt,
-  endedAt,
-  exception,
-  summaryText,
-]: TraceSkeletonRow): string {
-  // Only summaries that may hold usage or error counts are decoded.
+/** A row with its summary decoded: only summaries that may hold usage or error counts are. */
+function decode(row: TraceSkeletonRow) {
+  const text = row[7];
   const summary =
-    summaryText && (summaryText.includes('"usage"') || summaryText.includes('"status_counts"'))
-      ? (JSON.parse(summaryText) as Record<string, unknown>)
+    text && (text.includes('"usage"') || text.includes('"status_counts"'))
+      ? (JSON.parse(text) as Record<string, unknown>)
       : {};
+  return { row, summary, usage: usageOfSummary(summary) };
+}
+
+function node({ row, summary, usage }: ReturnType<typeof decode>, meter: UsageCostMeter): string {
+  const [id, parentId, opName, displayName, startedAt, endedAt, exception] = row;
   return JSON.stringify({
     id,
     parent_id: parentId,
@@ -36,6 +34,8 @@ function node([
     ended_at: endedAt === null ? null : formatTimestamp(endedAt),
     status: callStatus({ exception, ended_at: endedAt }, summary),
     tokens: usageTokens(summary),
+    cost_usd: usage.size === 0 ? null : meter.costOf(usage, startedAt),
+    models: [...usage.keys()],
   });
 }
 
@@ -49,8 +49,13 @@ async function traceIdOf(store: Store, req: UiTraceTreeReq): Promise<string> {
 export async function traceTree(store: Store, req: UiTraceTreeReq): Promise<Readable> {
   // Resolved before the stream starts, so an unknown call is a 404 rather than an empty 200.
   const traceId = await traceIdOf(store, req);
+  const meter = createUsageCostMeter(store.costs, req.project_id);
   async function* lines() {
-    for await (const rows of store.calls.traceSkeleton(req.project_id, traceId)) yield `${rows.map(node).join('\n')}\n`;
+    for await (const rows of store.calls.traceSkeleton(req.project_id, traceId)) {
+      const decoded = rows.map(decode);
+      await meter.load(new Set(decoded.flatMap((d) => [...d.usage.keys()])));
+      yield `${decoded.map((d) => node(d, meter)).join('\n')}\n`;
+    }
   }
   return Readable.from(lines(), { objectMode: false });
 }

@@ -13,6 +13,7 @@ const SHORTCUTS: readonly [string, string][] = [
   ['[ / ]', 'Previous / next sibling (trace)'],
   ['p', 'Parent (trace)'],
   ['n / N', 'Next / previous match of the op search (trace)'],
+  ['e / E', 'Next / previous failed call (trace)'],
   ['Enter', 'Open the selected call in its trace (calls)'],
   ['Space', 'Peek at the selected call beside the table (calls)'],
   ['Esc', 'Close a dialog'],

@@ -7,7 +7,8 @@ import { ApiError } from '../api/client';
 import { CallDetail } from '../call/CallDetail';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
-import { formatCount, formatDuration, formatTokens, opShortName } from '../format';
+import { formatCost, formatCount, formatDuration, opShortName } from '../format';
+import { ErrorNav } from './ErrorNav';
 import { nameMatcher, type Tab } from './traceSearch';
 import { TraceTree, type ScrollRequest } from './TraceTree';
 import { treeMove } from './traceKeys';
@@ -36,8 +37,12 @@ export function TracePage() {
     (id: string, depth: number) => index.isOpen(id, depth, collapsed, maxDepth),
     [index, collapsed, maxDepth],
   );
+  const errorsOnly = search.errors === 1;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the index mutates as the trace streams in; stream.version says when
-  const flat = useMemo(() => index.flatten(collapsed, maxDepth), [index, stream.version, collapsed, maxDepth]);
+  const flat = useMemo(
+    () => index.flatten(collapsed, maxDepth, errorsOnly ? index.errorPaths() : null),
+    [index, stream.version, collapsed, maxDepth, errorsOnly],
+  );
   const [scrollRequest, setScrollRequest] = useState<ScrollRequest | null>(null);
 
   // A deep link opens every ancestor of the selected call, once it has arrived.
@@ -105,11 +110,32 @@ export function TracePage() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the index mutates as the trace streams in; stream.version says when
   const totals = useMemo(() => {
-    // Usage rolls up into each ancestor's summary: count it on the roots only.
-    let tokens = 0;
-    for (const id of index.roots()) tokens += index.rows.get(id)!.tokens ?? 0;
-    return { errors: index.errors, tokens, start: index.start, end: Math.max(index.end, index.start) };
+    const { tokens, cost } = index.totalUsage();
+    return { errors: index.errors, tokens, cost, start: index.start, end: Math.max(index.end, index.start) };
   }, [index, stream.version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the index mutates as the trace streams in; stream.version says when
+  const errorIds = useMemo(() => index.errorIds(), [index, stream.version]);
+  const jumpError = useCallback(
+    (dir: 1 | -1) => {
+      if (errorIds.length === 0) return;
+      const at = errorIds.indexOf(selected);
+      const order = index.flatten(new Set(), null).indexOf;
+      const here = at >= 0 ? at : null;
+      let next: string;
+      if (here !== null) next = errorIds[(here + dir + errorIds.length) % errorIds.length]!;
+      else {
+        // From a call that did not fail: the first error after (or before) it in the tree.
+        const pos = order.get(selected) ?? -1;
+        next =
+          dir === 1
+            ? (errorIds.find((id) => order.get(id)! > pos) ?? errorIds[0]!)
+            : ([...errorIds].reverse().find((id) => order.get(id)! < pos) ?? errorIds[errorIds.length - 1]!);
+      }
+      select(next);
+      setScrollRequest({ id: next, align: 'center' });
+    },
+    [errorIds, index, selected, select],
+  );
 
   const setSearch = (patch: Record<string, unknown>) =>
     void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
@@ -151,10 +177,12 @@ export function TracePage() {
       if (typingIn(e) || e.metaKey || e.ctrlKey || e.altKey) return;
       if (e.key === 'n') jumpMatch(1);
       else if (e.key === 'N') jumpMatch(-1);
+      else if (e.key === 'e') jumpError(1);
+      else if (e.key === 'E') jumpError(-1);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [jumpMatch]);
+  }, [jumpMatch, jumpError]);
 
   return (
     <div className={styles.page}>
@@ -165,10 +193,18 @@ export function TracePage() {
           </Link>
           <span data-testid="trace-stats">
             {formatCount(index.size)} {index.size === 1 ? 'call' : 'calls'}
-            {stream.done ? '' : ' (loading…)'} · {totals.errors} {totals.errors === 1 ? 'error' : 'errors'}
+            {stream.done ? '' : ' (loading…)'} · {formatCount(totals.errors)} {totals.errors === 1 ? 'error' : 'errors'}
             {Number.isFinite(totals.start) ? ` · ${formatDuration(totals.end - totals.start)}` : ''}
-            {totals.tokens > 0 ? ` · ${formatTokens(totals.tokens)} tokens` : ''}
+            {totals.tokens > 0 ? ` · ${formatCount(totals.tokens)} tokens` : ''}
+            {totals.cost !== null && totals.cost > 0 ? ` · ${formatCost(totals.cost)}` : ''}
           </span>
+          {totals.errors > 0 && (
+            <ErrorNav
+              errorsOnly={errorsOnly}
+              onJump={jumpError}
+              onToggle={() => setSearch({ errors: errorsOnly ? undefined : 1 })}
+            />
+          )}
         </div>
         <div className={styles.treeTools}>
           <button
@@ -199,17 +235,31 @@ export function TracePage() {
               if (e.key === 'Escape') setSearch({ q: undefined });
             }}
           />
-          {matches !== null && (
-            <span className={styles.matches} data-testid="tree-matches">
-              {formatCount(matches.length)} {matches.length === 1 ? 'match' : 'matches'}{' '}
-              <button type="button" onClick={() => jumpMatch(-1)} aria-label="Previous match">
-                ↑
-              </button>{' '}
-              <button type="button" onClick={() => jumpMatch(1)} aria-label="Next match">
-                ↓
-              </button>
-            </span>
-          )}
+          {/* Always laid out (hidden without a search), so a search does not reflow the toolbar. */}
+          <span
+            className={styles.matches}
+            data-testid={matches === null ? undefined : 'tree-matches'}
+            style={matches === null ? { visibility: 'hidden' } : undefined}
+            aria-hidden={matches === null}
+          >
+            {formatCount(matches?.length ?? 0)} {matches?.length === 1 ? 'match' : 'matches'}{' '}
+            <button
+              type="button"
+              onClick={() => jumpMatch(-1)}
+              aria-label="Previous match"
+              tabIndex={matches === null ? -1 : 0}
+            >
+              ↑
+            </button>{' '}
+            <button
+              type="button"
+              onClick={() => jumpMatch(1)}
+              aria-label="Next match"
+              tabIndex={matches === null ? -1 : 0}
+            >
+              ↓
+            </button>
+          </span>
           <label>
             Open to depth{' '}
             <select

@@ -1,9 +1,10 @@
 // The trace as a virtual tree: only the rows on screen exist in the DOM, whatever the
 // trace's size. Each row: caret, status, op, a latency bar on the trace's time scale
-// (a waterfall when `timeline` is on), latency and tokens.
+// (a waterfall when `timeline` is on), latency, and tokens and cost with the descendants'
+// (traceIndex.ts says how they roll up); a model call names its model.
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { formatDuration, formatTokens, opShortName } from '../format';
+import { formatCost, formatDuration, formatTokens, opShortName } from '../format';
 import { Caret, StatusDot } from '../shell/icons';
 import type { FlatTree, TraceIndex } from './traceIndex';
 import styles from './TracePage.module.css';
@@ -64,6 +65,7 @@ export function TraceTree(p: TraceTreeProps) {
           const id = p.flat.ids[v.index]!;
           const depth = p.flat.depths[v.index]!;
           const row = p.index.rows.get(id)!;
+          const usage = p.index.rollup(id);
           const kids = p.index.childrenOf(id).length;
           const open = p.isOpen(id, depth);
           const start = new Date(row.started_at).getTime();
@@ -103,6 +105,11 @@ export function TraceTree(p: TraceTreeProps) {
                 )}
                 <StatusDot status={row.status} />
                 <span className={styles.opName}>{row.display_name || opShortName(row.op_name)}</span>
+                {usage.modelCall && (
+                  <span className={styles.model} data-testid="row-model" title={row.models.join(', ')}>
+                    {row.models.join(', ')}
+                  </span>
+                )}
                 {kids > 0 && !open && <span className={styles.kidCount}>{kids}</span>}
               </span>
               <span className={styles.barTrack}>
@@ -112,7 +119,20 @@ export function TraceTree(p: TraceTreeProps) {
                 />
               </span>
               <span className={styles.metric}>{formatDuration(lat)}</span>
-              <span className={styles.metric}>{formatTokens(row.tokens)}</span>
+              <span
+                className={styles.metric}
+                data-testid="row-tokens"
+                title={usage.tokens > 0 ? `${usage.tokens} tokens` : undefined}
+              >
+                {formatTokens(usage.tokens)}
+              </span>
+              <span
+                className={styles.metric}
+                data-testid="row-cost"
+                title={usage.cost === null ? undefined : `$${usage.cost}`}
+              >
+                {formatCost(usage.cost)}
+              </span>
             </div>
           );
         })}

@@ -12,6 +12,17 @@ export interface FlatTree {
   readonly indexOf: ReadonlyMap<string, number>;
 }
 
+/** A call's usage with its descendants'. */
+export interface Rollup {
+  readonly tokens: number;
+  /** USD; null: no priced usage below or at the call. */
+  readonly cost: number | null;
+  /** The call used models itself and nothing below it did: a model call. */
+  readonly modelCall: boolean;
+}
+
+const NONE: Rollup = { tokens: 0, cost: null, modelCall: false };
+
 export class TraceIndex {
   readonly rows = new Map<string, TraceRow>();
   /** Calls, in arrival order, whose parent had not arrived with them. */
@@ -54,6 +65,65 @@ export class TraceIndex {
     }
   }
 
+  private rolled: Map<string, Rollup> | null = null;
+  private rolledAt = -1;
+
+  /**
+   * Tokens and cost of each call with its descendants'. The Python SDK already adds its
+   * children's usage into a call's own summary, other writers do not: a call counts the
+   * larger of its own figure and its children's sum, so usage is never counted twice.
+   * Computed once per size of the trace (linear).
+   */
+  rollup(id: string): Rollup {
+    if (this.rolled === null || this.rolledAt !== this.rows.size) {
+      this.rolled = this.computeRollups();
+      this.rolledAt = this.rows.size;
+    }
+    return this.rolled.get(id) ?? NONE;
+  }
+
+  /** The trace's whole usage: the sum over its roots. */
+  totalUsage(): { tokens: number; cost: number | null } {
+    let tokens = 0;
+    let cost: number | null = null;
+    for (const id of this.roots()) {
+      const r = this.rollup(id);
+      tokens += r.tokens;
+      if (r.cost !== null) cost = (cost ?? 0) + r.cost;
+    }
+    return { tokens, cost };
+  }
+
+  private computeRollups(): Map<string, Rollup> {
+    const order = this.flatten(new Set(), null).ids;
+    const out = new Map<string, Rollup>();
+    for (let i = order.length - 1; i >= 0; i--) {
+      const id = order[i]!;
+      const row = this.rows.get(id)!;
+      let tokens = 0;
+      let cost: number | null = null;
+      for (const k of this.children.get(id) ?? []) {
+        const r = out.get(k);
+        if (r === undefined) continue;
+        tokens += r.tokens;
+        if (r.cost !== null) cost = (cost ?? 0) + r.cost;
+      }
+      const ownTokens = row.tokens ?? 0;
+      const ownCost = row.cost_usd ?? null;
+      out.set(id, {
+        tokens: Math.max(ownTokens, tokens),
+        cost: ownCost === null ? cost : cost === null ? ownCost : Math.max(ownCost, cost),
+        modelCall: (row.models?.length ?? 0) > 0 && tokens === 0 && cost === null,
+      });
+    }
+    return out;
+  }
+
+  /** Calls that failed themselves (not those with a failing descendant), in display order of the full tree. */
+  errorIds(): string[] {
+    return this.flatten(new Set(), null).ids.filter((id) => this.rows.get(id)!.status === 'error');
+  }
+
   get size(): number {
     return this.rows.size;
   }
@@ -82,12 +152,30 @@ export class TraceIndex {
     return this.ancestors(id).length;
   }
 
-  /** Depth-first order over the nodes not hidden by a collapsed ancestor. */
-  flatten(collapsed: ReadonlySet<string>, maxDepth: number | null): FlatTree {
+  /** The calls that failed and all their ancestors: what the errors-only tree shows. */
+  errorPaths(): Set<string> {
+    const out = new Set<string>();
+    for (const [id, row] of this.rows) {
+      if (row.status !== 'error') continue;
+      for (let at: string | null = id; at !== null && !out.has(at); at = this.parentOf(at)) out.add(at);
+    }
+    return out;
+  }
+
+  /**
+   * Depth-first order over the nodes not hidden by a collapsed ancestor; with `only`, over
+   * those nodes alone, all open.
+   */
+  flatten(collapsed: ReadonlySet<string>, maxDepth: number | null, only: ReadonlySet<string> | null = null): FlatTree {
+    if (only !== null) {
+      collapsed = new Set();
+      maxDepth = null;
+    }
     const ids: string[] = [];
     const depths: number[] = [];
     const indexOf = new Map<string, number>();
     const stack: [string, number][] = this.roots()
+      .filter((id) => only === null || only.has(id))
       .reverse()
       .map((id) => [id, 0]);
     while (stack.length > 0) {
@@ -97,7 +185,9 @@ export class TraceIndex {
       depths.push(depth);
       if (collapsed.has(id) || (maxDepth !== null && depth >= maxDepth && !collapsed.has(`+${id}`))) continue;
       const kids = this.children.get(id);
-      if (kids) for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, depth + 1]);
+      if (kids)
+        for (let i = kids.length - 1; i >= 0; i--)
+          if (only === null || only.has(kids[i]!)) stack.push([kids[i]!, depth + 1]);
     }
     return { ids, depths, indexOf };
   }

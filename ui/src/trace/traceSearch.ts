@@ -1,5 +1,5 @@
 // The trace view's state in the URL: the selected call, the detail tab, tree or timeline,
-// and the depth the tree opens to.
+// the depth the tree opens to, a name search and the errors-only filter.
 export const TABS = ['io', 'feedback', 'code', 'attributes', 'summary', 'raw'] as const;
 export type Tab = (typeof TABS)[number];
 
@@ -10,6 +10,8 @@ export interface TraceSearch {
   depth?: number;
   /** Op or display name search (a case-insensitive regular expression): others are dimmed. */
   q?: string;
+  /** 1: only the calls that failed, and their ancestors. */
+  errors?: 1;
 }
 
 export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
@@ -21,6 +23,7 @@ export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
   const depth = Number(raw.depth);
   if (raw.depth !== undefined && Number.isInteger(depth) && depth >= 1 && depth <= 50) out.depth = depth;
   if (typeof raw.q === 'string' && raw.q !== '') out.q = raw.q;
+  if (raw.errors === 1 || raw.errors === '1') out.errors = 1;
   return out;
 }
 

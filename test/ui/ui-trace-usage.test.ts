@@ -1,0 +1,161 @@
+// The trace view's numbers on a trace the real weave SDK writes through wrapOpenAI against the
+// model stand-in: tokens and cost rolled up to every row and the header (exact, at a project
+// price), the model on model calls, and error navigation (next / previous, errors only).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { assertRanCleanly, eventually, runSdk, startWeftServer, type WeftServer } from '../sdk/sdk-harness.js';
+import { jsonl } from '../helpers/calls.js';
+import { MODEL, startModelStandin, USAGE, type ModelStandin } from '../helpers/model-standin.js';
+import { launch, openPage, shot } from './browser.js';
+
+const require = createRequire(import.meta.url);
+const OPENAI_ENTRY = createRequire(require.resolve('weave')).resolve('openai');
+const PROJECT = 'ui-team/usage';
+const PRICE = { prompt: 0.001, completion: 0.002 };
+/** One plain chat round's tokens and cost at PRICE. */
+const ROUND_TOKENS = USAGE.plain.input + USAGE.plain.output;
+const ROUND_COST = USAGE.plain.input * PRICE.prompt + USAGE.plain.output * PRICE.completion;
+
+let w: WeftServer;
+let model: ModelStandin;
+let browser: Browser;
+let calls: any[];
+const idOf = (pred: (c: any) => boolean) => calls.find(pred)!.id as string;
+
+before(async () => {
+  [w, model, browser] = await Promise.all([startWeftServer(), startModelStandin(), launch()]);
+  const priced = await w.t.post('/cost/create', {
+    project_id: PROJECT,
+    costs: {
+      [MODEL]: {
+        prompt_token_cost: PRICE.prompt,
+        completion_token_cost: PRICE.completion,
+        effective_date: '2020-01-01T00:00:00Z',
+      },
+    },
+  });
+  assert.equal(priced.status, 200, priced.text);
+  const run = await runSdk(
+    w.url,
+    PROJECT,
+    `
+  const OpenAI = require(${JSON.stringify(OPENAI_ENTRY)});
+  const openai = weave.wrapOpenAI(new OpenAI({ apiKey: 'sk-standin', baseURL: ${JSON.stringify(`${model.url}/v1`)} }));
+  const lookup = weave.op(async function lookup(q) {
+    if (q === 'fail') throw new Error('lookup failed for ' + q);
+    return 'notes on ' + q;
+  });
+  const step = weave.op(async function step(q) {
+    try { await lookup(q); } catch {}
+    const r = await openai.chat.completions.create({ model: '${MODEL}', messages: [{ role: 'user', content: q }] });
+    return r.choices[0].message.content;
+  });
+  const agent = weave.op(async function agent() {
+    for (const q of ['first', 'fail', 'last']) await step(q);
+    return 'done';
+  });
+  await agent();
+  `,
+    { timeoutMs: 120_000 },
+  );
+  assertRanCleanly(run);
+  calls = await eventually(async () => {
+    const c = jsonl((await w.t.post('/calls/stream_query', { project_id: PROJECT })).text);
+    return c.length === 10 && c.every((x) => x.ended_at) ? c : null;
+  }, 'the ten calls of the trace');
+});
+after(async () => {
+  await browser?.close();
+  await w?.close();
+  await model?.close();
+});
+
+const rootId = () => idOf((c) => c.parent_id === null);
+const failedLookup = () => idOf((c) => c.op_name.includes('/lookup:') && c.exception);
+const row = (page: Page, id: string) => page.locator(`[data-testid=tree-row][data-id="${id}"]`);
+const cell = (page: Page, id: string, what: string) => row(page, id).locator(`[data-testid=${what}]`).innerText();
+const ready = (page: Page) =>
+  page.waitForFunction(() =>
+    /^10 calls ·/.test(document.querySelector('[data-testid=trace-stats]')?.textContent ?? ''),
+  );
+
+test('the header and every row carry tokens and cost with the descendants; model calls name the model', async () => {
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await openPage(browser, w.url, { theme });
+    const { page } = p;
+    await page.goto(`${w.url}/ui/${PROJECT}/calls/${rootId()}`);
+    await ready(page);
+    const stats = await page.locator('[data-testid=trace-stats]').innerText();
+    assert.match(
+      stats,
+      new RegExp(`^10 calls · 1 error · .+ · ${3 * ROUND_TOKENS} tokens · \\$${(3 * ROUND_COST).toFixed(3)}$`),
+    );
+    assert.equal(await cell(page, rootId(), 'row-tokens'), String(3 * ROUND_TOKENS));
+    assert.equal(await cell(page, rootId(), 'row-cost'), `$${(3 * ROUND_COST).toFixed(3)}`);
+    for (const step of calls.filter((c) => c.op_name.includes('/step:'))) {
+      assert.equal(await cell(page, step.id, 'row-tokens'), String(ROUND_TOKENS));
+      assert.equal(await cell(page, step.id, 'row-cost'), `$${ROUND_COST.toFixed(3)}`);
+      assert.equal(await row(page, step.id).locator('[data-testid=row-model]').count(), 0, 'a step is no model call');
+    }
+    const completions = calls.filter((c) => c.op_name.includes('openai.chat.completions.create'));
+    assert.equal(completions.length, 3);
+    for (const c of completions) {
+      assert.equal(await cell(page, c.id, 'row-model'), MODEL);
+      assert.equal(await cell(page, c.id, 'row-tokens'), String(ROUND_TOKENS));
+    }
+    for (const c of calls.filter((x) => x.op_name.includes('/lookup:'))) {
+      assert.equal(await cell(page, c.id, 'row-tokens'), '');
+      assert.equal(await cell(page, c.id, 'row-cost'), '');
+    }
+    await shot(page, `trace-usage-${theme}`);
+    assert.deepEqual(p.external, []);
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
+});
+
+test('e goes to the next error, E to the previous; errors only keeps the failed call and its ancestors', async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/${PROJECT}/calls/${rootId()}`);
+  await ready(page);
+  await page.keyboard.press('e');
+  await page.waitForURL((u) => u.searchParams.get('call') === failedLookup());
+  assert.equal(await row(page, failedLookup()).getAttribute('aria-selected'), 'true');
+  await page.locator('[data-testid=error-prev]').click(); // one error: it wraps to itself
+  assert.equal(new URL(page.url()).searchParams.get('call'), failedLookup());
+
+  await page.locator('[data-testid=errors-only]').click();
+  await page.waitForURL(/[?&]errors=1/);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=tree-row]').length === 3);
+  const failing = calls.find((c) => c.id === failedLookup())!;
+  assert.deepEqual(await page.$$eval('[data-testid=tree-row]', (els) => els.map((e) => e.getAttribute('data-id'))), [
+    rootId(),
+    failing.parent_id,
+    failing.id,
+  ]);
+  await shot(page, 'trace-errors-only-light');
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=tree-row]').length === 3);
+  assert.equal(await page.locator('[data-testid=errors-only]').getAttribute('aria-pressed'), 'true');
+  await page.locator('[data-testid=errors-only]').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=tree-row]').length === 10);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a search that matches does not move the toolbar', async () => {
+  const { page, context } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/${PROJECT}/calls/${rootId()}`);
+  await ready(page);
+  const depthBox = async () => (await page.locator('[data-testid=depth]').boundingBox())!;
+  const before = await depthBox();
+  await page.locator('[data-testid=tree-search]').fill('step');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() =>
+    /^3 matches/.test(document.querySelector('[data-testid=tree-matches]')?.textContent ?? ''),
+  );
+  assert.deepEqual(await depthBox(), before);
+  await context.close();
+});
