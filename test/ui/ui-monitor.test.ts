@@ -218,6 +218,37 @@ test("the calls view's filter params change the numbers; a reload keeps the view
   await context.close();
 });
 
+test("a zoomed, errors-only window's link opens exactly its calls: the calls view keeps the window", async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  // The second and third hours, errors only.
+  const from = new Date(T0 + 3_600_000).toISOString();
+  const to = new Date(T0 + 3 * 3_600_000).toISOString();
+  await page.goto(url(`from=${from}&to=${to}&errors=1`));
+  const inWindow = (c: SeedCall) => c.started >= T0 + 3_600_000 && c.started < T0 + 3 * 3_600_000;
+  const expected = fixture((c) => Boolean(c.exception) && inWindow(c));
+  assertFixture(await shown(page), expected);
+  assert.ok(expected.calls > 0 && expected.calls < fixture((c) => Boolean(c.exception)).calls);
+  await page.locator('[data-testid=show-calls]').click();
+  await page.waitForURL((u) => u.pathname.endsWith('/calls') && u.searchParams.get('from') === from);
+  assert.equal(new URL(page.url()).searchParams.get('to'), to);
+  await page.locator('[data-testid=calls-total]', { hasText: `${expected.calls} traces` }).waitFor();
+  assert.equal(await page.locator('[data-testid=range-chip]').getAttribute('data-from'), from);
+  // Clearing the range shows every failed trace again.
+  await page.locator('[data-testid=range-clear]').click();
+  await page.waitForURL((u) => !u.searchParams.has('from'));
+  const allErrors = fixture((c) => Boolean(c.exception)).calls;
+  await page.locator('[data-testid=calls-total]', { hasText: `${allErrors} traces` }).waitFor();
+  // A quick range: the last 24 hours hold only the SDK's two traces of now.
+  await page.goto(`${w.url}/ui/mon-team/agent/calls`);
+  await page.locator('[data-testid=calls-total]', { hasText: `${N + 2} traces` }).waitFor();
+  await page.locator('[data-testid=range-24h]').click();
+  await page.waitForURL((u) => u.searchParams.has('from') && u.searchParams.has('to'));
+  await page.locator('[data-testid=calls-total]', { hasText: /^2 traces$/ }).waitFor();
+  await shot(page, 'calls-time-range-light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('all time includes the SDK calls; every call counts the SDK errors', async () => {
   const { page, context, errors } = await openPage(browser, w.url);
   await page.goto(url());

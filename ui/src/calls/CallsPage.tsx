@@ -10,6 +10,7 @@ import { ColumnPicker } from './ColumnPicker';
 import { DeleteCalls } from './DeleteCalls';
 import { ExportButton } from './ExportButton';
 import { FilterBar } from './FilterBar';
+import { TimeRangePicker } from './TimeRangePicker';
 import { callsFilterRequest, sortOf, type CallsSearch } from './callsSearch';
 import { ROW_COLUMNS, useCallWindows } from './useCallWindows';
 import styles from './CallsPage.module.css';
@@ -110,6 +111,13 @@ export function CallsPage() {
           request={filterRequest}
           cols={cols}
           onChange={(next) => setSearch({ ...search, cols: next.length > 0 ? next : undefined })}
+        />
+        <TimeRangePicker
+          range={{ from: search.from, to: search.to }}
+          onChange={({ from, to }) => {
+            const { from: _f, to: _t, ...rest } = search;
+            setSearch({ ...rest, ...(from ? { from } : {}), ...(to ? { to } : {}) });
+          }}
         />
         <span data-testid="calls-total">
           {data.total === null

@@ -1,5 +1,5 @@
-// The calls view's state, all of it in the URL (?f=&sort=&roots=&errors=&op=), and how it
-// becomes a /calls/stream_query request. Filter clauses compile to Weave's $expr.
+// The calls view's state, all of it in the URL (?f=&sort=&roots=&errors=&op=&from=&to=), and
+// how it becomes a /calls/stream_query request. Filter clauses compile to Weave's $expr.
 import type { CallsQueryReq, Query } from '../api/types';
 
 export const CLAUSE_OPS = ['contains', 'eq', 'neq', 'gt', 'lt'] as const;
@@ -22,6 +22,10 @@ export interface CallsSearch {
   errors?: boolean;
   /** Op name contains. */
   op?: string;
+  /** Calls started at or after (ISO 8601). */
+  from?: string;
+  /** Calls started before (ISO 8601). */
+  to?: string;
   /** Extra columns: paths into inputs, output, attributes or summary. */
   cols?: string[];
   /** The call shown in the peek drawer. */
@@ -50,6 +54,21 @@ function isClause(x: unknown): x is FilterClause {
   );
 }
 
+/** An ISO 8601 instant from a URL param, normalised to UTC; anything else is undefined. */
+export function instant(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+/** A window's bounds from URL params: each valid one, or neither when it ends before it starts. */
+export function windowOf(raw: Record<string, unknown>): { from?: string; to?: string } {
+  const from = instant(raw.from);
+  const to = instant(raw.to);
+  if (from && to && from >= to) return {};
+  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+}
+
 /** Keeps what is valid of a URL's search params; anything else is dropped, never an error. */
 export function parseCallsSearch(raw: Record<string, unknown>): CallsSearch {
   const out: CallsSearch = {};
@@ -65,6 +84,7 @@ export function parseCallsSearch(raw: Record<string, unknown>): CallsSearch {
   if (raw.errors === true || raw.errors === 1 || raw.errors === '1') out.errors = true;
   if (typeof raw.op === 'string' && raw.op !== '') out.op = raw.op;
   if (typeof raw.peek === 'string' && raw.peek !== '') out.peek = raw.peek;
+  Object.assign(out, windowOf(raw));
   if (Array.isArray(raw.cols)) {
     const cols = [...new Set(raw.cols.filter((c): c is string => typeof c === 'string' && isColumnPath(c)))];
     if (cols.length > 0) out.cols = cols;
@@ -117,6 +137,8 @@ export function callsFilterRequest(
   if (search.errors) terms.push({ $eq: [field('summary.weave.status'), literal('error')] });
   if (search.op)
     terms.push({ $contains: { input: field('op_name'), substr: literal(search.op), case_insensitive: true } });
+  if (search.from) terms.push({ $gte: [field('started_at'), literal(search.from)] });
+  if (search.to) terms.push({ $lt: [field('started_at'), literal(search.to)] });
   const query = terms.length === 0 ? null : ({ $expr: terms.length === 1 ? terms[0] : { $and: terms } } as Query);
   return { project_id: projectId, filter: { trace_roots_only: search.roots !== false }, query };
 }

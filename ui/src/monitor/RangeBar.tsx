@@ -3,7 +3,7 @@
 import { Link } from '@tanstack/react-router';
 import type { UiTimeseriesRes } from '../api/types';
 import { bucketLabel, windowLabel } from './monitorFormat';
-import { filterOf, type MonitorSearch } from './monitorSearch';
+import { callsLinkOf, type MonitorSearch } from './monitorSearch';
 import styles from './Monitor.module.css';
 
 const HOUR = 3_600_000;
@@ -98,7 +98,7 @@ export function RangeBar({ entity, project, search, data, onChange }: Props) {
       <Link
         to="/$entity/$project/calls"
         params={{ entity, project }}
-        search={filterOf(search)}
+        search={callsLinkOf(search)}
         className={styles.showCalls}
         data-testid="show-calls"
       >

@@ -3,7 +3,7 @@
 // params as the calls view (?f=&op=&errors=&roots=), parsed and compiled by the calls view's
 // own code, so a filtered calls view and the monitor always count the same calls.
 import type { UiTimeseriesReq } from '../api/types';
-import { callsFilterRequest, parseCallsSearch, type CallsSearch } from '../calls/callsSearch';
+import { callsFilterRequest, parseCallsSearch, windowOf, type CallsSearch } from '../calls/callsSearch';
 
 /** The calls view's filter params (its sort means nothing here). */
 export type MonitorFilter = Pick<CallsSearch, 'f' | 'op' | 'errors' | 'roots'>;
@@ -20,12 +20,6 @@ export interface MonitorSearch extends MonitorFilter {
 /** The server's bounds on bucket_seconds (src/api/ui.ts). */
 const MAX_BUCKET_SECONDS = 366 * 86_400;
 
-function instant(v: unknown): string | undefined {
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(v)) return undefined;
-  const ms = Date.parse(v);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
-
 /** The filter part of search params (raw or parsed): exactly what the calls view would read from them. */
 export function filterOf(raw: object): MonitorFilter {
   const { f, op, errors, roots } = parseCallsSearch(raw as Record<string, unknown>);
@@ -39,14 +33,7 @@ export function filterOf(raw: object): MonitorFilter {
 
 /** Keeps what is valid of a URL's search params; anything else is dropped, never an error. */
 export function parseMonitorSearch(raw: Record<string, unknown>): MonitorSearch {
-  const out: MonitorSearch = filterOf(raw);
-  const from = instant(raw.from);
-  const to = instant(raw.to);
-  // A window that ends before it starts is no window.
-  if (!(from && to && from >= to)) {
-    if (from) out.from = from;
-    if (to) out.to = to;
-  }
+  const out: MonitorSearch = { ...filterOf(raw), ...windowOf(raw) };
   const bucket = typeof raw.bucket === 'string' ? Number(raw.bucket) : raw.bucket;
   if (typeof bucket === 'number' && Number.isInteger(bucket) && bucket >= 1 && bucket <= MAX_BUCKET_SECONDS)
     out.bucket = bucket;
@@ -55,10 +42,19 @@ export function parseMonitorSearch(raw: Record<string, unknown>): MonitorSearch 
 
 export function timeseriesRequest(projectId: string, search: MonitorSearch): UiTimeseriesReq {
   return {
-    ...callsFilterRequest(projectId, search),
+    ...callsFilterRequest(projectId, filterOf(search)),
     from: search.from ?? null,
     to: search.to ?? null,
     bucket_seconds: search.bucket ?? null,
+  };
+}
+
+/** The calls view's params for the same calls: the filter and the window, when one is set. */
+export function callsLinkOf(search: MonitorSearch): CallsSearch {
+  return {
+    ...filterOf(search),
+    ...(search.from ? { from: search.from } : {}),
+    ...(search.to ? { to: search.to } : {}),
   };
 }
 
