@@ -2,15 +2,9 @@
 // A quick range is written as its two instants, so a link keeps showing the same calls.
 import { useState } from 'react';
 import { formatTime } from '../format';
+import { QUICK_RANGES } from '../shell/quickRanges';
+import segmented from '../shell/Segmented.module.css';
 import styles from './CallsPage.module.css';
-
-const HOUR = 3_600_000;
-const QUICK = [
-  ['1h', 'Last hour', HOUR],
-  ['24h', 'Last 24 hours', 24 * HOUR],
-  ['7d', 'Last 7 days', 7 * 24 * HOUR],
-  ['30d', 'Last 30 days', 30 * 24 * HOUR],
-] as const;
 
 export interface TimeRange {
   from?: string;
@@ -33,8 +27,8 @@ export function TimeRangePicker({ range, onChange }: { range: TimeRange; onChang
   const set = range.from !== undefined || range.to !== undefined;
   return (
     <span className={styles.timeRange} data-testid="time-range">
-      <span className={styles.segmented} role="group" aria-label="Time range">
-        {QUICK.map(([id, label, ms]) => (
+      <span className={segmented.segmented} role="group" aria-label="Time range">
+        {QUICK_RANGES.map(([id, label, ms]) => (
           <button
             type="button"
             key={id}

@@ -4,15 +4,9 @@ import { Link } from '@tanstack/react-router';
 import type { UiTimeseriesRes } from '../api/types';
 import { bucketLabel, windowLabel } from './monitorFormat';
 import { callsLinkOf, type MonitorSearch } from './monitorSearch';
+import { QUICK_RANGES } from '../shell/quickRanges';
+import segmented from '../shell/Segmented.module.css';
 import styles from './Monitor.module.css';
-
-const HOUR = 3_600_000;
-const RANGES = [
-  ['1h', 'Last hour', HOUR],
-  ['24h', 'Last 24 h', 24 * HOUR],
-  ['7d', 'Last 7 days', 7 * 24 * HOUR],
-  ['30d', 'Last 30 days', 30 * 24 * HOUR],
-] as const;
 
 const BUCKETS = [1, 5, 15, 60, 300, 900, 3600, 21_600, 86_400, 604_800];
 /** The server's cap on buckets per answer (src/api/ui.ts MAX_TIMESERIES_BUCKETS). */
@@ -41,8 +35,8 @@ export function RangeBar({ entity, project, search, data, onChange }: Props) {
 
   return (
     <div className={styles.rangeBar} data-testid="range-bar">
-      <div className={styles.segmented} role="group" aria-label="Time range">
-        {RANGES.map(([id, label, ms]) => (
+      <div className={segmented.segmented} role="group" aria-label="Time range">
+        {QUICK_RANGES.map(([id, label, ms]) => (
           <button type="button" key={id} onClick={() => window(ms)} data-testid={`range-${id}`} title={label}>
             {id}
           </button>
