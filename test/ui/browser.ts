@@ -1,7 +1,9 @@
 // Drives Debian's Chromium (/usr/bin/chromium) with playwright-core against a real Weft on a
 // real port. No browser download; no network: every host but 127.0.0.1 fails to resolve,
 // and each page records any request that leaves the Weft origin.
-import { existsSync, mkdirSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -75,9 +77,35 @@ export async function openPage(
   return { page, context, external, errors };
 }
 
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Every screenshot is also a contrast check: axe-core's color-contrast rule (WCAG 2 AA: 4.5:1,
+ * 3:1 for large text) over the page as shot, so each view is checked in each theme it is shot
+ * in. The script is evaluated through the DevTools protocol, which the page's CSP (no inline
+ * scripts) does not govern.
+ */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  await assertContrast(page, name);
+}
+
+export async function assertContrast(page: Page, name: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const failures = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: any }).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'rule', values: ['color-contrast'] },
+      resultTypes: ['violations'],
+    });
+    return r.violations.flatMap((v: any) =>
+      v.nodes.map(
+        (n: any) => `${n.target.join(' ')}: ${String(n.any?.[0]?.message ?? n.failureSummary).split('\n')[0]}`,
+      ),
+    ) as string[];
+  });
+  assert.deepEqual(failures, [], `${name}: text below WCAG AA contrast`);
 }
 
 /** The time of a performance mark the app sets, in ms from navigation (null: not set). */

@@ -32,6 +32,10 @@ export function ObjectsPage() {
   const projectId = `${entity}/${project}`;
   usePageTitle(`${search.kind ? GROUP_LABELS[search.kind] : 'Objects'} · ${projectId}`);
   const listing = useLatestObjects(projectId);
+  const counts = useVersionCounts(
+    projectId,
+    listing.objs.map((o) => o.object_id),
+  );
   const needle = (search.q ?? '').toLowerCase();
   const matching = useMemo(
     () => listing.objs.filter((o) => o.object_id.toLowerCase().includes(needle)),
@@ -110,7 +114,7 @@ export function ObjectsPage() {
           <h2 className={own.groupTitle}>
             {label} <span className={own.count}>{formatCount(byGroup.get(g)!.length)}</span>
           </h2>
-          <ObjectTable objs={byGroup.get(g)!} entity={entity} project={project} />
+          <ObjectTable objs={byGroup.get(g)!} entity={entity} project={project} counts={counts} />
         </section>
       ))}
     </div>
@@ -160,11 +164,18 @@ function NameFilter({ value, onChange }: { value: string; onChange: (q: string) 
   );
 }
 
-function ObjectTable({ objs, entity, project }: { objs: Obj[]; entity: string; project: string }) {
-  const counts = useVersionCounts(
-    `${entity}/${project}`,
-    objs.map((o) => o.object_id),
-  );
+function ObjectTable({
+  objs,
+  entity,
+  project,
+  counts,
+}: {
+  objs: Obj[];
+  entity: string;
+  project: string;
+  /** Live versions per object id; undefined while loading. */
+  counts: Record<string, number> | undefined;
+}) {
   return (
     <table className={styles.table}>
       <thead>

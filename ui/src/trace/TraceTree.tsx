@@ -81,6 +81,7 @@ export function TraceTree(p: TraceTreeProps) {
               data-testid="tree-row"
               data-id={id}
               data-depth={depth}
+              data-dimmed={p.dimmed(id) || undefined}
               aria-selected={id === p.selected}
               role="treeitem"
               aria-level={depth + 1}
