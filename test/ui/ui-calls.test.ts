@@ -67,6 +67,10 @@ test('newest first, with the total; scrolling to the end fetches that window and
       (i) => i,
     ).slice(0, 5),
   );
+  // Input and output previews by default: several arguments as name: value pairs.
+  const newest = page.locator('[data-testid=call-row][data-index="0"]');
+  assert.equal(await newest.locator('[data-col=input]').innerText(), `group: b, i: ${N - 1}`);
+  assert.equal(await newest.locator('[data-col=output]').innerText(), `answer ${N - 1}`);
   // The total comes from its own request (/calls/query_stats), which may answer after the rows.
   await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent !== 'Counting…');
   assert.equal(await page.locator('[data-testid=calls-total]').innerText(), '3,000 traces');
@@ -92,6 +96,19 @@ test('a filter built in the UI is in the URL; reload and a fresh browser show th
   const { page, context } = await openPage(browser, w.url);
   await page.goto(BASE());
   await firstIds(page, 1);
+  // A value that cannot match its field's type is refused, saying why; nothing is filtered.
+  await page.locator('[data-testid=filter-field]').fill('summary.weave.latency_ms');
+  await page.locator('[data-testid=filter-op]').selectOption('gt');
+  await page.locator('[data-testid=filter-value]').fill('slow');
+  await page.locator('[data-testid=filter-add]').click();
+  assert.equal(
+    await page.locator('[data-testid=filter-problem]').innerText(),
+    'summary.weave.latency_ms is a number: "slow" is not one',
+  );
+  assert.equal(new URL(page.url()).search, '');
+  await page.locator('[data-testid=filter-field]').fill('');
+  await page.locator('[data-testid=filter-value]').fill('');
+  await page.locator('[data-testid=filter-value]').blur();
   await page.keyboard.press('/');
   await page.keyboard.type('inputs.group');
   await page.locator('[data-testid=filter-op]').selectOption('eq');

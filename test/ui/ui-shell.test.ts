@@ -137,6 +137,29 @@ test('? lists the shortcuts; g p goes to the projects; an unknown view says so',
   await context.close();
 });
 
+test('an empty project says how to send its first trace, with this server and project filled in', async () => {
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await openPage(browser, w.url, { theme });
+    await p.page.goto(`${w.url}/ui/ui-team/empty/calls`);
+    await p.page.locator('[data-testid=first-trace]').waitFor();
+    const python = await p.page.locator('[data-testid=first-trace-python]').innerText();
+    assert.match(python, new RegExp(`WANDB_BASE_URL=${w.url}\\n`));
+    assert.match(python, /weave\.init\("ui-team\/empty"\)/);
+    assert.match(await p.page.locator('[data-testid=first-trace-js]').innerText(), /WF_TRACE_SERVER_URL=/);
+    assert.match(
+      await p.page.locator('[data-testid=first-trace-otlp]').innerText(),
+      new RegExp(`ENDPOINT=${w.url}/otel/v1/traces[\\s\\S]*project_id=ui-team/empty`),
+    );
+    await shot(p.page, `calls-empty-project-${theme}`);
+    // A filter that matches nothing is no empty project.
+    await p.page.goto(`${w.url}/ui/${PROJECT}/calls?op=no-such-op`);
+    await p.page.locator('[data-testid=no-calls]').waitFor();
+    assert.equal(await p.page.locator('[data-testid=first-trace]').count(), 0);
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
+});
+
 test('every view names itself in the tab title: view, project, Weft', async () => {
   const { page, context, errors } = await openPage(browser, w.url);
   const [root] = jsonl(

@@ -5,12 +5,13 @@ import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
 import { formatCount } from '../format';
 import { CallsTable } from './CallsTable';
-import { CALL_COLUMNS, pathColumn } from './callColumns';
+import { CALL_COLUMNS, ID_COLUMN, pathColumn } from './callColumns';
 import { ColumnPicker } from './ColumnPicker';
 import { DeleteCalls } from './DeleteCalls';
 import { ExportButton } from './ExportButton';
 import { FilterBar } from './FilterBar';
 import { TimeRangePicker } from './TimeRangePicker';
+import { FirstTrace } from './FirstTrace';
 import { callsFilterRequest, sortOf, type CallsSearch } from './callsSearch';
 import { ROW_COLUMNS, useCallWindows } from './useCallWindows';
 import styles from './CallsPage.module.css';
@@ -32,7 +33,7 @@ export function CallsPage() {
   const sort = sortOf(search);
   const cols = search.cols ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the column paths' value; `cols` is a new array each time the URL is read
-  const columns = useMemo(() => [...CALL_COLUMNS, ...cols.map(pathColumn)], [cols.join('\n')]);
+  const columns = useMemo(() => [...CALL_COLUMNS, ...cols.map(pathColumn), ID_COLUMN], [cols.join('\n')]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the view's value (its JSON), not its identity, which is new on every navigation
   const filterRequest = useMemo(() => callsFilterRequest(projectId, view), [projectId, JSON.stringify(view)]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the view's value, like filterRequest; sort and columns are part of the view
@@ -63,6 +64,9 @@ export function CallsPage() {
     [],
   );
 
+  // Nothing narrows the view, so no calls means an empty project (roots-only: a project's
+  // every call belongs to a trace with a root).
+  const unfiltered = !view.f?.length && !view.op && !view.errors && !view.from && !view.to;
   // The first rows show as soon as they arrive; the count (which may scan more) follows.
   const rowCount = data.total ?? data.firstWindow ?? 0;
   const setSearch = (next: CallsSearch) => void navigate({ search: next, replace: true });
@@ -154,11 +158,14 @@ export function CallsPage() {
       ) : data.error ? (
         <ErrorBanner error={data.error} onRetry={data.refetch} />
       ) : null}
-      {data.total === 0 && (
-        <p className={styles.empty} data-testid="no-calls">
-          No calls match.
-        </p>
-      )}
+      {data.total === 0 &&
+        (unfiltered ? (
+          <FirstTrace projectId={projectId} />
+        ) : (
+          <p className={styles.empty} data-testid="no-calls">
+            No calls match.
+          </p>
+        ))}
       {rowCount > 0 && (
         <div className={styles.body}>
           <CallsTable

@@ -1,7 +1,14 @@
 // The calls filter: quick toggles and typed clauses over any call field, written to the URL.
 import { useEffect, useRef, useState } from 'react';
 import { typingIn } from '../shell/Shell';
-import { CLAUSE_OPS, OP_LABELS, type CallsSearch, type ClauseOp, type FilterClause } from './callsSearch';
+import {
+  CLAUSE_OPS,
+  clauseProblem,
+  OP_LABELS,
+  type CallsSearch,
+  type ClauseOp,
+  type FilterClause,
+} from './callsSearch';
 import styles from './CallsPage.module.css';
 
 const FIELD_HINTS = [
@@ -22,6 +29,7 @@ export function FilterBar({ search, onChange }: { search: CallsSearch; onChange:
   const [field, setField] = useState('');
   const [op, setOp] = useState<ClauseOp>('contains');
   const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
   const fieldInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -70,6 +78,11 @@ export function FilterBar({ search, onChange }: { search: CallsSearch; onChange:
       {clauses.map((c, i) => (
         <span key={`${c.field}-${i}`} className={styles.chip} data-testid="filter-chip">
           <code>{c.field}</code> {OP_LABELS[c.op]} <code>{JSON.stringify(c.value)}</code>
+          {clauseProblem(c) !== null && (
+            <span className={styles.problem} role="alert" data-testid="chip-problem">
+              {clauseProblem(c)}
+            </span>
+          )}
           <button
             type="button"
             aria-label="Remove filter"
@@ -84,7 +97,11 @@ export function FilterBar({ search, onChange }: { search: CallsSearch; onChange:
         onSubmit={(e) => {
           e.preventDefault();
           if (field.trim() === '' || field.endsWith('.')) return;
-          setClauses([...clauses, { field: field.trim(), op, value }]);
+          const clause = { field: field.trim(), op, value };
+          const why = clauseProblem(clause);
+          setProblem(why);
+          if (why !== null) return;
+          setClauses([...clauses, clause]);
           setField('');
           setValue('');
         }}
@@ -118,13 +135,21 @@ export function FilterBar({ search, onChange }: { search: CallsSearch; onChange:
         <input
           placeholder="value"
           value={value}
-          onChange={(e) => setValue(e.target.value)}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setProblem(null);
+          }}
           aria-label="Filter value"
           data-testid="filter-value"
         />
         <button type="submit" data-testid="filter-add">
           Add filter
         </button>
+        {problem !== null && (
+          <span className={styles.problem} role="alert" data-testid="filter-problem">
+            {problem}
+          </span>
+        )}
       </form>
     </div>
   );

@@ -20,8 +20,12 @@ const column = (id: string, header: string, size: number, meta: ColumnMeta) => c
 
 export const CALL_COLUMNS = [
   column('status', '', 28, { render: (c) => <StatusDot status={callStatus(c)} /> }),
-  column('op', 'Op', 220, { sortField: 'op_name', render: (c) => opShortName(c.op_name) }),
-  column('name', 'Name', 200, { sortField: 'display_name', render: (c) => c.display_name ?? '' }),
+  column('op', 'Op', 200, { sortField: 'op_name', render: (c) => opShortName(c.op_name) }),
+  column('name', 'Name', 140, { sortField: 'display_name', render: (c) => c.display_name ?? '' }),
+  column('input', 'Input', 240, {
+    render: (c) => <span title={preview(c.inputs, 2000)}>{inputPreview(c.inputs)}</span>,
+  }),
+  column('output', 'Output', 240, { render: (c) => <span title={preview(c.output, 2000)}>{preview(c.output)}</span> }),
   column('started', 'Started', 160, { sortField: 'started_at', render: (c) => formatTime(c.started_at) }),
   column('latency', 'Latency', 90, {
     sortField: 'summary.weave.latency_ms',
@@ -29,10 +33,18 @@ export const CALL_COLUMNS = [
     render: (c) => formatDuration(latencyMs(c)),
   }),
   column('tokens', 'Tokens', 80, { align: 'right', render: (c) => formatTokens(totalTokens(c)) }),
-  column('cost', 'Cost', 80, { align: 'right', render: (c) => formatCost(totalCost(c)) }),
+  column('cost', 'Cost', 96, { align: 'right', render: (c) => formatCost(totalCost(c)) }),
   column('feedback', 'Feedback', 110, { render: (c) => <FeedbackCell call={c} /> }),
-  column('id', 'Call id', 300, { render: (c) => <span className="mono">{c.id}</span> }),
 ];
+
+/** Last, after any column the user adds, so an added column lands in view. */
+export const ID_COLUMN = column('id', 'Call id', 130, {
+  render: (c) => (
+    <span className="mono" title={c.id}>
+      {c.id}
+    </span>
+  ),
+});
 
 function FeedbackCell({ call }: { call: Call }) {
   const { reactions, other } = feedbackCounts(call);
@@ -57,10 +69,24 @@ export function valueAt(call: Call, path: string): unknown {
 /** A cell shows at most this much of a value: never a whole payload. */
 const CELL_CHARS = 200;
 
-function cellText(v: unknown): string {
+function cellText(v: unknown, chars = CELL_CHARS): string {
   if (v === undefined || v === null) return '';
   const s = typeof v === 'string' ? v : typeof v === 'number' ? readableNumber(v) : JSON.stringify(v);
-  return s.length > CELL_CHARS ? `${s.slice(0, CELL_CHARS)}…` : s;
+  return s.length > chars ? `${s.slice(0, chars)}…` : s;
+}
+
+/** A value's start, for a cell (its title shows more). */
+const preview = (v: unknown, chars = CELL_CHARS) => cellText(v, chars);
+
+/**
+ * A call's inputs, for a cell: one argument as its value alone (`What is 2 + 2?`), several as
+ * `name: value` pairs; `self` (the object an op is a method of) is left out.
+ */
+function inputPreview(inputs: Call['inputs']): string {
+  if (inputs === null || typeof inputs !== 'object') return cellText(inputs);
+  const entries = Object.entries(inputs).filter(([k]) => k !== 'self');
+  if (entries.length === 1) return cellText(entries[0]![1]);
+  return cellText(entries.map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', '));
 }
 
 /** A column of the user's choosing, at a path inside the call; sorted by the server. */

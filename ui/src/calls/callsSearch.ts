@@ -128,6 +128,29 @@ function compileClause(c: FilterClause): object {
   }
 }
 
+/** Fields whose type is known, so a clause that cannot match them is refused with a reason. */
+const FIELD_TYPES: Record<string, 'number' | 'datetime' | { oneOf: readonly string[] }> = {
+  'summary.weave.latency_ms': 'number',
+  started_at: 'datetime',
+  ended_at: 'datetime',
+  'summary.weave.status': { oneOf: ['success', 'error', 'running', 'descendant_error'] },
+};
+
+/** Why a clause can never match its field's type (a number field compared with "abc"), or null. */
+export function clauseProblem(c: FilterClause): string | null {
+  const type = FIELD_TYPES[c.field];
+  if (type === undefined || c.op === 'contains') return null;
+  const v = c.value.trim();
+  if (type === 'number')
+    return v !== '' && Number.isFinite(Number(v)) ? null : `${c.field} is a number: "${c.value}" is not one`;
+  if (type === 'datetime')
+    return /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v))
+      ? null
+      : `${c.field} is a time: write it as 2026-11-28 or 2026-11-28T14:30:00Z, not "${c.value}"`;
+  if (c.op === 'gt' || c.op === 'lt') return `${c.field} is one of ${type.oneOf.join(', ')}: it has no order`;
+  return type.oneOf.includes(v) ? null : `${c.field} is one of ${type.oneOf.join(', ')}, never "${c.value}"`;
+}
+
 /** The filter part of a calls request (the same for the rows and for query_stats). */
 export function callsFilterRequest(
   projectId: string,

@@ -6,8 +6,13 @@ import type { Call, CallsQueryReq } from '../api/types';
 
 export const WINDOW = 200;
 
-/** The columns a table row needs: no inputs or output (a cell never shows a whole payload). */
+/**
+ * The columns a table row needs: inputs and output for their preview cells (a cell shows at
+ * most 200 characters of them, never a whole payload), no attributes.
+ */
 export const ROW_COLUMNS = [
+  'inputs',
+  'output',
   'id',
   'op_name',
   'display_name',
