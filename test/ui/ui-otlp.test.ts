@@ -85,10 +85,11 @@ test('an OTLP trace: root in the list, spans in the tree, chat parts, usage and 
     });
   assert.equal(await page.locator('[data-testid=tree-row]').count(), 3);
   assert.match(
-    await page.locator('[data-testid=inputs] [data-testid=chat] [data-role=user]').innerText(),
+    await page.locator('[data-testid=conversation] [data-testid=chat] [data-role=user]').innerText(),
     /Weather in Paris\?/,
   );
-  const answer = page.locator('[data-testid=output] [data-testid=chat] [data-role=assistant]');
+  // The model call reads as one conversation: the answer is its response turn.
+  const answer = page.locator('[data-testid=conversation] [data-response][data-role=assistant]');
   assert.match(await answer.innerText(), /Let me check\./);
   assert.match(await answer.locator('[data-testid=tool-call]').innerText(), /get_weather[\s\S]*Paris/);
   await shot(page, 'otlp-chat-light');
@@ -104,7 +105,7 @@ test('an OTLP trace: root in the list, spans in the tree, chat parts, usage and 
   assert.match(await page.locator('[data-testid=exception]').innerText(), /TimeoutError: weather service timed out/);
   const dark = await openPage(browser, w.url, { theme: 'dark' });
   await dark.page.goto(`${w.url}/ui/otel/agent/calls/${root}?call=${chat}`);
-  await dark.page.locator('[data-testid=output] [data-testid=tool-call]').waitFor();
+  await dark.page.locator('[data-testid=conversation] [data-testid=tool-call]').waitFor();
   await shot(dark.page, 'otlp-chat-dark');
   await dark.context.close();
   assert.deepEqual(errors, []);

@@ -46,18 +46,15 @@ before(async () => {
       req: { end: { project_id: PROJECT, id, ended_at: new Date(at + 400).toISOString(), output, summary: {} } },
     });
   };
+  // Each turn resends the conversation so far, as chat applications do.
+  const history: { role: string; content: string }[] = [];
   for (let i = 0; i < 3; i++) {
     const turn = newId();
     turns.push(turn);
-    call(
-      turn,
-      'support-42',
-      turn,
-      null,
-      t0 + i * 60_000,
-      { messages: [{ role: 'user', content: `question ${i + 1}` }] },
-      { role: 'assistant', content: `answer ${i + 1}` },
-    );
+    history.push({ role: 'user', content: `question ${i + 1}` });
+    const answer = { role: 'assistant', content: `answer ${i + 1}` };
+    call(turn, 'support-42', turn, null, t0 + i * 60_000, { messages: [...history] }, answer);
+    history.push(answer);
     call(newId(), 'support-42', turn, turn, t0 + i * 60_000 + 10, { step: 'retrieve' }, 'docs');
   }
   const other = newId();
@@ -93,6 +90,17 @@ test('threads newest first; a thread opens as its turns, in order, with their me
     turns,
   );
   assert.match(await page.locator('[data-testid=turn]').first().innerText(), /question 1[\s\S]*answer 1/);
+  // Each later turn shows the message it adds; the history it resends is folded, and counted.
+  for (const i of [1, 2]) {
+    const turn = page.locator('[data-testid=turn]').nth(i);
+    assert.equal(await turn.locator('[data-testid=earlier-messages] summary').innerText(), `${2 * i} earlier messages`);
+    const shown = await turn.innerText();
+    assert.match(shown, new RegExp(`question ${i + 1}[\\s\\S]*answer ${i + 1}`));
+    assert.doesNotMatch(shown, /question 1|answer 1\b/, 'the history stays folded');
+  }
+  assert.equal(await page.locator('[data-testid=turn]').first().locator('[data-testid=earlier-messages]').count(), 0);
+  await page.locator('[data-testid=turn]').nth(2).locator('[data-testid=earlier-messages] summary').click();
+  assert.match(await page.locator('[data-testid=turn]').nth(2).innerText(), /question 1[\s\S]*answer 2/);
   await shot(page, 'threads-light');
   const dark = await openPage(browser, w.url, { theme: 'dark' });
   await dark.page.goto(page.url());

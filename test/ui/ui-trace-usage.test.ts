@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { assertRanCleanly, eventually, runSdk, startWeftServer, type WeftServer } from '../sdk/sdk-harness.js';
 import { jsonl } from '../helpers/calls.js';
-import { MODEL, startModelStandin, USAGE, type ModelStandin } from '../helpers/model-standin.js';
+import { finalAnswer, forecast, MODEL, startModelStandin, USAGE, type ModelStandin } from '../helpers/model-standin.js';
 import { launch, openPage, shot } from './browser.js';
 
 const require = createRequire(import.meta.url);
@@ -57,14 +57,28 @@ before(async () => {
     return 'done';
   });
   await agent();
+
+  // A second trace: two rounds with a tool, as an agent loop sends them.
+  const tools = [{ type: 'function', function: { name: 'get_weather', description: 'The weather in a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+  const weather = weave.op(async function weather(question) {
+    const messages = [{ role: 'system', content: 'You answer weather questions.' }, { role: 'user', content: question }];
+    const first = await openai.chat.completions.create({ model: '${MODEL}', messages: [...messages], tools });
+    const asked = first.choices[0].message;
+    messages.push(asked, { role: 'tool', tool_call_id: asked.tool_calls[0].id, content: JSON.stringify(${JSON.stringify(forecast('Paris'))}) });
+    const second = await openai.chat.completions.create({ model: '${MODEL}', messages: [...messages], tools });
+    return second.choices[0].message.content;
+  });
+  out.answer = await weather('What is the weather in Paris?');
   `,
     { timeoutMs: 120_000 },
   );
   assertRanCleanly(run);
   calls = await eventually(async () => {
     const c = jsonl((await w.t.post('/calls/stream_query', { project_id: PROJECT })).text);
-    return c.length === 10 && c.every((x) => x.ended_at) ? c : null;
-  }, 'the ten calls of the trace');
+    return c.length === 13 && c.every((x) => x.ended_at) ? c : null;
+  }, 'the 10 + 3 calls of the two traces');
+  assert.equal(run.result.answer, finalAnswer('Paris'));
 });
 after(async () => {
   await browser?.close();
@@ -72,7 +86,7 @@ after(async () => {
   await model?.close();
 });
 
-const rootId = () => idOf((c) => c.parent_id === null);
+const rootId = () => idOf((c) => c.parent_id === null && c.op_name.includes('/agent:'));
 const failedLookup = () => idOf((c) => c.op_name.includes('/lookup:') && c.exception);
 const row = (page: Page, id: string) => page.locator(`[data-testid=tree-row][data-id="${id}"]`);
 const cell = (page: Page, id: string, what: string) => row(page, id).locator(`[data-testid=${what}]`).innerText();
@@ -99,7 +113,10 @@ test('the header and every row carry tokens and cost with the descendants; model
       assert.equal(await cell(page, step.id, 'row-cost'), `$${ROUND_COST.toFixed(3)}`);
       assert.equal(await row(page, step.id).locator('[data-testid=row-model]').count(), 0, 'a step is no model call');
     }
-    const completions = calls.filter((c) => c.op_name.includes('openai.chat.completions.create'));
+    const traceId = calls.find((c) => c.id === rootId())!.trace_id;
+    const completions = calls.filter(
+      (c) => c.trace_id === traceId && c.op_name.includes('openai.chat.completions.create'),
+    );
     assert.equal(completions.length, 3);
     for (const c of completions) {
       assert.equal(await cell(page, c.id, 'row-model'), MODEL);
@@ -158,4 +175,42 @@ test('a search that matches does not move the toolbar', async () => {
   );
   assert.deepEqual(await depthBox(), before);
   await context.close();
+});
+
+test('a model call reads as one conversation: tool calls numbered and paired with their results, tools folded', async () => {
+  const weatherRoot = calls.find((c) => c.op_name.includes('/weather:'))!;
+  const second = calls
+    .filter((c) => c.parent_id === weatherRoot.id)
+    .sort((a, b) => (a.started_at < b.started_at ? -1 : 1))[1]!;
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await openPage(browser, w.url, { theme });
+    const { page } = p;
+    await page.goto(`${w.url}/ui/${PROJECT}/calls/${weatherRoot.id}?call=${second.id}`);
+    const chat = page.locator('[data-testid=conversation] [data-testid=chat]');
+    await chat.waitFor();
+    const messages = chat.locator('[data-testid=message]');
+    assert.deepEqual(await messages.evaluateAll((els) => els.map((e) => e.getAttribute('data-role'))), [
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    const call = messages.nth(2).locator('[data-testid=tool-call]');
+    assert.equal(await call.getAttribute('data-n'), '1');
+    assert.match(await call.innerText(), /^Tool call #1 get_weather[\s\S]*Paris/);
+    assert.match(await messages.nth(3).locator('> div').first().innerText(), /result of #1 get_weather/i);
+    assert.match(await messages.nth(3).innerText(), /sunny/);
+    // The response is the conversation's next turn.
+    assert.equal(await messages.nth(4).getAttribute('data-response'), 'true');
+    assert.match(await messages.nth(4).innerText(), new RegExp(finalAnswer('Paris')));
+    // The tool definitions are offered folded; the request's other inputs stay below.
+    const defs = page.locator('[data-testid=tool-definitions]');
+    assert.equal(await defs.locator('summary').innerText(), '1 tool definition offered');
+    assert.equal(await defs.getAttribute('open'), null);
+    assert.match(await page.locator('[data-testid=inputs]').innerText(), new RegExp(MODEL));
+    await shot(page, `detail-conversation-${theme}`);
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
 });

@@ -153,11 +153,16 @@ test('the op search dims what does not match and n moves to the next match; it i
   await page.locator(`[data-testid=tree-row][data-id="${firstTool}"][aria-selected=true]`).waitFor();
   const dimmed = await page
     .locator('[data-testid=tree-row]')
-    .evaluateAll((els) => els.map((e) => [e.textContent?.startsWith('tool') ?? false, getComputedStyle(e).opacity]));
+    .evaluateAll((els) => els.map((e) => [e.textContent?.startsWith('tool') ?? false, e.hasAttribute('data-dimmed')]));
   assert.ok(
-    dimmed.every(([isTool, o]) => (isTool ? o === '1' : o !== '1')),
+    dimmed.every(([isTool, d]) => isTool !== d),
     JSON.stringify(dimmed.slice(0, 5)),
   );
+  // Dimmed rows stay readable (WCAG AA), in both themes: the shot checks their contrast.
+  await shot(page, 'trace-search-light');
+  await page.locator('[data-testid=theme-toggle]').click();
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await shot(page, 'trace-search-dark');
   await page.keyboard.press('n');
   await page.waitForFunction((id) => new URL(location.href).searchParams.get('call') !== id, firstTool);
   await context.close();
@@ -229,11 +234,12 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
   await page.locator('[data-testid=chat] [data-role=system]').waitFor();
   assert.match(await page.locator('[data-testid=chat] [data-role=user]').innerText(), /What is in this picture\?/);
   assert.match(
-    (await page.locator('[data-testid=inputs] img[data-testid=media-image]').getAttribute('src'))!,
+    (await page.locator('[data-testid=conversation] img[data-testid=media-image]').getAttribute('src'))!,
     /^data:image\/png;base64,/,
   );
+  // A model call reads as one conversation: the request, then the response's tool call.
   assert.match(
-    await page.locator('[data-testid=output] [data-testid=tool-call]').innerText(),
+    await page.locator('[data-testid=conversation] [data-response] [data-testid=tool-call]').innerText(),
     /get_weather[\s\S]*Paris/,
   );
   await shot(page, 'detail-chat-light');
@@ -258,6 +264,10 @@ test('golden calls: a chat with tool calls, an image, a megabyte string, an exce
   assert.equal(await md.locator('table td').count(), 2);
   assert.equal(await md.locator('img').count(), 0);
   assert.equal(await md.locator('a').getAttribute('rel'), 'noopener noreferrer nofollow');
+  // The toggle covers no text: it sits above the rendered markdown.
+  const toggle = (await page.locator('[data-testid=output] [data-testid=markdown-toggle]').boundingBox())!;
+  const text = (await md.boundingBox())!;
+  assert.ok(toggle.y + toggle.height <= text.y, 'the Raw toggle is above the text, not over it');
   await page.locator('[data-testid=output] [data-testid=markdown-toggle]').click();
   assert.match(await page.locator('[data-testid=output]').innerText(), /## Summary/);
 

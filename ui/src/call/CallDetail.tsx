@@ -8,6 +8,8 @@ import { ErrorBanner } from '../shell/ErrorBanner';
 import { StatusDot } from '../shell/icons';
 import { formatCost, formatDuration, formatTime, opShortName } from '../format';
 import { ValueView } from '../render/ValueView';
+import { ChatView } from '../render/ChatView';
+import { modelConversation, type ModelConversation } from '../render/modelConversation';
 import { JsonTree } from '../render/JsonTree';
 import { TABS, type Tab } from '../trace/traceSearch';
 import { callStatus, latencyMs, totalCost } from './callFacts';
@@ -120,6 +122,7 @@ export const CallDetail = memo(function CallDetail({
 });
 
 function InputsOutput({ call }: { call: Call }) {
+  const conversation = modelConversation(call.inputs, call.output);
   return (
     <>
       {call.exception && (
@@ -128,6 +131,42 @@ function InputsOutput({ call }: { call: Call }) {
           <pre className={styles.exception}>{call.exception}</pre>
         </section>
       )}
+      {conversation ? <Conversation call={call} conversation={conversation} /> : <PlainInputsOutput call={call} />}
+    </>
+  );
+}
+
+/** A model call: its messages and the response as one chat; the request's other inputs below. */
+function Conversation({ call, conversation }: { call: Call; conversation: ModelConversation }) {
+  const { messages, responseCount, tools, rest } = conversation;
+  return (
+    <>
+      <section data-testid="conversation">
+        <h3>Conversation</h3>
+        <ChatView messages={messages} responseFrom={messages.length - responseCount} />
+        {responseCount === 0 && <span className={styles.muted}>{call.ended_at ? 'No response' : 'Running…'}</span>}
+      </section>
+      {tools.length > 0 && (
+        <details className={styles.tools} data-testid="tool-definitions">
+          <summary>
+            {tools.length} tool definition{tools.length === 1 ? '' : 's'} offered
+          </summary>
+          <ValueView value={tools} />
+        </details>
+      )}
+      {Object.keys(rest).length > 0 && (
+        <section data-testid="inputs">
+          <h3>Other inputs</h3>
+          <ValueView value={rest} />
+        </section>
+      )}
+    </>
+  );
+}
+
+function PlainInputsOutput({ call }: { call: Call }) {
+  return (
+    <>
       <section data-testid="inputs">
         <h3>Inputs</h3>
         <ValueView value={call.inputs} />

@@ -1,6 +1,8 @@
 // /ui/{entity}/{project}/threads: conversation threads (from /threads/stream_query), newest
 // activity first; `?thread=` opens one as its turns, in order, each turn's input and output
-// rendered by shape and linked to its trace.
+// rendered by shape and linked to its trace. A chat turn shows the messages it adds; those
+// earlier turns already showed are folded.
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { postJsonl } from '../api/client';
@@ -10,6 +12,8 @@ import { StatusDot } from '../shell/icons';
 import { callStatus, latencyMs } from '../call/callFacts';
 import { formatCount, formatDuration, formatTime, opShortName } from '../format';
 import { ValueView } from '../render/ValueView';
+import { ChatView } from '../render/ChatView';
+import { turnMessages, type TurnMessages } from './threadHistory';
 import styles from './Threads.module.css';
 import { usePageTitle } from '../shell/usePageTitle';
 
@@ -101,6 +105,7 @@ function Turns({
       return (await postJsonl<Call>('/calls/stream_query', req, signal)).filter((c) => c.turn_id === c.id);
     },
   });
+  const chats = useMemo(() => (q.data ? turnMessages(q.data) : []), [q.data]);
   if (q.isPending) return <p className={styles.muted}>Loading turns…</p>;
   if (q.isError) return <ErrorBanner error={q.error} onRetry={() => void q.refetch()} />;
   return (
@@ -120,7 +125,7 @@ function Turns({
           <div className={styles.io}>
             <div>
               <h3>Input</h3>
-              <ValueView value={c.inputs} />
+              {chats[i] ? <NewMessages chat={chats[i]} /> : <ValueView value={c.inputs} />}
             </div>
             <div>
               <h3>Output</h3>
@@ -130,5 +135,27 @@ function Turns({
         </article>
       ))}
     </div>
+  );
+}
+
+/** A turn's chat: the messages it adds, after the earlier ones folded. */
+function NewMessages({ chat }: { chat: TurnMessages }) {
+  const { messages, seen } = chat;
+  return (
+    <>
+      {seen > 0 && (
+        <details className={styles.earlier} data-testid="earlier-messages">
+          <summary>
+            {seen} earlier message{seen === 1 ? '' : 's'}
+          </summary>
+          <ChatView messages={messages.slice(0, seen)} />
+        </details>
+      )}
+      {seen < messages.length ? (
+        <ChatView messages={messages.slice(seen)} />
+      ) : (
+        <span className={styles.muted}>No new messages</span>
+      )}
+    </>
   );
 }
