@@ -214,3 +214,53 @@ test('a model call reads as one conversation: tool calls numbered and paired wit
     await p.context.close();
   }
 });
+
+test('the timeline has a time axis; dragging across it zooms (in the URL), bars clipped to the window', async () => {
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await openPage(browser, w.url, { theme });
+    const { page } = p;
+    await page.goto(`${w.url}/ui/${PROJECT}/calls/${rootId()}?view=timeline`);
+    await ready(page);
+    const axis = page.locator('[data-testid=time-axis]');
+    await axis.waitFor();
+    const root = calls.find((c) => c.id === rootId())!;
+    const whole = Date.parse(root.ended_at) - Date.parse(root.started_at);
+    assert.equal(await axis.getAttribute('data-from'), '0');
+    assert.equal(Number(await axis.getAttribute('data-to')), whole);
+    const ticks = await axis.locator('[data-testid=axis-tick]').allInnerTexts();
+    assert.equal(ticks[0], '0 ms');
+    assert.equal(ticks.length, 3);
+    const rootBar = () => page.locator(`[data-testid=tree-row][data-id="${rootId()}"] [data-testid=bar]`);
+    const fullWidth = (await rootBar().boundingBox())!.width;
+    // Drag across the first half of the axis.
+    const track = (await axis.locator('[title="Drag to zoom"]').boundingBox())!;
+    await page.mouse.move(track.x + 1, track.y + track.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(track.x + track.width / 4, track.y + track.height / 2, { steps: 4 });
+    await page.mouse.move(track.x + track.width / 2, track.y + track.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForURL((u) => u.searchParams.has('zoom'));
+    const [a, b] = new URL(page.url()).searchParams.get('zoom')!.split('-').map(Number);
+    assert.ok(a! <= whole * 0.02 && Math.abs(b! - whole / 2) <= whole * 0.03, `zoom ${a}-${b} of ${whole} ms`);
+    assert.equal(Number(await axis.getAttribute('data-to')), b);
+    // The root spans the whole window now: its bar fills the track; calls after the window have none.
+    await page.waitForFunction((id) => {
+      const bar = document.querySelector(`[data-testid=tree-row][data-id="${id}"] [data-testid=bar]`);
+      return bar !== null && bar.getBoundingClientRect().width > 0;
+    }, rootId());
+    assert.ok(Math.abs((await rootBar().boundingBox())!.width - fullWidth) <= 2, 'the root fills the window');
+    const last = calls
+      .filter((c) => c.trace_id === root.trace_id)
+      .reduce((x, c) => (c.started_at > x.started_at ? c : x));
+    if (Date.parse(last.started_at) - Date.parse(root.started_at) > b!)
+      assert.equal(
+        await page.locator(`[data-testid=tree-row][data-id="${last.id}"] [data-testid=bar]`).isHidden(),
+        true,
+      );
+    await shot(page, `trace-timeline-zoom-${theme}`);
+    await page.locator('[data-testid=reset-zoom]').click();
+    await page.waitForURL((u) => !u.searchParams.has('zoom'));
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
+});

@@ -9,7 +9,8 @@ import { ErrorBanner } from '../shell/ErrorBanner';
 import { typingIn } from '../shell/Shell';
 import { formatCost, formatCount, formatDuration, opShortName } from '../format';
 import { ErrorNav } from './ErrorNav';
-import { nameMatcher, type Tab } from './traceSearch';
+import { nameMatcher, type Tab, zoomOf } from './traceSearch';
+import { TimeAxis } from './TimeAxis';
 import { TraceTree, type ScrollRequest } from './TraceTree';
 import { treeMove } from './traceKeys';
 import { useTraceStream } from './useTraceStream';
@@ -137,6 +138,10 @@ export function TracePage() {
     [errorIds, index, selected, select],
   );
 
+  const timeline = search.view === 'timeline';
+  const zoom = zoomOf(search.zoom);
+  // The timeline's window in ms from the trace's start: the zoom, else the whole trace.
+  const shown: [number, number] = zoom ?? [0, Math.max(totals.end - totals.start, 1)];
   const setSearch = (patch: Record<string, unknown>) =>
     void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
   // Stable, so the (memoised) detail is not redrawn each time more of the tree streams in.
@@ -186,7 +191,7 @@ export function TracePage() {
 
   return (
     <div className={styles.page}>
-      <section className={styles.treePane}>
+      <section className={`${styles.treePane} ${timeline ? styles.timeline : ''}`}>
         <div className={styles.traceHead}>
           <Link to="/$entity/$project/calls" params={{ entity, project }} search={{}}>
             ← Calls
@@ -291,14 +296,23 @@ export function TracePage() {
             Loading trace…
           </p>
         )}
+        {timeline && flat.ids.length > 0 && Number.isFinite(totals.start) && (
+          <TimeAxis
+            from={shown[0]}
+            to={shown[1]}
+            zoomed={zoom !== null}
+            onZoom={(a, b) => setSearch({ zoom: `${Math.round(a)}-${Math.max(Math.round(b), Math.round(a) + 1)}` })}
+            onReset={() => setSearch({ zoom: undefined })}
+          />
+        )}
         {flat.ids.length > 0 && (
           <TraceTree
             index={index}
             flat={flat}
             selected={selected}
             scrollRequest={scrollRequest}
-            timeline={search.view === 'timeline'}
-            span={totals}
+            timeline={timeline}
+            span={timeline ? { start: totals.start + shown[0], end: totals.start + shown[1] } : totals}
             isOpen={isOpen}
             dimmed={dimmed}
             onSelect={select}

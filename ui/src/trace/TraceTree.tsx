@@ -71,8 +71,12 @@ export function TraceTree(p: TraceTreeProps) {
           const start = new Date(row.started_at).getTime();
           const end = row.ended_at ? new Date(row.ended_at).getTime() : p.span.end;
           const lat = row.ended_at ? end - start : null;
-          const left = p.timeline ? ((start - p.span.start) / total) * 100 : 0;
-          const width = Math.max(((lat ?? end - start) / total) * 100, 0.5);
+          // On the timeline, bars are clipped to the window (a zoom may cut them at either end).
+          const from = p.timeline ? Math.max(start, p.span.start) : start;
+          const to = p.timeline ? Math.min(end, p.span.end) : end;
+          const outside = p.timeline && (end < p.span.start || start > p.span.end);
+          const left = p.timeline ? ((from - p.span.start) / total) * 100 : 0;
+          const width = outside ? 0 : Math.max(((p.timeline ? to - from : (lat ?? end - start)) / total) * 100, 0.5);
           return (
             <div
               key={v.key}
@@ -117,6 +121,8 @@ export function TraceTree(p: TraceTreeProps) {
                 <span
                   className={`${styles.bar} ${row.ended_at ? '' : styles.open}`}
                   style={{ marginLeft: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}
+                  data-testid="bar"
+                  hidden={outside}
                 />
               </span>
               <span className={styles.metric}>{formatDuration(lat)}</span>

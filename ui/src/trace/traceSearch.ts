@@ -12,6 +12,16 @@ export interface TraceSearch {
   q?: string;
   /** 1: only the calls that failed, and their ancestors. */
   errors?: 1;
+  /** The timeline's window, as `<from>-<to>` in ms from the trace's start. */
+  zoom?: string;
+}
+
+/** The zoom param as [from, to] ms, or null when absent or malformed. */
+export function zoomOf(zoom: string | undefined): [number, number] | null {
+  const m = zoom === undefined ? null : /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$/.exec(zoom);
+  if (!m) return null;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return b > a ? [a, b] : null;
 }
 
 export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
@@ -24,6 +34,7 @@ export function parseTraceSearch(raw: Record<string, unknown>): TraceSearch {
   if (raw.depth !== undefined && Number.isInteger(depth) && depth >= 1 && depth <= 50) out.depth = depth;
   if (typeof raw.q === 'string' && raw.q !== '') out.q = raw.q;
   if (raw.errors === 1 || raw.errors === '1') out.errors = 1;
+  if (typeof raw.zoom === 'string' && zoomOf(raw.zoom) !== null) out.zoom = raw.zoom;
   return out;
 }
 
