@@ -98,8 +98,17 @@ test("the list shows both runs; comparing them shows each run's summary and the 
   await page.waitForFunction(
     () => document.querySelector('[data-testid=examples-count]')?.textContent === '10 of 100 examples',
   );
-  // The examples show the dataset rows their refs name.
-  assert.match(await page.locator('[data-testid=example-row]').first().innerText(), /"i":9\d/);
+  // The examples show the dataset rows their refs name, by column: inputs first, the expected answer after.
+  assert.deepEqual(await page.locator('[data-testid=example-column]').allInnerTexts(), ['i', 'expected']);
+  const first = page.locator('[data-testid=example-row]').first();
+  const i = Number(await first.locator('[data-col=i]').innerText());
+  assert.ok(i >= 90 && i < 100, `an improvement is one of 90..99, not ${i}`);
+  const parity = i % 2 === 0 ? 'even' : 'odd';
+  const other = parity === 'even' ? 'odd' : 'even';
+  assert.equal(await first.locator('[data-col=expected]').innerText(), parity);
+  // Each model's output beside its scores: A (baseline) is wrong from 70 on, B right from 90.
+  assert.equal(await first.locator('[data-output="0"]').innerText(), other);
+  assert.equal(await first.locator('[data-output="1"]').innerText(), parity);
   await shot(page, 'evaluations-compare-light');
   const dark = await openPage(browser, w.url, { theme: 'dark' });
   await dark.page.goto(page.url());
@@ -124,6 +133,57 @@ test("the list shows both runs; comparing them shows each run's summary and the 
   assert.equal((await cell(fresh.page, 'correct.true_count', a, 'delta').innerText()).trim(), '+20');
   await fresh.context.close();
   assert.deepEqual(external, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a chart per metric; a metric's direction flips (in the URL); an example opens in a panel", async () => {
+  const a = runs.get('modelA')!;
+  const b = runs.get('modelB')!;
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(`${w.url}/ui/ui-team/evals/evaluations/compare?ids=${encodeURIComponent(JSON.stringify([a, b]))}`);
+  const chart = page.locator('[data-testid=metric-chart][data-metric="correct.true_fraction"]');
+  await chart.waitFor();
+  assert.equal(await chart.locator(`[data-run="${a}"]`).getAttribute('data-value'), '0.7');
+  assert.equal(await chart.locator(`[data-run="${b}"]`).getAttribute('data-value'), '0.5');
+  // Higher is better by default: B's -20 is worse; flipped, it is better, and the URL says so.
+  const direction = page.locator(
+    '[data-testid=scorecard] tr[data-metric="correct.true_count"] [data-testid=metric-direction]',
+  );
+  assert.equal(await direction.getAttribute('data-direction'), 'higher');
+  assert.equal(await cell(page, 'correct.true_count', b, 'delta').getAttribute('data-better'), 'false');
+  await direction.click();
+  await page.waitForURL((u) => u.searchParams.get('lower')?.includes('correct.true_count') ?? false);
+  assert.equal(await direction.getAttribute('data-direction'), 'lower');
+  assert.equal(await cell(page, 'correct.true_count', b, 'delta').getAttribute('data-better'), 'true');
+  await page.reload();
+  await cell(page, 'correct.true_count', b, 'delta').waitFor();
+  assert.equal(await cell(page, 'correct.true_count', b, 'delta').getAttribute('data-better'), 'true');
+  await direction.click();
+  await page.waitForURL((u) => !u.searchParams.has('lower'));
+
+  // A row opens its example beside the table: the row whole, each run's output and scores.
+  await page.locator('[data-testid=example-filter]').selectOption('regressions');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=examples-count]')?.textContent === '30 of 100 examples',
+  );
+  const row = page.locator('[data-testid=example-row]').first();
+  const i = Number(await row.locator('[data-col=i]').innerText());
+  assert.ok(i >= 40 && i < 70, `a regression is one of 40..69, not ${i}`);
+  await row.click();
+  await page.waitForURL((u) => u.searchParams.has('example'));
+  const panel = page.locator('[data-testid=example-panel]');
+  await panel.waitFor();
+  assert.match(await panel.innerText(), new RegExp(`i\\W+${i}\\b`));
+  const runsShown = panel.locator('[data-testid=example-run]');
+  assert.equal(await runsShown.count(), 2);
+  assert.match(await runsShown.nth(0).locator('[data-testid=example-scores]').innerText(), /correct ✓/);
+  assert.match(await runsShown.nth(1).locator('[data-testid=example-scores]').innerText(), /correct ✗/);
+  await shot(page, 'evaluations-example-light');
+  await page.reload();
+  await panel.waitFor();
+  await page.locator('[data-testid=example-close]').click();
+  await page.waitForURL((u) => !u.searchParams.has('example'));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,12 +1,25 @@
 // /ui/{entity}/{project}/evaluations/compare?ids=[...]&baseline=: two or more evaluation
-// runs: a scorecard against the baseline, then every example side by side, filtered to
-// regressions or improvements. All of it in the URL.
+// runs: a scorecard against the baseline and a chart per metric, each metric's direction
+// (?lower= / ?higher= override the default), then every example side by side by its dataset
+// columns, filtered to regressions or improvements, one open in a panel (?example=). All of
+// it in the URL.
 import { useMemo } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { formatCount } from '../format';
-import { evalRun, exampleKey, exampleResult, lowerIsBetter, type EvalRun } from './evalData';
+import {
+  beats,
+  datasetColumns,
+  type Direction,
+  directions,
+  evalRun,
+  exampleKey,
+  exampleResult,
+  type EvalRun,
+} from './evalData';
 import { ExampleTable, type ExampleRowData } from './ExampleTable';
+import { ExamplePanel } from './ExamplePanel';
+import { MetricCharts } from './MetricCharts';
 import { Scorecard, type DeltaMode } from './Scorecard';
 import { useRefValues, useRuns } from './useEvaluations';
 import styles from './Evaluations.module.css';
@@ -20,13 +33,14 @@ function differs(
   b: ExampleRowData['results'][number],
   score: string | undefined,
   want: 'regressions' | 'improvements',
+  direction: Direction,
 ): boolean {
   if (!r || !b) return false;
   for (const [k, s] of r.scores) {
     if (score !== undefined && k !== score) continue;
     const base = b.scores.get(k);
     if (base === undefined || base === s) continue;
-    const better = lowerIsBetter(k) ? s < base : s > base;
+    const better = beats(direction(k), s, base);
     if (better === (want === 'improvements')) return true;
   }
   return false;
@@ -44,6 +58,7 @@ export function EvaluationsComparePage() {
   const error = results.find((r) => r.error)?.error;
   const runs: EvalRun[] = loaded ? results.flatMap((r) => (r.data!.run ? [evalRun(r.data!.run)] : [])) : [];
   const baselineId = search.baseline ?? ids[0];
+  const direction = directions(search.lower, search.higher);
   const baselineIndex = Math.max(
     0,
     runs.findIndex((r) => r.call.id === baselineId),
@@ -74,12 +89,24 @@ export function EvaluationsComparePage() {
   const shown = search.filter
     ? resolved.filter((row) =>
         row.results.some(
-          (r, i) => i !== baselineIndex && differs(r, row.results[baselineIndex], search.score, search.filter!),
+          (r, i) =>
+            i !== baselineIndex && differs(r, row.results[baselineIndex], search.score, search.filter!, direction),
         ),
       )
     : resolved;
   const scores = [...new Set(rows.flatMap((r) => r.results.flatMap((x) => (x ? [...x.scores.keys()] : []))))];
   const set = (patch: Record<string, unknown>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
+  // Flipping a metric writes the choice that differs from the default, and only that.
+  const flip = (m: string) => {
+    const want = direction(m) === 'lower' ? 'higher' : 'lower';
+    const lower = (search.lower ?? []).filter((x) => x !== m);
+    const higher = (search.higher ?? []).filter((x) => x !== m);
+    if (directions()(m) !== want) (want === 'lower' ? lower : higher).push(m);
+    set({ lower: lower.length > 0 ? lower : undefined, higher: higher.length > 0 ? higher : undefined });
+  };
+  const columns = useMemo(() => datasetColumns(resolved.map((r) => r.example)), [resolved]);
+  const open = search.example === undefined ? undefined : resolved.find((r) => r.key === search.example);
+  const runNames = runs.map((r) => r.model || r.name);
 
   if (ids.length < 2) {
     return (
@@ -131,7 +158,14 @@ export function EvaluationsComparePage() {
         <>
           <section className={styles.section}>
             <h2>Scores</h2>
-            <Scorecard runs={runs} baseline={runs[baselineIndex]!} mode={search.delta ?? 'diff'} />
+            <Scorecard
+              runs={runs}
+              baseline={runs[baselineIndex]!}
+              mode={search.delta ?? 'diff'}
+              direction={direction}
+              onFlip={flip}
+            />
+            <MetricCharts runs={runs} baseline={runs[baselineIndex]!} direction={direction} />
           </section>
           <section
             className={styles.section}
@@ -172,12 +206,24 @@ export function EvaluationsComparePage() {
             </div>
             <ExampleTable
               rows={shown}
-              runNames={runs.map((r) => r.model || r.name)}
+              columns={columns}
+              runNames={runNames}
               baselineIndex={baselineIndex}
-              entity={entity}
-              project={project}
+              direction={direction}
+              onOpen={(key) => set({ example: key })}
             />
           </section>
+          {open && (
+            <ExamplePanel
+              row={open}
+              runNames={runNames}
+              baselineIndex={baselineIndex}
+              direction={direction}
+              entity={entity}
+              project={project}
+              onClose={() => set({ example: undefined })}
+            />
+          )}
         </>
       )}
     </div>

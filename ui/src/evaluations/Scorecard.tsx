@@ -1,6 +1,7 @@
 // Each metric of each run, with its change against the baseline run (as a difference, a
-// percentage or a ratio), coloured by whether it is better.
-import { lowerIsBetter, type EvalRun } from './evalData';
+// percentage or a ratio), coloured by whether it is better: each metric's direction (higher
+// or lower is better) shows beside it and can be flipped (kept in the URL).
+import { beats, type Direction, type EvalRun } from './evalData';
 import styles from './Evaluations.module.css';
 
 export type DeltaMode = 'diff' | 'pct' | 'ratio';
@@ -15,7 +16,19 @@ export function delta(mode: DeltaMode, value: number, base: number): string {
   return `${d >= 0 ? '+' : ''}${fmt(d)}`;
 }
 
-export function Scorecard({ runs, baseline, mode }: { runs: readonly EvalRun[]; baseline: EvalRun; mode: DeltaMode }) {
+export function Scorecard({
+  runs,
+  baseline,
+  mode,
+  direction,
+  onFlip,
+}: {
+  runs: readonly EvalRun[];
+  baseline: EvalRun;
+  mode: DeltaMode;
+  direction: Direction;
+  onFlip: (metric: string) => void;
+}) {
   const metrics = [...new Set(runs.flatMap((r) => [...r.metrics.keys()]))];
   return (
     <table className={styles.table} data-testid="scorecard">
@@ -40,12 +53,22 @@ export function Scorecard({ runs, baseline, mode }: { runs: readonly EvalRun[]; 
           return (
             <tr key={m} data-metric={m}>
               <td>
-                <code>{m}</code>
+                <code>{m}</code>{' '}
+                <button
+                  type="button"
+                  className={styles.direction}
+                  onClick={() => onFlip(m)}
+                  title={`${direction(m) === 'lower' ? 'Lower' : 'Higher'} is better: click to flip`}
+                  data-testid="metric-direction"
+                  data-direction={direction(m)}
+                >
+                  {direction(m) === 'lower' ? '↓ lower is better' : '↑ higher is better'}
+                </button>
               </td>
               {runs.map((r) => {
                 const v = r.metrics.get(m);
                 const changed = r !== baseline && v !== undefined && base !== undefined && v !== base;
-                const better = changed && (lowerIsBetter(m) ? v! < base! : v! > base!);
+                const better = changed && beats(direction(m), v!, base!);
                 return (
                   <td
                     key={r.call.id}
@@ -54,7 +77,7 @@ export function Scorecard({ runs, baseline, mode }: { runs: readonly EvalRun[]; 
                   >
                     <span data-value>{v === undefined ? '–' : fmt(v)}</span>
                     {changed && (
-                      <span className={better ? styles.better : styles.worse} data-delta>
+                      <span className={better ? styles.better : styles.worse} data-delta data-better={better}>
                         {' '}
                         {delta(mode, v!, base!)}
                       </span>

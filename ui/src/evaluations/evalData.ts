@@ -45,8 +45,32 @@ export function evalRun(call: Call): EvalRun {
   };
 }
 
-/** Lower is better for latencies and costs; higher for everything else. */
+/** By default lower is better for latencies, costs, tokens and errors; higher for everything else. */
 export const lowerIsBetter = (metric: string) => /latency|cost|tokens|error/i.test(metric);
+
+/** Whether lower is better for a metric: the view's choice (URL), else the default. */
+export type Direction = (metric: string) => 'lower' | 'higher';
+
+export function directions(lower: readonly string[] = [], higher: readonly string[] = []): Direction {
+  return (m) => (lower.includes(m) ? 'lower' : higher.includes(m) ? 'higher' : lowerIsBetter(m) ? 'lower' : 'higher');
+}
+
+/** Whether `value` beats `base` on a metric of that direction. */
+export const beats = (dir: 'lower' | 'higher', value: number, base: number) =>
+  dir === 'lower' ? value < base : value > base;
+
+/** Columns that hold the answer an example expects: shown after its inputs. */
+const EXPECTED = /expect|label|target|answer|truth|reference|gold/i;
+
+/** The dataset columns of the examples (dict rows), inputs first, then the expected ones. */
+export function datasetColumns(examples: readonly unknown[]): string[] {
+  const keys = new Set<string>();
+  for (const e of examples)
+    if (typeof e === 'object' && e !== null && !Array.isArray(e))
+      for (const k of Object.keys(e)) if (!k.startsWith('_')) keys.add(k);
+  const all = [...keys];
+  return [...all.filter((k) => !EXPECTED.test(k)), ...all.filter((k) => EXPECTED.test(k))];
+}
 
 export interface ExampleResult {
   call: Call;

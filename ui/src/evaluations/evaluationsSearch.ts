@@ -12,7 +12,16 @@ export interface EvaluationsCompareSearch {
   score?: string;
   /** how a change reads: difference, percent, or ratio */
   delta?: 'pct' | 'ratio';
+  /** metrics where lower is better, against the default (evalData.ts) */
+  lower?: string[];
+  /** metrics where higher is better, against the default */
+  higher?: string[];
+  /** the example open in the side panel: its key */
+  example?: string;
 }
+
+const names = (v: unknown) =>
+  Array.isArray(v) ? [...new Set(v.filter((x): x is string => typeof x === 'string' && x !== ''))] : [];
 
 export function parseEvaluationsCompareSearch(raw: Record<string, unknown>): EvaluationsCompareSearch {
   const out: EvaluationsCompareSearch = {};
@@ -24,5 +33,10 @@ export function parseEvaluationsCompareSearch(raw: Record<string, unknown>): Eva
   if (raw.filter === 'regressions' || raw.filter === 'improvements') out.filter = raw.filter;
   if (typeof raw.score === 'string' && raw.score !== '') out.score = raw.score;
   if (raw.delta === 'pct' || raw.delta === 'ratio') out.delta = raw.delta;
+  const lower = names(raw.lower);
+  const higher = names(raw.higher).filter((m) => !lower.includes(m));
+  if (lower.length > 0) out.lower = lower;
+  if (higher.length > 0) out.higher = higher;
+  if (typeof raw.example === 'string' && raw.example !== '') out.example = raw.example;
   return out;
 }
