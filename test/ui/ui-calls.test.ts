@@ -426,6 +426,59 @@ test('where the browser can write files (File System Access), the export streams
   await context.close();
 });
 
+test('columns hide, pin and resize; the layout is remembered per project', async () => {
+  const { page, context, errors } = await openPage(browser, w.url);
+  await page.goto(BASE());
+  await firstIds(page, 1);
+  const head = (col: string) => page.locator(`[role=columnheader][data-col="${col}"]`);
+  await page.locator('[data-testid=columns-button]').click();
+  const item = (col: string) => page.locator(`[data-testid=layout-item][data-col="${col}"]`);
+  // Hide the name column, pin the call id.
+  await item('name').locator('[data-testid=column-shown]').uncheck();
+  await head('name').waitFor({ state: 'detached' });
+  await item('id').locator('[data-testid=column-pin]').click();
+  await page.locator('[data-testid=columns-button]').click();
+  const order = () => page.$$eval('[role=columnheader]', (els) => els.map((e) => e.getAttribute('data-col')));
+  assert.deepEqual((await order()).slice(0, 2), ['id', 'status']);
+  // Resize the op column by dragging its edge.
+  const before = Number(await head('op').getAttribute('data-width'));
+  const edge = (await head('op').locator('[data-testid=resizer]').boundingBox())!;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + 80, edge.y + edge.height / 2, { steps: 5 });
+  await page.mouse.up();
+  const after = Number(await head('op').getAttribute('data-width'));
+  assert.ok(after >= before + 70, `${before} -> ${after}`);
+  // Scrolled sideways, the pinned id stays at the left edge, after the tick column.
+  const table = page.locator('[data-testid=calls-table]');
+  const idX = async () => (await page.locator('[data-testid=call-row][data-index="0"] [data-col=id]').boundingBox())!.x;
+  const x0 = await idX();
+  await table.evaluate((el) => {
+    el.scrollLeft = 400;
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=calls-table]')!.scrollLeft > 0);
+  assert.equal(await idX(), x0);
+  await shot(page, 'calls-columns-light');
+  // Remembered over a reload, for this project only.
+  await page.reload();
+  await firstIds(page, 1);
+  assert.deepEqual((await order()).slice(0, 2), ['id', 'status']);
+  assert.equal(await head('name').count(), 0);
+  assert.equal(Number(await head('op').getAttribute('data-width')), after);
+  await page.goto(`${w.url}/ui/ui-team/elsewhere/calls`);
+  await page.locator('[data-testid=first-trace]').waitFor();
+  await page.goto(BASE());
+  await firstIds(page, 1);
+  // Shown again and unpinned: the default layout.
+  await page.locator('[data-testid=columns-button]').click();
+  await item('name').locator('[data-testid=column-shown]').check();
+  await item('id').locator('[data-testid=column-pin]').click();
+  await head('name').waitFor();
+  assert.equal((await order())[0], 'status');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('floats read at a readable precision in cells and in the detail, the exact value on hover', async () => {
   const project = 'ui-team/floats';
   const id = newId();

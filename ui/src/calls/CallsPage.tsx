@@ -12,6 +12,7 @@ import { ExportButton } from './ExportButton';
 import { FilterBar } from './FilterBar';
 import { TimeRangePicker } from './TimeRangePicker';
 import { FirstTrace } from './FirstTrace';
+import { useColumnLayout } from './useColumnLayout';
 import { callsFilterRequest, sortOf, type CallsSearch } from './callsSearch';
 import { ROW_COLUMNS, useCallWindows } from './useCallWindows';
 import styles from './CallsPage.module.css';
@@ -47,6 +48,7 @@ export function CallsPage() {
     }),
     [projectId, JSON.stringify(view)],
   );
+  const [layout, setLayout] = useColumnLayout(projectId);
   const [range, setRange] = useState<[number, number]>([0, 50]);
   const onRange = useCallback((a: number, b: number) => setRange([a, b]), []);
   const data = useCallWindows(request, range[0], range[1]);
@@ -113,6 +115,9 @@ export function CallsPage() {
       <div className={styles.status}>
         <ColumnPicker
           request={filterRequest}
+          columns={columns.map((c) => ({ id: c.id!, header: String(c.header ?? '') }))}
+          layout={layout}
+          onLayout={setLayout}
           cols={cols}
           onChange={(next) => setSearch({ ...search, cols: next.length > 0 ? next : undefined })}
         />
@@ -189,6 +194,8 @@ export function CallsPage() {
             selected={selected}
             onSelect={setSelected}
             onRange={onRange}
+            layout={layout}
+            onLayout={setLayout}
           />
           {peek && (
             <Suspense fallback={<aside className={styles.peek} />}>

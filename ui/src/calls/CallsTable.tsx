@@ -1,7 +1,16 @@
 // The calls table: a header from TanStack Table over virtual rows, so a million calls cost
 // as much as the forty on screen. Rows not fetched yet show as placeholders.
-import { useEffect, useRef } from 'react';
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Header } from '@tanstack/react-table';
+import { type CSSProperties, useEffect, useRef } from 'react';
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type ColumnSizingState,
+  type Header,
+  type Updater,
+} from '@tanstack/react-table';
+import type { ColumnLayout } from './useColumnLayout';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Call } from '../api/types';
 import type { ColumnMeta } from './callColumns';
@@ -27,6 +36,9 @@ export interface CallsTableProps {
   onSelect: (index: number) => void;
   /** Reports the visible index range, so the caller can fetch its windows. */
   onRange: (first: number, last: number) => void;
+  /** Hidden, pinned and resized columns (the caller remembers them). */
+  layout: ColumnLayout;
+  onLayout: (next: ColumnLayout) => void;
 }
 
 const EMPTY: Call[] = [];
@@ -49,23 +61,38 @@ export function CallsTable(p: CallsTableProps) {
   }, [p.selected, virtual]);
 
   // The table model holds only the columns; rows are rendered per virtual item.
+  const { layout, onLayout } = p;
+  const ids = new Set(p.columns.map((c) => c.id!));
   const table = useReactTable({
     data: EMPTY,
     columns: p.columns,
     getCoreRowModel: getCoreRowModel(),
     columnResizeMode: 'onChange',
     enableColumnResizing: true,
+    state: {
+      columnSizing: layout.sizes,
+      columnVisibility: Object.fromEntries(layout.hidden.map((id) => [id, false])),
+      columnPinning: { left: layout.pinned.filter((id) => ids.has(id)), right: [] },
+    },
+    onColumnSizingChange: (u: Updater<ColumnSizingState>) =>
+      onLayout({ ...layout, sizes: typeof u === 'function' ? u(layout.sizes) : u }),
   });
-  const headers = table.getHeaderGroups()[0]!.headers;
+  // Pinned columns first (TanStack orders the headers left, centre, right).
+  const headers = table.getHeaderGroups()[0]!.headers.filter((h) => h.column.getIsVisible());
   const template = `${CHECK_WIDTH}px ${headers.map((h) => `${h.getSize()}px`).join(' ')} 1fr`;
   const width = CHECK_WIDTH + headers.reduce((s, h) => s + h.getSize(), 0);
+  /** A pinned column's cell sticks at its offset while the table scrolls sideways. */
+  const stick = (h: Header<Call, unknown>) =>
+    h.column.getIsPinned()
+      ? { position: 'sticky' as const, left: CHECK_WIDTH + h.column.getStart('left'), zIndex: 1 }
+      : undefined;
 
   return (
     <div className={styles.scroller} ref={scroller} data-testid="calls-table" tabIndex={0}>
       <div className={styles.header} style={{ gridTemplateColumns: template, minWidth: width }} role="row">
-        <span />
+        <span className={`${styles.pinnedHead} ${styles.stickCheck}`} />
         {headers.map((h) => (
-          <HeaderCell key={h.id} header={h} sort={p.sort} onSort={p.onSort} />
+          <HeaderCell key={h.id} header={h} sort={p.sort} onSort={p.onSort} style={stick(h)} />
         ))}
         <span />
       </div>
@@ -91,7 +118,11 @@ export function CallsTable(p: CallsTableProps) {
                 <span className={styles.placeholder} />
               ) : (
                 [
-                  <span key="check" className={styles.check} onClick={(e) => e.stopPropagation()}>
+                  <span
+                    key="check"
+                    className={`${styles.check} ${styles.pinned} ${styles.stickCheck}`}
+                    onClick={(e) => e.stopPropagation()}
+                  >
                     <input
                       type="checkbox"
                       checked={p.checked.has(call.id)}
@@ -116,8 +147,9 @@ export function CallsTable(p: CallsTableProps) {
                     return (
                       <span
                         key={h.id}
-                        className={`${styles.cell} ${meta.align === 'right' ? styles.right : ''}`}
+                        className={`${styles.cell} ${meta.align === 'right' ? styles.right : ''} ${h.column.getIsPinned() ? styles.pinned : ''}`}
                         data-col={h.id}
+                        style={stick(h)}
                       >
                         {meta.render(call)}
                       </span>
@@ -137,17 +169,22 @@ function HeaderCell({
   header,
   sort,
   onSort,
+  style,
 }: {
   header: Header<Call, unknown>;
   sort: CallsTableProps['sort'];
   onSort: (f: string) => void;
+  style: CSSProperties | undefined;
 }) {
   const meta = header.column.columnDef.meta as ColumnMeta | undefined;
   const sortField = meta?.sortField;
   const active = sortField !== undefined && sort.field === sortField;
   return (
     <span
-      className={`${styles.headCell} ${meta?.align === 'right' ? styles.right : ''}`}
+      className={`${styles.headCell} ${meta?.align === 'right' ? styles.right : ''} ${header.column.getIsPinned() ? styles.pinnedHead : ''}`}
+      style={style}
+      data-col={header.column.id}
+      data-width={header.getSize()}
       role="columnheader"
       aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
     >
@@ -166,6 +203,7 @@ function HeaderCell({
       )}
       <span
         className={styles.resizer}
+        data-testid="resizer"
         onMouseDown={header.getResizeHandler()}
         onDoubleClick={() => header.column.resetSize()}
       />

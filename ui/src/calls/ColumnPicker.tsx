@@ -1,11 +1,13 @@
-// Picks extra columns of the calls table from the paths found in a sample of the filtered
-// calls (inputs, output, attributes, to two levels), or any path typed in.
+// The calls table's columns: each shown or hidden and pinned or not (remembered per project),
+// and extra columns picked from the paths found in a sample of the filtered calls (inputs,
+// output, attributes, to two levels), or any path typed in.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { postJsonl } from '../api/client';
 import type { Call, CallsQueryReq } from '../api/types';
 import { isColumnPath } from './callsSearch';
 import styles from './CallsPage.module.css';
+import { type ColumnLayout, toggleHidden, togglePinned } from './useColumnLayout';
 
 const SAMPLE = 50;
 
@@ -19,10 +21,17 @@ function paths(value: unknown, prefix: string, depth: number, out: Set<string>):
 
 export function ColumnPicker({
   request,
+  columns,
+  layout,
+  onLayout,
   cols,
   onChange,
 }: {
   request: Pick<CallsQueryReq, 'project_id' | 'filter' | 'query'>;
+  /** Every column of the table, in order (the status column has no header). */
+  columns: readonly { id: string; header: string }[];
+  layout: ColumnLayout;
+  onLayout: (next: ColumnLayout) => void;
   cols: readonly string[];
   onChange: (cols: string[]) => void;
 }) {
@@ -59,6 +68,33 @@ export function ColumnPicker({
       </button>
       {open && (
         <div className={styles.picker} data-testid="column-picker">
+          <div className={styles.muted}>Shown, and pinned at the left</div>
+          {columns
+            .filter((c) => c.header !== '' && !c.id.startsWith('path:'))
+            .map((c) => (
+              <div key={c.id} className={styles.pickerItem} data-testid="layout-item" data-col={c.id}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={!layout.hidden.includes(c.id)}
+                    onChange={() => onLayout(toggleHidden(layout, c.id))}
+                    data-testid="column-shown"
+                  />{' '}
+                  {c.header}
+                </label>{' '}
+                <button
+                  type="button"
+                  className={styles.pin}
+                  aria-pressed={layout.pinned.includes(c.id)}
+                  onClick={() => onLayout(togglePinned(layout, c.id))}
+                  title={layout.pinned.includes(c.id) ? 'Unpin' : 'Pin at the left'}
+                  data-testid="column-pin"
+                >
+                  pin
+                </button>
+              </div>
+            ))}
+          <div className={styles.muted}>Added from the calls</div>
           {sample.isPending && <div className={styles.muted}>Reading {SAMPLE} calls…</div>}
           {options.map((p) => (
             <label key={p} className={styles.pickerItem}>
