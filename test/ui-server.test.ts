@@ -164,6 +164,7 @@ describe('static files, open mode', () => {
     const paths = Object.keys(doc.paths);
     assert.deepEqual(paths.filter((p) => p.includes('/ui')).sort(), [
       '/ui/api/calls/timeseries',
+      '/ui/api/object_version_counts',
       '/ui/api/projects',
       '/ui/api/trace_tree',
     ]);
