@@ -405,7 +405,8 @@ export function exampleFromSchema(schema: any, key = ''): unknown {
       return out;
     }
     case 'array':
-      return [];
+      // As few items as the schema allows.
+      return Array.from({ length: schema.minItems ?? 0 }, () => exampleFromSchema(schema.items));
     case 'string':
       return key === 'project_id' ? PROJECT : schema.format === 'date-time' ? '2026-01-01T00:00:00Z' : 'x';
     case 'integer':
