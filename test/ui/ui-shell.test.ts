@@ -142,10 +142,17 @@ test('an empty project says how to send its first trace, with this server and pr
     const p = await openPage(browser, w.url, { theme });
     await p.page.goto(`${w.url}/ui/ui-team/empty/calls`);
     await p.page.locator('[data-testid=first-trace]').waitFor();
-    const python = await p.page.locator('[data-testid=first-trace-python]').innerText();
-    assert.match(python, new RegExp(`WANDB_BASE_URL=${w.url}\\n`));
-    assert.match(python, /weave\.init\("ui-team\/empty"\)/);
-    assert.match(await p.page.locator('[data-testid=first-trace-js]').innerText(), /WF_TRACE_SERVER_URL=/);
+    const env = await p.page.locator('[data-testid=first-trace-python-env]').innerText();
+    assert.match(env, new RegExp(`WANDB_BASE_URL=${w.url}\\n`));
+    assert.match(
+      await p.page.locator('[data-testid=first-trace-python]').innerText(),
+      /weave\.init\("ui-team\/empty"\)/,
+    );
+    assert.match(
+      await p.page.locator('[data-testid=first-trace-js-env]').innerText(),
+      new RegExp(`WF_TRACE_SERVER_URL=${w.url}`),
+    );
+    assert.match(await p.page.locator('[data-testid=first-trace-js]').innerText(), /weave\.init\('ui-team\/empty'\)/);
     assert.match(
       await p.page.locator('[data-testid=first-trace-otlp]').innerText(),
       new RegExp(`ENDPOINT=${w.url}/otel/v1/traces[\\s\\S]*project_id=ui-team/empty`),
