@@ -90,13 +90,12 @@ export function usageOfSummary(summary: Readonly<Dict>): Map<string, LlmUsage> {
  * as llmUsage counts them. Null when there is no usage object.
  */
 export function usageTokens(summary: Record<string, unknown>): number | null {
-  const usage = summary.usage;
-  if (!isDict(usage)) return null;
+  return isDict(summary.usage) ? tokensOf(usageOfSummary(summary)) : null;
+}
+
+/** As usageTokens, over usage already decoded (usageOf / usageOfSummary). */
+export function tokensOf(usage: ReadonlyMap<string, LlmUsage>): number {
   let total = 0;
-  for (const u of Object.values(usage)) {
-    if (!isDict(u)) continue;
-    const c = llmUsage(u);
-    total += c.total_tokens > 0 ? c.total_tokens : c.prompt_tokens + c.completion_tokens;
-  }
+  for (const c of usage.values()) total += c.total_tokens > 0 ? c.total_tokens : c.prompt_tokens + c.completion_tokens;
   return total;
 }

@@ -10,7 +10,7 @@ import type { TraceSkeletonRow } from '../../storage/call-store.js';
 import type { Store } from '../../storage/store.js';
 import { formatTimestamp } from '../../time.js';
 import { callStatus } from '../calls/call-summary.js';
-import { usageOfSummary, usageTokens } from '../costs/llm-usage.js';
+import { tokensOf, usageOfSummary } from '../costs/llm-usage.js';
 import { createUsageCostMeter, type UsageCostMeter } from '../costs/usage-cost-meter.js';
 
 /** A row with its summary decoded: only summaries that may hold usage or error counts are. */
@@ -33,7 +33,11 @@ function node({ row, summary, usage }: ReturnType<typeof decode>, meter: UsageCo
     started_at: formatTimestamp(startedAt),
     ended_at: endedAt === null ? null : formatTimestamp(endedAt),
     status: callStatus({ exception, ended_at: endedAt }, summary),
-    tokens: usageTokens(summary),
+    // Decoded once: the usage map gives tokens, cost and models.
+    tokens:
+      typeof summary.usage === 'object' && summary.usage !== null && !Array.isArray(summary.usage)
+        ? tokensOf(usage)
+        : null,
     cost_usd: usage.size === 0 ? null : meter.costOf(usage, startedAt),
     models: [...usage.keys()],
   });

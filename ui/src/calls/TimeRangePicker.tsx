@@ -49,21 +49,18 @@ export function TimeRangePicker({ range, onChange }: { range: TimeRange; onChang
       </span>
       {custom && (
         <span className={styles.customRange}>
-          <input
-            type="datetime-local"
-            aria-label="From"
-            value={localValue(range.from)}
-            onChange={(e) => onChange({ ...range, from: fromLocal(e.target.value) })}
-            data-testid="range-from"
-          />
-          →
-          <input
-            type="datetime-local"
-            aria-label="To"
-            value={localValue(range.to)}
-            onChange={(e) => onChange({ ...range, to: fromLocal(e.target.value) })}
-            data-testid="range-to"
-          />
+          {(['from', 'to'] as const).map((end, i) => (
+            <span key={end}>
+              {i === 1 && '→ '}
+              <input
+                type="datetime-local"
+                aria-label={end === 'from' ? 'From' : 'To'}
+                value={localValue(range[end])}
+                onChange={(e) => onChange({ ...range, [end]: fromLocal(e.target.value) })}
+                data-testid={`range-${end}`}
+              />
+            </span>
+          ))}
         </span>
       )}
       {set && (
