@@ -172,7 +172,12 @@ export const CallsQueryReq = Strict({
   filter: Nullable(CallsFilter),
   limit: Limit,
   offset: Offset,
-  sort_by: Nullable(List(SortBy, MAX_NAMES)),
+  sort_by: Nullable(
+    List(SortBy, MAX_NAMES, {
+      description:
+        'Weft also sorts by summary.weave.total_tokens and summary.weave.total_cost (first term only; calls without them last) and feedback.[<type>].count',
+    }),
+  ),
   query: Nullable(Query),
   include_costs: Nullable(Type.Boolean({ default: false })),
   include_feedback: Nullable(Type.Boolean({ default: false })),

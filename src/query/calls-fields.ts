@@ -20,6 +20,13 @@ export const CALL_COMPUTED_FIELDS = ['status', 'latency_ms', 'trace_name'] as co
 export type CallComputedField = (typeof CALL_COMPUTED_FIELDS)[number];
 const COMPUTED_PREFIX = 'summary.weave.';
 
+/**
+ * Sort keys the service computes (service/calls/derived-sort.ts), not the engines: a call's
+ * total tokens and USD cost. Weft's own; valid only as the first sort_by term.
+ */
+export const CALL_DERIVED_SORT_FIELDS = ['summary.weave.total_tokens', 'summary.weave.total_cost'] as const;
+export type CallDerivedSortField = (typeof CALL_DERIVED_SORT_FIELDS)[number];
+
 /** What a feedback field reads: the payload (at a path) or one of the ref columns. */
 export const FEEDBACK_REF_FIELDS: ReadonlySet<string> = new Set(['runnable_ref', 'call_ref', 'trigger_ref']);
 
@@ -52,7 +59,10 @@ function isComputed(name: string): name is CallComputedField {
   return (CALL_COMPUTED_FIELDS as readonly string[]).includes(name);
 }
 
-/** `feedback.[<type>].payload[.<path>]` or `feedback.[<type>].runnable_ref|call_ref|trigger_ref`; `[*]` = any type. */
+/**
+ * `feedback.[<type>].payload[.<path>]`, `feedback.[<type>].runnable_ref|call_ref|trigger_ref`,
+ * or `feedback.[<type>].count` (how many such rows the call has: Weft's own); `[*]` = any type.
+ */
 function resolveFeedback(name: string): FieldRef {
   const rest = name.slice('feedback.['.length);
   const close = rest.indexOf(']');
@@ -60,7 +70,7 @@ function resolveFeedback(name: string): FieldRef {
   const type = rest.slice(0, close);
   const tail = rest.slice(close + 2);
   const feedbackType = type === '*' ? null : type;
-  if (FEEDBACK_REF_FIELDS.has(tail)) return { kind: 'feedback', feedbackType, path: [tail] };
+  if (FEEDBACK_REF_FIELDS.has(tail) || tail === 'count') return { kind: 'feedback', feedbackType, path: [tail] };
   if (tail === 'payload') return { kind: 'feedback', feedbackType, path: ['payload'] };
   if (tail.startsWith('payload.')) {
     return {
@@ -77,6 +87,8 @@ export const callsFieldCatalog: FieldCatalog = {
   resolve(name: string): FieldRef {
     const type = Object.hasOwn(CALL_FIELD_COLUMNS, name) ? CALL_FIELD_COLUMNS[name] : undefined;
     if (type !== undefined) return { kind: 'column', name, type };
+    if ((CALL_DERIVED_SORT_FIELDS as readonly string[]).includes(name))
+      throw new InvalidFieldError(`${name} can only be the first sort_by term (it cannot be filtered on)`);
     if (name.startsWith(COMPUTED_PREFIX)) {
       const computed = name.slice(COMPUTED_PREFIX.length);
       if (isComputed(computed)) return { kind: 'computed', name: computed };

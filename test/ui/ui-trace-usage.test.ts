@@ -264,3 +264,83 @@ test('the timeline has a time axis; dragging across it zooms (in the URL), bars 
     await p.context.close();
   }
 });
+
+test('the calls table sorts by tokens, cost and feedback on the server, calls without them last', async () => {
+  const completions = calls.filter((c) => c.op_name.includes('openai.chat.completions.create'));
+  const final = completions.find((c) => c.summary.usage[MODEL].total_tokens === USAGE.final.input + USAGE.final.output);
+  for (const [id, feedback_type, payload] of [
+    [final.id, 'wandb.reaction.1', { emoji: '👍' }],
+    [final.id, 'wandb.reaction.1', { emoji: '👍' }],
+    [failedLookup(), 'wandb.note.1', { note: 'why?' }],
+  ] as const) {
+    const r = await w.t.post('/feedback/create', {
+      project_id: PROJECT,
+      weave_ref: `weave:///${PROJECT}/call/${id}`,
+      feedback_type,
+      payload,
+    });
+    assert.equal(r.status, 200, r.text);
+  }
+  /** What the server holds, as the Tokens and Cost cells print it, best first. */
+  const tokensOf = (c: any) =>
+    Object.values((c.summary?.usage ?? {}) as Record<string, any>).reduce((s, u) => s + u.total_tokens, 0);
+  const withUsage = calls.filter((c) => c.summary?.usage && Object.keys(c.summary.usage).length > 0);
+  const tokensDesc = withUsage.map(tokensOf).sort((a, b) => b - a);
+  assert.ok(tokensDesc.length >= completions.length && tokensDesc[0]! >= 244, JSON.stringify(tokensDesc));
+  /** As the Cost cell prints it (formatCost). */
+  const costOf = (c: any) => {
+    const usd = Object.values(c.summary.usage as Record<string, any>).reduce(
+      (s, u) => s + u.prompt_tokens * PRICE.prompt + u.completion_tokens * PRICE.completion,
+      0,
+    );
+    return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(3)}`;
+  };
+  const costsDesc = [...withUsage].sort((a, b) => tokensOf(b) - tokensOf(a)).map(costOf);
+  const p = await openPage(browser, w.url, { theme: 'dark' });
+  const { page } = p;
+  const column = (col: string) =>
+    page.$$eval(`[data-testid=call-row] [data-col="${col}"]`, (cells) => cells.map((c) => c.textContent ?? ''));
+  await page.goto(`${w.url}/ui/${PROJECT}/calls?roots=0`);
+  await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '13 calls');
+  await page.locator('[data-testid=sort-tokens]').click();
+  await page.waitForURL(/sort=summary\.weave\.total_tokens(%3A|:)desc/);
+  await page.waitForFunction(
+    (top) => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="tokens"]')?.textContent === top,
+    String(tokensDesc[0]),
+  );
+  const tokens = await column('tokens');
+  assert.deepEqual(tokens.slice(0, tokensDesc.length), tokensDesc.map(String));
+  assert.deepEqual(tokens.slice(tokensDesc.length), Array(13 - tokensDesc.length).fill(''));
+  await page.locator('[data-testid=sort-tokens]').click();
+  await page.waitForURL(/total_tokens(%3A|:)asc/);
+  const tokensAsc = [...tokensDesc].reverse().map(String);
+  await page.waitForFunction(
+    (low) => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="tokens"]')?.textContent === low,
+    tokensAsc[0]!,
+  );
+  assert.deepEqual((await column('tokens')).slice(0, tokensAsc.length), tokensAsc);
+
+  // Cost: every call with usage is priced here (one model, a project price), so the order is the tokens'.
+  await page.locator('[data-testid=sort-cost]').click();
+  await page.waitForURL(/sort=summary\.weave\.total_cost(%3A|:)desc/);
+  await page.waitForFunction(
+    (top) => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="cost"]')?.textContent === top,
+    costsDesc[0]!,
+  );
+  const costs = await column('cost');
+  assert.deepEqual(costs.slice(0, costsDesc.length), costsDesc);
+  assert.deepEqual(costs.slice(costsDesc.length), Array(13 - costsDesc.length).fill(''));
+
+  await page.locator('[data-testid=sort-feedback]').click();
+  await page.waitForURL(/sort=feedback\.%5B\*%5D\.count(%3A|:)desc|sort=feedback\.\[\*\]\.count(%3A|:)desc/);
+  await page.waitForFunction(
+    (id) => document.querySelector('[data-testid=call-row][data-index="0"]')?.getAttribute('data-id') === id,
+    final.id,
+  );
+  const feedback = await column('feedback');
+  assert.deepEqual(feedback.slice(0, 3), ['👍2', ' +1', '']);
+  assert.equal(await page.locator('[data-testid=call-row][data-index="1"]').getAttribute('data-id'), failedLookup());
+  await shot(page, 'calls-sorted-by-feedback-dark');
+  assert.deepEqual(p.errors, []);
+  await p.context.close();
+});

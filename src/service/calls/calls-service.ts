@@ -23,6 +23,7 @@ import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
 import { nowMicros, parseTimestamp } from '../../time.js';
 import { createRefValueReader } from '../refs/ref-values.js';
 import { createSerialLane } from './serial-lane.js';
+import { derivedSortedCalls, derivedSortOf } from './derived-sort.js';
 
 export interface Caller {
   readonly userId: string;
@@ -117,8 +118,21 @@ export function createCallsService(store: Store) {
     throw new InvalidRequestError(`batch[${index}]: mode "${mode}" needs req.${mode}`);
   }
 
+  /** The compiled query and its calls in order: the engine's, or a derived sort's (derived-sort.ts). */
+  function queried(req: CallsQueryReq): { q: CallsQuery; calls: AsyncIterable<StoredCall> } {
+    const derived = derivedSortOf(req);
+    if (derived === null) {
+      const q = compileCallsQuery(req);
+      return { q, calls: store.calls.query(q) };
+    }
+    const q = compileCallsQuery({ ...req, sort_by: derived.rest });
+    return { q, calls: derivedSortedCalls(store, q, derived) };
+  }
+
   /** Streams rendered calls, `CHUNK` at a time, hydrated with feedback / expanded refs as asked. */
-  async function* renderedChunks(q: CallsQuery, opts: HydrationOptions, caller: Caller): AsyncGenerator<string[]> {
+  async function* renderedChunks(req: CallsQueryReq, caller: Caller): AsyncGenerator<string[]> {
+    const { q, calls } = queried(req);
+    const opts = hydrationOf(req);
     const columns = q.columns ? new Set<string>(q.columns) : null;
     let batch: StoredCall[] = [];
     const flush = async () => {
@@ -128,7 +142,7 @@ export function createCallsService(store: Store) {
       batch = [];
       return lines;
     };
-    for await (const call of store.calls.query(q)) {
+    for await (const call of calls) {
       batch.push(call);
       if (batch.length >= CHUNK) yield await flush();
     }
@@ -255,7 +269,7 @@ export function createCallsService(store: Store) {
      * returned, so a bad query still becomes an ordinary JSON error response.
      */
     async streamQuery(req: CallsQueryReq, caller: Caller): Promise<Readable> {
-      const chunks = renderedChunks(compileCallsQuery(req), hydrationOf(req), caller);
+      const chunks = renderedChunks(req, caller);
       const first = await chunks.next();
       async function* lines() {
         try {
@@ -271,7 +285,7 @@ export function createCallsService(store: Store) {
     /** The JSON twin of streamQuery: `{"calls": [...]}`. */
     async queryJson(req: CallsQueryReq, caller: Caller): Promise<string> {
       const parts: string[] = [];
-      for await (const chunk of renderedChunks(compileCallsQuery(req), hydrationOf(req), caller)) parts.push(...chunk);
+      for await (const chunk of renderedChunks(req, caller)) parts.push(...chunk);
       return `{"calls":[${parts.join(',')}]}`;
     },
 

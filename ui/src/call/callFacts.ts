@@ -50,26 +50,38 @@ export function latencyMs(call: Pick<Call, 'started_at' | 'ended_at' | 'summary'
   return new Date(call.ended_at).getTime() - new Date(call.started_at).getTime();
 }
 
-/** Total tokens over every model in summary.usage. */
+/** A usage count as the server reads it (Python's int()): missing or unreadable is 0. */
+function count(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? Math.trunc(v) : 0;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);
+  return 0;
+}
+
+/**
+ * Total tokens over every model in summary.usage, as the server counts them when it sorts by
+ * summary.weave.total_tokens: each model's reported total, else every input token (cache
+ * reads and writes included) plus every output token. Null when no model has usage.
+ */
 export function totalTokens(call: Pick<Call, 'summary'>): number | null {
   const usage = (call.summary as { usage?: unknown } | undefined)?.usage;
-  if (typeof usage !== 'object' || usage === null) return null;
-  let total = 0;
+  if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return null;
+  let total: number | null = null;
   for (const u of Object.values(usage as Record<string, Record<string, unknown>>)) {
-    if (typeof u !== 'object' || u === null) continue;
-    const t = u.total_tokens ?? u.total_token_count;
-    if (typeof t === 'number') total += t;
-    else {
-      for (const k of [
-        'prompt_tokens',
-        'completion_tokens',
-        'input_tokens',
-        'output_tokens',
-        'prompt_token_count',
-        'candidates_token_count',
-      ])
-        if (typeof u[k] === 'number') total += u[k] as number;
-    }
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) continue;
+    const reported = count(u.total_tokens) + count(u.total_token_count);
+    // Anthropic's own shape reports cache tokens beside input_tokens, not inside it.
+    const cache =
+      'prompt_tokens' in u || 'prompt_token_count' in u
+        ? 0
+        : count(u.cache_read_input_tokens) + count(u.cache_creation_input_tokens);
+    const input = count(u.prompt_tokens) + count(u.input_tokens) + count(u.prompt_token_count) + cache;
+    const output =
+      count(u.completion_tokens) +
+      count(u.output_tokens) +
+      count(u.candidates_token_count) +
+      count(u.thoughts_token_count);
+    total = (total ?? 0) + (reported > 0 ? reported : input + output);
   }
   return total;
 }

@@ -32,9 +32,18 @@ export const CALL_COLUMNS = [
     align: 'right',
     render: (c) => formatDuration(latencyMs(c)),
   }),
-  column('tokens', 'Tokens', 80, { align: 'right', render: (c) => formatTokens(totalTokens(c)) }),
-  column('cost', 'Cost', 96, { align: 'right', render: (c) => formatCost(totalCost(c)) }),
-  column('feedback', 'Feedback', 110, { render: (c) => <FeedbackCell call={c} /> }),
+  // Tokens and cost are ranked by the server (Weft's own sort fields; calls without usage last).
+  column('tokens', 'Tokens', 80, {
+    sortField: 'summary.weave.total_tokens',
+    align: 'right',
+    render: (c) => formatTokens(totalTokens(c)),
+  }),
+  column('cost', 'Cost', 96, {
+    sortField: 'summary.weave.total_cost',
+    align: 'right',
+    render: (c) => formatCost(totalCost(c)),
+  }),
+  column('feedback', 'Feedback', 110, { sortField: 'feedback.[*].count', render: (c) => <FeedbackCell call={c} /> }),
 ];
 
 /** Last, after any column the user adds, so an added column lands in view. */

@@ -40,6 +40,9 @@ export const SORTABLE: Record<string, string> = {
   'summary.weave.latency_ms': 'Latency',
   op_name: 'Op',
   display_name: 'Name',
+  'summary.weave.total_tokens': 'Tokens',
+  'summary.weave.total_cost': 'Cost',
+  'feedback.[*].count': 'Feedback',
 };
 
 function isClause(x: unknown): x is FilterClause {

@@ -68,6 +68,7 @@ function computedField(name: string): FieldSql {
  * A field of the feedback attached to the call (rows with weave_ref = the call's ref),
  * optionally of one feedback_type. The value is that of the most recent such row,
  * preferring rows where the field is present; NULL when the call has no such feedback.
+ * `count` is how many such rows there are (0 when none).
  */
 function feedbackField(feedbackType: string | null, path: readonly string[]): FieldSql {
   const [head, ...rest] = path;
@@ -79,6 +80,10 @@ function feedbackField(feedbackType: string | null, path: readonly string[]): Fi
     // COALESCE: a call without such feedback has the field absent (a condition is never NULL).
     const exists = sql`COALESCE(${pick(present, present)}, 0)`;
     return { ...pick(sqliteJsonValue('fb.payload', rest), present), exists, type: 'text' };
+  }
+  if (head === 'count') {
+    const n = sql`(SELECT COUNT(*) FROM feedback AS fb WHERE fb.project_id = calls.project_id AND fb.weave_ref = 'weave:///' || calls.project_id || '/call/' || calls.id${ofType})`;
+    return { ...n, type: 'integer', notNull: true };
   }
   if (head === 'runnable_ref' || head === 'call_ref' || head === 'trigger_ref') {
     const ref = sqlIdentifier(`fb.${head}`);
