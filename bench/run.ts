@@ -21,6 +21,7 @@ import * as del from './delete.js';
 import * as mixed from './mixed.js';
 import * as ui from './ui.js';
 import * as costs from './costs.js';
+import * as callsSort from './calls-sort.js';
 import * as engine from './engine.js';
 import * as otlp from './otlp.js';
 import * as agents from './agents.js';
@@ -39,6 +40,7 @@ const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; 
   { name: 'delete', aliases: ['delete'], run: del.run, seeded: true },
   { name: 'startup', aliases: ['startup'], run: startup.run, seeded: true },
   { name: 'costs', aliases: ['costs'], run: costs.run, seeded: true },
+  { name: 'calls-sort', aliases: ['calls-sort', 'sort'], run: callsSort.run, seeded: true },
   { name: 'ui', aliases: ['ui'], run: ui.run, seeded: true },
   // Not part of a plain `npm run bench`: it needs chdb (~550 MB), installed on first use.
   { name: 'engine', aliases: ['engine', 'clickhouse'], run: engine.run, seeded: true },

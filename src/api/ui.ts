@@ -164,6 +164,27 @@ export const UiObjectVersionCountsRes = Type.Object({
 });
 export type UiObjectVersionCountsRes = Static<typeof UiObjectVersionCountsRes>;
 
+/** At most this many paths are listed (the first, in code-point order). */
+export const MAX_CALL_PATHS = 1000;
+
+export const UiCallPathsReq = Strict({
+  project_id: ProjectId,
+  filter: Nullable(CallsFilter),
+  query: Nullable(Query),
+});
+export type UiCallPathsReq = Static<typeof UiCallPathsReq>;
+
+export const UiCallPathsRes = Type.Object({
+  paths: Type.Array(Type.String(), {
+    description:
+      'Every key path of the matching calls: inputs.<k>, inputs.<k>.<k2>, output.<k>, output.<k>.<k2>, attributes.<k>; keys holding a dot and _type, _class_name, _bases left out; in code-point order',
+  }),
+  complete: Type.Boolean({
+    description: `false when there are more than ${MAX_CALL_PATHS}: only the first are listed`,
+  }),
+});
+export type UiCallPathsRes = Static<typeof UiCallPathsRes>;
+
 const tag = 'Web UI';
 export const uiRoutes = {
   projects: defineRoute({
@@ -214,5 +235,16 @@ export const uiRoutes = {
     body: UiObjectVersionCountsReq,
     response: UiObjectVersionCountsRes,
     errors: [400],
+  }),
+  callPaths: defineRoute({
+    access: 'read',
+    id: 'ui_call_paths',
+    method: 'POST',
+    path: `${UI_API_PREFIX}/call_paths`,
+    tag,
+    baseOnly: true,
+    summary: 'The key paths of every call matching a calls filter: the columns the calls table offers',
+    body: UiCallPathsReq,
+    response: UiCallPathsRes,
   }),
 } as const;

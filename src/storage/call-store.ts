@@ -164,6 +164,14 @@ export interface CallStore {
    * particular order, as compact rows in chunks: what time series over calls aggregate.
    */
   metricRows(q: CallsQuery, from: Micros, to: Micros): AsyncIterable<readonly CallMetricRow[]>;
+  /**
+   * The keys found in the live calls matching the query's project and `where` (sort, limit,
+   * offset and columns are ignored), as paths: `inputs.<k>`, `inputs.<k>.<k2>`, `output.<k>`,
+   * `output.<k>.<k2>`, `attributes.<k>` (array elements are not keys). Keys that are empty,
+   * hold a dot, or are Weave's `_type`, `_class_name`, `_bases` are left out. Distinct, in
+   * code-point order, at most `limit` of them.
+   */
+  fieldPaths(q: CallsQuery, limit: number): Promise<string[]>;
 }
 
 /**

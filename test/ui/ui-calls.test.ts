@@ -27,7 +27,8 @@ before(async () => {
       op: op(PROJECT, i % 2 === 0 ? 'predict' : 'score'),
       started: T0 + i * 1000,
       ended: T0 + i * 1000 + latency(i),
-      inputs: { group: i % 3 === 0 ? 'a' : 'b', i },
+      // Only the oldest call has `rare`: no page of the newest calls would offer it.
+      inputs: { group: i % 3 === 0 ? 'a' : 'b', i, ...(i === 0 ? { rare: { note: 'only here' } } : {}) },
       output: `answer ${i}`,
       ...(i % 50 === 0 ? { exception: `failed ${i}` } : {}),
     });
@@ -202,11 +203,17 @@ test('j/k select rows and Enter opens the selected call in its trace', async () 
   await context.close();
 });
 
-test('a column picked from the sample shows truncated values, sorts on the server, and is kept in the URL', async () => {
+test('a column picked from every key of the calls shows truncated values, sorts on the server, and is kept in the URL', async () => {
   const { page, context } = await openPage(browser, w.url);
   await page.goto(BASE());
   await firstIds(page, 1);
   await page.locator('[data-testid=columns-button]').click();
+  // Offered: the keys of all 3,000 calls, the oldest one's too (two levels deep).
+  await page.locator('[data-testid=column-picker] input[data-path="inputs.rare.note"]').waitFor();
+  const offered = await page.$$eval('[data-testid=column-picker] input[data-path]', (els) =>
+    els.map((e) => e.getAttribute('data-path')),
+  );
+  assert.deepEqual(offered, ['inputs.group', 'inputs.i', 'inputs.rare', 'inputs.rare.note', 'output']);
   await page.locator('[data-testid=column-picker] input[data-path="inputs.group"]').check();
   await page.waitForURL(/cols=/);
   await page.locator('[data-testid=call-row][data-index="0"] [data-col="path:inputs.group"]').waitFor();
@@ -509,6 +516,39 @@ test('floats read at a readable precision in cells and in the detail, the exact 
   assert.equal(await inputs.locator('[data-exact="0.1"]').getAttribute('title'), null, 'an exact value needs no title');
   assert.equal(await page.locator('[data-testid=output] [data-exact="0.30000000000000004"]').innerText(), '0.3');
   await shot(page, 'call-floats-light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a custom time range: two instants typed in, kept in the URL; an empty end is no bound', async () => {
+  const { page, context, errors } = await openPage(browser, w.url, { theme: 'dark' });
+  await page.goto(BASE());
+  await firstIds(page, 1);
+  await page.locator('[data-testid=range-custom]').click();
+  // datetime-local takes local time to the minute: minutes 10 to 20 of the calls, a call a second.
+  const local = (ms: number) =>
+    page.evaluate((t) => {
+      const d = new Date(t);
+      const parts = [d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()].map((n) =>
+        String(n).padStart(2, '0'),
+      );
+      return `${d.getFullYear()}-${parts[0]}-${parts[1]}T${parts[2]}:${parts[3]}`;
+    }, ms);
+  await page.locator('[data-testid=range-from]').fill(await local(T0 + 10 * 60_000));
+  await page.locator('[data-testid=range-to]').fill(await local(T0 + 20 * 60_000));
+  await page.waitForURL((u) => u.searchParams.get('to') === new Date(T0 + 20 * 60_000).toISOString());
+  assert.equal(new URL(page.url()).searchParams.get('from'), new Date(T0 + 10 * 60_000).toISOString());
+  await page.locator('[data-testid=calls-total]', { hasText: /^600 traces$/ }).waitFor();
+  const first = await firstIds(page, 1);
+  assert.deepEqual(first, [calls[1199]!.id], 'newest first: the last call before the end');
+  await shot(page, 'calls-custom-range-dark');
+  // Emptying the start leaves the range open before the end.
+  await page.locator('[data-testid=range-from]').fill('');
+  await page.waitForURL((u) => !u.searchParams.has('from') && u.searchParams.has('to'));
+  await page.locator('[data-testid=calls-total]', { hasText: /^1,200 traces$/ }).waitFor();
+  await page.reload();
+  await page.locator('[data-testid=calls-total]', { hasText: /^1,200 traces$/ }).waitFor();
+  assert.match(await page.locator('[data-testid=range-chip]').innerText(), /^the first call → /);
   assert.deepEqual(errors, []);
   await context.close();
 });

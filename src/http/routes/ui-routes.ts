@@ -17,6 +17,7 @@ import { bindRoute } from '../bind-route.js';
 import { traceTree } from '../../service/ui/ui-trace-tree.js';
 import { callsTimeseries } from '../../service/ui/ui-timeseries.js';
 import { objectVersionCounts } from '../../service/ui/ui-object-version-counts.js';
+import { callPaths } from '../../service/ui/ui-call-paths.js';
 import { untilClosed } from '../close-signal.js';
 
 /** On every answer below /ui: the UI loads nothing from elsewhere, runs no inline script, is never framed. */
@@ -128,6 +129,7 @@ export async function registerUiRoutes(app: FastifyInstance, store: Store, uiDir
     callsTimeseries(store, body, untilClosed(reply.raw)),
   );
   bindRoute(app, uiRoutes.objectVersionCounts, (body) => objectVersionCounts(store, body));
+  bindRoute(app, uiRoutes.callPaths, (body) => callPaths(store, body));
   // Only reply.sendFile: the routes are ours (fastify-static's own would answer 404s its way).
   await app.register(fastifyStatic, { serve: false });
   app.addHook('onSend', async (req, reply, payload) => {

@@ -37,7 +37,12 @@ export type Obj = ObjReadRes['obj'];
 export type TableQueryRes = StaticOfSchema<typeof TableQueryResDef>;
 export type TableRow = TableQueryRes['rows'][number];
 export type TableQueryStatsRes = StaticOfSchema<typeof TableQueryStatsResDef>;
-export type { UiObjectVersionCountsReq, UiObjectVersionCountsRes } from '../../../src/api/ui.js';
+export type {
+  UiCallPathsReq,
+  UiCallPathsRes,
+  UiObjectVersionCountsReq,
+  UiObjectVersionCountsRes,
+} from '../../../src/api/ui.js';
 export type { UiTimeseriesBucket, UiTimeseriesReq, UiTimeseriesRes, UiTimeseriesTotals } from '../../../src/api/ui.js';
 export type { ThreadSchema, ThreadsQueryReq } from '../../../src/api/threads.js';
 // The agent API (GenAI spans).

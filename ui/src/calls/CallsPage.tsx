@@ -128,7 +128,7 @@ export function CallsPage() {
             setSearch({ ...rest, ...(from ? { from } : {}), ...(to ? { to } : {}) });
           }}
         />
-        <span data-testid="calls-total">
+        <span className={styles.total} data-testid="calls-total">
           {data.total === null
             ? 'Counting…'
             : `${formatCount(data.total)} ${search.roots === false ? 'call' : 'trace'}${data.total === 1 ? '' : 's'}`}

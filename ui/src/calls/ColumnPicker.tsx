@@ -1,23 +1,13 @@
 // The calls table's columns: each shown or hidden and pinned or not (remembered per project),
-// and extra columns picked from the paths found in a sample of the filtered calls (inputs,
-// output, attributes, to two levels), or any path typed in.
+// and extra columns picked from every key path of the filtered calls (inputs and output to two
+// levels, attributes to one: /ui/api/call_paths), or any path typed in.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { postJsonl } from '../api/client';
-import type { Call, CallsQueryReq } from '../api/types';
+import { postJson } from '../api/client';
+import type { CallsQueryReq, UiCallPathsReq, UiCallPathsRes } from '../api/types';
 import { isColumnPath } from './callsSearch';
 import styles from './CallsPage.module.css';
 import { type ColumnLayout, toggleHidden, togglePinned } from './useColumnLayout';
-
-const SAMPLE = 50;
-
-function paths(value: unknown, prefix: string, depth: number, out: Set<string>): void {
-  out.add(prefix);
-  if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) return;
-  for (const [k, v] of Object.entries(value))
-    if (!k.includes('.') && k !== '_type' && k !== '_class_name' && k !== '_bases')
-      paths(v, `${prefix}.${k}`, depth - 1, out);
-}
 
 export function ColumnPicker({
   request,
@@ -37,29 +27,17 @@ export function ColumnPicker({
 }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
-  const sample = useQuery({
-    queryKey: ['column-sample', JSON.stringify(request)],
+  const found = useQuery({
+    queryKey: ['call-paths', JSON.stringify(request)],
     enabled: open,
     queryFn: ({ signal }) =>
-      postJsonl<Call>(
-        '/calls/stream_query',
-        {
-          ...request,
-          limit: SAMPLE,
-          columns: ['id', 'inputs', 'output', 'attributes'],
-          sort_by: [{ field: 'started_at', direction: 'desc' }],
-        } satisfies CallsQueryReq,
+      postJson<UiCallPathsRes>(
+        '/ui/api/call_paths',
+        { project_id: request.project_id, filter: request.filter, query: request.query } satisfies UiCallPathsReq,
         signal,
       ),
   });
-  const found = new Set<string>();
-  for (const c of sample.data ?? []) {
-    paths(c.inputs, 'inputs', 2, found);
-    paths(c.output, 'output', 2, found);
-    paths(c.attributes, 'attributes', 1, found);
-  }
-  for (const c of ['inputs', 'attributes']) found.delete(c);
-  const options = [...new Set([...cols, ...[...found].sort()])];
+  const options = [...new Set([...cols, ...['output', ...(found.data?.paths ?? [])].sort()])];
   const toggle = (p: string) => onChange(cols.includes(p) ? cols.filter((c) => c !== p) : [...cols, p]);
   return (
     <span className={styles.pickerWrap}>
@@ -95,7 +73,12 @@ export function ColumnPicker({
               </div>
             ))}
           <div className={styles.muted}>Added from the calls</div>
-          {sample.isPending && <div className={styles.muted}>Reading {SAMPLE} calls…</div>}
+          {found.isPending && <div className={styles.muted}>Reading the calls' keys…</div>}
+          {found.data?.complete === false && (
+            <div className={styles.muted} data-testid="paths-incomplete">
+              The first {found.data.paths.length.toLocaleString()} paths; type any other below.
+            </div>
+          )}
           {options.map((p) => (
             <label key={p} className={styles.pickerItem}>
               <input type="checkbox" checked={cols.includes(p)} onChange={() => toggle(p)} data-path={p} />{' '}

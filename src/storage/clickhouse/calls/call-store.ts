@@ -19,6 +19,7 @@ import { chIdentifier } from '../engine/dialect.js';
 import { deletionRow, renameRow } from './call-rows.js';
 import { callWrites } from './call-writes.js';
 import { groupWrites } from '../engine/write-groups.js';
+import { buildFieldPaths } from './call-paths.js';
 import { streamWithLeaves, withLeaves } from './call-leaves.js';
 import {
   type LeafReads,
@@ -262,6 +263,13 @@ export function createClickHouseCallStore(
         );
       });
       return { count: Number(row!.n), first: num(row!.first), last: num(row!.last) };
+    },
+    async fieldPaths(q, limit) {
+      const rows = await withLeaves(client, database, q, (leaves) => {
+        const { sql, params } = buildFieldPaths(database, q, limit, nowMicros(), leaves);
+        return selectRows<{ p: string }>(client, sql, params);
+      });
+      return rows.map((r) => r.p);
     },
     metricRows(q, from, to) {
       return streamWithLeaves(client, database, { ...q, sort: [] }, async function* (leaves) {

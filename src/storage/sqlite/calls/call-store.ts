@@ -2,6 +2,7 @@
 // (sqlite/calls/call-writes.ts; each batch acknowledged only after its commit); queries streamed in
 // chunks from the reader threads (sqlite/engine/read-threads.ts), point reads on this thread. Expired
 // calls (expire_at <= now) are invisible at once and hard-deleted later by purgeExpired.
+import { buildFieldPaths } from './call-paths.js';
 import type {
   CallEndPart,
   CallMetricRow,
@@ -138,6 +139,10 @@ export function createSqliteCallStore(db: SqliteDb, reads: ReadThreads, writer: 
     metricRows(q, from, to) {
       const { sql, params } = buildMetricRows(q, from, to, nowMicros());
       return reads.stream<CallMetricRow>(sql, params, METRIC_ROWS_PER_CHUNK, { raw: true });
+    },
+    async fieldPaths(q, limit) {
+      const { sql, params } = buildFieldPaths(q, limit, nowMicros());
+      return (await reads.all<{ p: string }>(sql, params)).map((r) => r.p);
     },
     async delete(projectId, callIds, at) {
       return callIds.length === 0 ? 0 : writer.run('calls.delete', [projectId, callIds, at]);
