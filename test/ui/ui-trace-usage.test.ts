@@ -296,51 +296,65 @@ test('the calls table sorts by tokens, cost and feedback on the server, calls wi
     return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(3)}`;
   };
   const costsDesc = [...withUsage].sort((a, b) => tokensOf(b) - tokensOf(a)).map(costOf);
-  const p = await openPage(browser, w.url, { theme: 'dark' });
-  const { page } = p;
-  const column = (col: string) =>
-    page.$$eval(`[data-testid=call-row] [data-col="${col}"]`, (cells) => cells.map((c) => c.textContent ?? ''));
-  await page.goto(`${w.url}/ui/${PROJECT}/calls?roots=0`);
-  await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '13 calls');
-  await page.locator('[data-testid=sort-tokens]').click();
-  await page.waitForURL(/sort=summary\.weave\.total_tokens(%3A|:)desc/);
-  await page.waitForFunction(
-    (top) => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="tokens"]')?.textContent === top,
-    String(tokensDesc[0]),
-  );
-  const tokens = await column('tokens');
-  assert.deepEqual(tokens.slice(0, tokensDesc.length), tokensDesc.map(String));
-  assert.deepEqual(tokens.slice(tokensDesc.length), Array(13 - tokensDesc.length).fill(''));
-  await page.locator('[data-testid=sort-tokens]').click();
-  await page.waitForURL(/total_tokens(%3A|:)asc/);
-  const tokensAsc = [...tokensDesc].reverse().map(String);
-  await page.waitForFunction(
-    (low) => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="tokens"]')?.textContent === low,
-    tokensAsc[0]!,
-  );
-  assert.deepEqual((await column('tokens')).slice(0, tokensAsc.length), tokensAsc);
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await openPage(browser, w.url, { theme });
+    const { page } = p;
+    const column = (col: string) =>
+      page.$$eval(`[data-testid=call-row] [data-col="${col}"]`, (cells) => cells.map((c) => c.textContent ?? ''));
+    await page.goto(`${w.url}/ui/${PROJECT}/calls?roots=0`);
+    await page.waitForFunction(() => document.querySelector('[data-testid=calls-total]')?.textContent === '13 calls');
+    await page.locator('[data-testid=sort-tokens]').click();
+    await page.waitForURL(/sort=summary\.weave\.total_tokens(%3A|:)desc/);
+    await page.waitForFunction(
+      (top) =>
+        document.querySelector('[data-testid=call-row][data-index="0"] [data-col="tokens"]')?.textContent === top,
+      String(tokensDesc[0]),
+    );
+    const tokens = await column('tokens');
+    assert.deepEqual(tokens.slice(0, tokensDesc.length), tokensDesc.map(String));
+    assert.deepEqual(tokens.slice(tokensDesc.length), Array(13 - tokensDesc.length).fill(''));
+    await page.locator('[data-testid=sort-tokens]').click();
+    await page.waitForURL(/total_tokens(%3A|:)asc/);
+    const tokensAsc = [...tokensDesc].reverse().map(String);
+    await page.waitForFunction(
+      (low) =>
+        document.querySelector('[data-testid=call-row][data-index="0"] [data-col="tokens"]')?.textContent === low,
+      tokensAsc[0]!,
+    );
+    assert.deepEqual((await column('tokens')).slice(0, tokensAsc.length), tokensAsc);
 
-  // Cost: every call with usage is priced here (one model, a project price), so the order is the tokens'.
-  await page.locator('[data-testid=sort-cost]').click();
-  await page.waitForURL(/sort=summary\.weave\.total_cost(%3A|:)desc/);
-  await page.waitForFunction(
-    (top) => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="cost"]')?.textContent === top,
-    costsDesc[0]!,
-  );
-  const costs = await column('cost');
-  assert.deepEqual(costs.slice(0, costsDesc.length), costsDesc);
-  assert.deepEqual(costs.slice(costsDesc.length), Array(13 - costsDesc.length).fill(''));
+    // Cost: every call with usage is priced here (one model, a project price), so the order is the tokens'.
+    await page.locator('[data-testid=sort-cost]').click();
+    await page.waitForURL(/sort=summary\.weave\.total_cost(%3A|:)desc/);
+    await page.waitForFunction(
+      (top) => document.querySelector('[data-testid=call-row][data-index="0"] [data-col="cost"]')?.textContent === top,
+      costsDesc[0]!,
+    );
+    const costs = await column('cost');
+    assert.deepEqual(costs.slice(0, costsDesc.length), costsDesc);
+    assert.deepEqual(costs.slice(costsDesc.length), Array(13 - costsDesc.length).fill(''));
 
-  await page.locator('[data-testid=sort-feedback]').click();
-  await page.waitForURL(/sort=feedback\.%5B\*%5D\.count(%3A|:)desc|sort=feedback\.\[\*\]\.count(%3A|:)desc/);
-  await page.waitForFunction(
-    (id) => document.querySelector('[data-testid=call-row][data-index="0"]')?.getAttribute('data-id') === id,
-    final.id,
-  );
-  const feedback = await column('feedback');
-  assert.deepEqual(feedback.slice(0, 3), ['👍2', ' +1', '']);
-  assert.equal(await page.locator('[data-testid=call-row][data-index="1"]').getAttribute('data-id'), failedLookup());
-  await shot(page, 'calls-sorted-by-feedback-dark');
-  assert.deepEqual(p.errors, []);
-  await p.context.close();
+    await page.locator('[data-testid=sort-feedback]').click();
+    await page.waitForURL(/sort=feedback\.%5B\*%5D\.count(%3A|:)desc|sort=feedback\.\[\*\]\.count(%3A|:)desc/);
+    await page.waitForFunction(
+      (id) => document.querySelector('[data-testid=call-row][data-index="0"]')?.getAttribute('data-id') === id,
+      final.id,
+    );
+    const feedback = await column('feedback');
+    assert.deepEqual(feedback.slice(0, 3), ['👍2', ' +1', '']);
+    assert.equal(await page.locator('[data-testid=call-row][data-index="1"]').getAttribute('data-id'), failedLookup());
+    // Model calls' previews read as the conversation: the last request message in, the reply out.
+    const preview = (id: string, col: string) =>
+      page.locator(`[data-testid=call-row][data-id="${id}"] [data-col="${col}"]`).innerText();
+    assert.equal(await preview(final.id, 'output'), finalAnswer('Paris'));
+    assert.equal(await preview(final.id, 'input'), JSON.stringify(forecast('Paris')));
+    const toolRound = completions.find(
+      (c) => c.summary.usage[MODEL].total_tokens === USAGE.tool.input + USAGE.tool.output,
+    );
+    assert.equal(await preview(toolRound.id, 'input'), 'What is the weather in Paris?');
+    assert.equal(await preview(toolRound.id, 'output'), '→ get_weather({"city":"Paris"})');
+    await shot(page, `calls-sorted-by-feedback-${theme}`);
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
 });

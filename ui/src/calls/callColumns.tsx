@@ -5,7 +5,8 @@ import type { ReactNode } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Call } from '../api/types';
 import { callStatus, feedbackCounts, latencyMs, totalCost, totalTokens } from '../call/callFacts';
-import { formatCost, formatDuration, formatTime, formatTokens, opShortName, readableNumber } from '../format';
+import { formatCost, formatDuration, formatTime, formatTokens, opShortName } from '../format';
+import { cellText, inputPreview, outputPreview } from './callPreview';
 import { StatusDot } from '../shell/icons';
 
 export interface ColumnMeta {
@@ -23,9 +24,11 @@ export const CALL_COLUMNS = [
   column('op', 'Op', 200, { sortField: 'op_name', render: (c) => opShortName(c.op_name) }),
   column('name', 'Name', 140, { sortField: 'display_name', render: (c) => c.display_name ?? '' }),
   column('input', 'Input', 240, {
-    render: (c) => <span title={preview(c.inputs, 2000)}>{inputPreview(c.inputs)}</span>,
+    render: (c) => <span title={inputPreview(c.inputs, 2000)}>{inputPreview(c.inputs)}</span>,
   }),
-  column('output', 'Output', 240, { render: (c) => <span title={preview(c.output, 2000)}>{preview(c.output)}</span> }),
+  column('output', 'Output', 240, {
+    render: (c) => <span title={outputPreview(c.output, 2000)}>{outputPreview(c.output)}</span>,
+  }),
   column('started', 'Started', 160, { sortField: 'started_at', render: (c) => formatTime(c.started_at) }),
   column('latency', 'Latency', 90, {
     sortField: 'summary.weave.latency_ms',
@@ -73,29 +76,6 @@ export function valueAt(call: Call, path: string): unknown {
     v = (v as Record<string, unknown>)[key];
   }
   return v;
-}
-
-/** A cell shows at most this much of a value: never a whole payload. */
-const CELL_CHARS = 200;
-
-function cellText(v: unknown, chars = CELL_CHARS): string {
-  if (v === undefined || v === null) return '';
-  const s = typeof v === 'string' ? v : typeof v === 'number' ? readableNumber(v) : JSON.stringify(v);
-  return s.length > chars ? `${s.slice(0, chars)}…` : s;
-}
-
-/** A value's start, for a cell (its title shows more). */
-const preview = (v: unknown, chars = CELL_CHARS) => cellText(v, chars);
-
-/**
- * A call's inputs, for a cell: one argument as its value alone (`What is 2 + 2?`), several as
- * `name: value` pairs; `self` (the object an op is a method of) is left out.
- */
-function inputPreview(inputs: Call['inputs']): string {
-  if (inputs === null || typeof inputs !== 'object') return cellText(inputs);
-  const entries = Object.entries(inputs).filter(([k]) => k !== 'self');
-  if (entries.length === 1) return cellText(entries[0]![1]);
-  return cellText(entries.map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', '));
 }
 
 /** A column of the user's choosing, at a path inside the call; sorted by the server. */
