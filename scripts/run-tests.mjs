@@ -151,7 +151,9 @@ mkdirSync(GENERATED, { recursive: true });
 const recorded = join(GENERATED, 'timings.json');
 const planFile = join(GENERATED, 'plan.json');
 writeFileSync(planFile, JSON.stringify({ files, concurrency: CONCURRENCY, timings: record ? recorded : null }));
-const res = spawnSync(node, ['--import', 'tsx', join('scripts', 'test-driver.mjs'), planFile], {
+// WEFT_TEST_CPU=<file>: each test process appends its CPU seconds there (scripts/cpu-probe.mjs).
+const probe = process.env.WEFT_TEST_CPU ? ['--import', pathToFileURL(resolve('scripts', 'cpu-probe.mjs')).href] : [];
+const res = spawnSync(node, ['--import', 'tsx', ...probe, join('scripts', 'test-driver.mjs'), planFile], {
   stdio: 'inherit',
   env: envFor(node),
 });
