@@ -192,16 +192,16 @@ test('a large file streams in and out: exact digest; 160 MiB with server memory 
     // Holding the file whole would grow RSS by at least its size on top of the socket
     // buffers the GC has not collected yet. Streaming leaves the chunks already sent as
     // garbage until V8 collects it, which it does once about 64 MiB of buffers have piled up
-    // (measured on Node 24: 51-64 MiB for a 50 MiB file; 7-22 MiB on Node 20; 102 MiB for this
-    // 160 MiB one under the full CI load, where collections lag): bounded, whatever the file's
-    // size, so the file is larger than that bound. A file held whole grows RSS by 160 MiB or
-    // more; the bound sits between the two.
+    // (measured on Node 24: 51-64 MiB for a 50 MiB file; 7-22 MiB on Node 20; 102-129 MiB for
+    // this 160 MiB one under the full CI load, where collections lag): bounded, whatever the
+    // file's size, so the file is larger than that bound. A file held whole grows RSS by 160 MiB
+    // or more; the bound (144 MiB) sits between the two.
     if (testEngine() === 'clickhouse') {
       // chdb runs ClickHouse inside this process: its buffers and caches are the engine's
       // memory, which a real deployment keeps on the ClickHouse server.
       ctx.diagnostic('ClickHouse in process: memory growth not asserted');
     } else {
-      assert.ok(growth < SIZE * 0.8, `server rss grew by ${mb(growth)}`);
+      assert.ok(growth < SIZE * 0.9, `server rss grew by ${mb(growth)}`);
     }
     assert.deepEqual(await counts(t), { files: 2, chunks: 16 + SIZE / MiB, staged: 0 });
   } finally {

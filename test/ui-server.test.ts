@@ -163,6 +163,7 @@ describe('static files, open mode', () => {
     const doc = (await t.get('/openapi.json')).body;
     const paths = Object.keys(doc.paths);
     assert.deepEqual(paths.filter((p) => p.includes('/ui')).sort(), [
+      '/ui/api/call_paths',
       '/ui/api/calls/timeseries',
       '/ui/api/object_version_counts',
       '/ui/api/projects',

@@ -358,3 +358,43 @@ test('the calls table sorts by tokens, cost and feedback on the server, calls wi
     await p.context.close();
   }
 });
+
+test('the column picker offers every key the SDK wrote, from every call', async () => {
+  // An implementation of its own: keys of inputs and output two levels deep, of attributes one.
+  const named = (k: string) => k !== '' && !k.includes('.') && !['_type', '_class_name', '_bases'].includes(k);
+  const isDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const expected = new Set<string>(['output']);
+  for (const c of calls)
+    for (const [column, deep] of [
+      ['inputs', true],
+      ['output', true],
+      ['attributes', false],
+    ] as const) {
+      const v = c[column];
+      if (!isDict(v)) continue;
+      for (const [k, child] of Object.entries(v)) {
+        if (!named(k)) continue;
+        expected.add(`${column}.${k}`);
+        if (deep && isDict(child))
+          for (const k2 of Object.keys(child).filter(named)) expected.add(`${column}.${k}.${k2}`);
+      }
+    }
+  assert.ok(expected.has('output.usage.total_tokens') && expected.has('inputs.messages'), [...expected].join());
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await openPage(browser, w.url, { theme });
+    const { page } = p;
+    await page.goto(`${w.url}/ui/${PROJECT}/calls?roots=0`);
+    await page.locator('[data-testid=call-row][data-index="0"]').waitFor();
+    await page.locator('[data-testid=columns-button]').click();
+    await page.locator('[data-testid=column-picker] input[data-path="output.usage.total_tokens"]').waitFor();
+    const offered = await page.$$eval('[data-testid=column-picker] input[data-path]', (els) =>
+      els.map((e) => e.getAttribute('data-path')),
+    );
+    assert.deepEqual(offered, [...expected].sort());
+    await page.locator('[data-testid=column-picker] input[data-path="output.usage.total_tokens"]').check();
+    await page.waitForURL((u) => u.searchParams.has('cols'));
+    await shot(page, `calls-column-picker-${theme}`);
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
+});
