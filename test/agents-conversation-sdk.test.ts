@@ -142,6 +142,9 @@ before(async () => {
       () => undefined,
     );
   });
+  // The user answers later: turns are ordered by their start, so the two must not share one
+  // (created back to back, a clean-clone run on Node 22 gave both the same instant).
+  await new Promise((r) => setTimeout(r, 5));
   turn(
     'Yes, book it.',
     (t) => {
