@@ -144,6 +144,29 @@ test('pages of a derived sort add up to the whole order; filters apply before ra
   );
 });
 
+test('the pages after a first page keep its order while calls arrive; a first page ranks afresh', async () => {
+  const sort_by = [{ field: 'summary.weave.total_tokens', direction: 'desc' as const }];
+  const project = 'test-entity/paging';
+  const page = async (offset: number) => {
+    const r = await t.post('/calls/stream_query', { project_id: project, sort_by, limit: 2, offset });
+    assert.equal(r.status, 200, r.text);
+    return (jsonl(r.text) as { inputs: { n: number } }[]).map((c) => c.inputs.n);
+  };
+  const log = async (n: number) => {
+    const s = start({ project_id: project, inputs: { n } });
+    const e = end(s.id, { project_id: project, summary: { usage: { 'weft-model-a': { total_tokens: n } } } });
+    const r = await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(e)] });
+    assert.equal(r.status, 200, r.text);
+  };
+  for (const n of [40, 30, 20, 10]) await log(n);
+  assert.deepEqual(await page(0), [40, 30]);
+  await log(100);
+  // The second page is cut from the first page's ranking: no call seen twice, none skipped.
+  assert.deepEqual(await page(2), [20, 10]);
+  assert.deepEqual(await page(0), [100, 40]);
+  assert.deepEqual(await page(2), [30, 20]);
+});
+
 test('feedback count: any type or one type, sorted and filtered by each engine', async () => {
   const byCount = [
     { field: 'feedback.[*].count', direction: 'desc' as const },

@@ -23,7 +23,7 @@ import { createCallHydrator, type HydrationOptions } from './call-hydration.js';
 import { nowMicros, parseTimestamp } from '../../time.js';
 import { createRefValueReader } from '../refs/ref-values.js';
 import { createSerialLane } from './serial-lane.js';
-import { derivedSortedCalls, derivedSortOf } from './derived-sort.js';
+import { createCallRankings, derivedSortedCalls, derivedSortOf } from './derived-sort.js';
 
 export interface Caller {
   readonly userId: string;
@@ -60,6 +60,7 @@ export function createCallsService(store: Store) {
   }
 
   const hydrator = createCallHydrator(store, createRefValueReader(store.objects, store.tables));
+  const rankings = createCallRankings();
   const lane = createSerialLane();
 
   /**
@@ -126,7 +127,7 @@ export function createCallsService(store: Store) {
       return { q, calls: store.calls.query(q) };
     }
     const q = compileCallsQuery({ ...req, sort_by: derived.rest });
-    return { q, calls: derivedSortedCalls(store, q, derived) };
+    return { q, calls: derivedSortedCalls(store, rankings, q, derived) };
   }
 
   /** Streams rendered calls, `CHUNK` at a time, hydrated with feedback / expanded refs as asked. */

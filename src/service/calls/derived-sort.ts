@@ -5,6 +5,10 @@
 // page is then read by id, in rank order. Ties keep the order of the rest of sort_by (newest
 // first when there is none). Calls without usage, or with nothing priced, come last in
 // either direction, so that the top of either order is a call that has the number.
+//
+// A first page (offset 0) always ranks afresh, and keeps the best PREFIX ids for a minute:
+// the pages after it are cut from that ranking, so paging through a sorted set (the calls
+// table's windows) sees one order, however calls arrive meanwhile, and costs one read each.
 import type { SortBy } from '../../api/common.js';
 import type { CallsQueryReq } from '../../api/calls.js';
 import { CALL_DERIVED_SORT_FIELDS, type CallDerivedSortField } from '../../query/calls-fields.js';
@@ -43,6 +47,43 @@ interface Ranked {
 const SCAN_CHUNK = 1000;
 /** Ids per read of the ranked page. */
 const PAGE_CHUNK = 500;
+/** A ranking keeps at least this many ids (ten of the calls table's windows of 200). */
+const PREFIX = 2000;
+/** How long the pages after a first page reuse its ranking. */
+const REUSE_MS = 60_000;
+/** Rankings kept, and the most ids one may hold (an export of everything is not kept). */
+const MAX_RANKINGS = 16;
+const MAX_KEPT_IDS = 50_000;
+
+interface Ranking {
+  readonly ids: readonly string[];
+  /** Every matching call is in `ids`. */
+  readonly complete: boolean;
+  readonly at: number;
+}
+
+export type CallRankings = ReturnType<typeof createCallRankings>;
+
+/** The rankings of one service: the ids of a page, reusing a first page's ranking for the pages after it. */
+export function createCallRankings(now: () => number = Date.now) {
+  const kept = new Map<string, Ranking>();
+  return {
+    async page(store: Store, q: CallsQuery, sort: DerivedSort): Promise<string[]> {
+      const offset = q.offset ?? 0;
+      const end = q.limit === null ? Number.POSITIVE_INFINITY : offset + q.limit;
+      if (end === 0) return [];
+      const key = JSON.stringify([q.projectId, q.where, q.sort, sort.field, sort.direction]);
+      const hit = offset > 0 ? kept.get(key) : undefined;
+      if (hit !== undefined && now() - hit.at < REUSE_MS && (hit.complete || end <= hit.ids.length))
+        return hit.ids.slice(offset, end);
+      const ranking = { ...(await rank(store, q, sort, Math.max(end, PREFIX))), at: now() };
+      kept.delete(key);
+      if (ranking.ids.length <= MAX_KEPT_IDS) kept.set(key, ranking);
+      if (kept.size > MAX_RANKINGS) kept.delete(kept.keys().next().value!);
+      return ranking.ids.slice(offset, end);
+    },
+  };
+}
 
 function comparator(direction: 'asc' | 'desc') {
   const sign = direction === 'asc' ? 1 : -1;
@@ -56,8 +97,13 @@ function comparator(direction: 'asc' | 'desc') {
  * The calls of `q` (compiled with the tie-breaking sort, its limit and offset) in the order of
  * `sort`, as `q` would stream them: only q's columns are filled.
  */
-export async function* derivedSortedCalls(store: Store, q: CallsQuery, sort: DerivedSort): AsyncGenerator<StoredCall> {
-  const ids = await rankIds(store, q, sort);
+export async function* derivedSortedCalls(
+  store: Store,
+  rankings: CallRankings,
+  q: CallsQuery,
+  sort: DerivedSort,
+): AsyncGenerator<StoredCall> {
+  const ids = await rankings.page(store, q, sort);
   for (let i = 0; i < ids.length; i += PAGE_CHUNK) {
     const chunk = ids.slice(i, i + PAGE_CHUNK);
     const idIn: Expr = {
@@ -77,11 +123,13 @@ export async function* derivedSortedCalls(store: Store, q: CallsQuery, sort: Der
   }
 }
 
-/** The ids of the page, best first. */
-async function rankIds(store: Store, q: CallsQuery, sort: DerivedSort): Promise<string[]> {
-  const offset = q.offset ?? 0;
-  const keep = q.limit === null ? Number.POSITIVE_INFINITY : offset + q.limit;
-  if (keep === 0) return [];
+/** The best `keep` ids of q's calls, best first, and whether they are all of them. */
+async function rank(
+  store: Store,
+  q: CallsQuery,
+  sort: DerivedSort,
+  keep: number,
+): Promise<{ ids: string[]; complete: boolean }> {
   const compare = comparator(sort.direction);
   const meter = sort.field === 'summary.weave.total_cost' ? createUsageCostMeter(store.costs, q.projectId) : null;
   let kept: Ranked[] = [];
@@ -111,8 +159,6 @@ async function rankIds(store: Store, q: CallsQuery, sort: DerivedSort): Promise<
     if (rows.length >= SCAN_CHUNK) await flush();
   }
   await flush();
-  return kept
-    .sort(compare)
-    .slice(offset, keep)
-    .map((r) => r.id);
+  const best = kept.sort(compare).slice(0, keep);
+  return { ids: best.map((r) => r.id), complete: seq <= keep };
 }
