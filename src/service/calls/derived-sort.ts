@@ -1,8 +1,8 @@
 // Sorting calls by what no engine computes exactly in SQL: a call's total tokens (each
 // provider's counts read as llm-usage.ts reads them) and its USD cost (the catalogue's model
 // matching and dated, tiered prices: cost-summary.ts). One pass over the matching calls'
-// (id, started_at, summary) ranks them, keeping only the best offset + limit in memory; the
-// page is then read by id, in rank order. Ties keep the order of the rest of sort_by (newest
+// (id, started_at, summary) ranks them, keeping only the best of them in memory (the page's
+// end, at least PREFIX); the page is then read by id, in rank order. Ties keep the order of the rest of sort_by (newest
 // first when there is none). Calls without usage, or with nothing priced, come last in
 // either direction, so that the top of either order is a call that has the number.
 //
