@@ -4,6 +4,7 @@
 import { readableNumber } from '../format';
 import type { Msg } from '../render/chatMessages';
 import { requestMessages, responseMessages } from '../render/modelConversation';
+import { isDict } from '../isDict';
 
 /** A cell shows at most this much of a value (its title shows more). */
 export const CELL_CHARS = 200;
@@ -13,8 +14,6 @@ export function cellText(v: unknown, chars = CELL_CHARS): string {
   const s = typeof v === 'string' ? v : typeof v === 'number' ? readableNumber(v) : JSON.stringify(v);
   return s.length > chars ? `${s.slice(0, chars)}…` : s;
 }
-
-const isDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A message's text: its content (string, or text parts), Gemini's parts, or the tools it calls. */
 function messageText(m: Msg): string {

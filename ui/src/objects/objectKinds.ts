@@ -1,6 +1,7 @@
 // What kind of thing an object is, for grouping and for choosing its view: ops by the
 // server's `kind`, the rest by their Weave class (base_object_class, else the leaf class).
 import type { Obj } from '../api/types';
+import { isDict } from '../isDict';
 
 export const GROUPS = [
   ['ops', 'Ops'],
@@ -43,8 +44,6 @@ export function classLabel(o: ObjHead): string {
   if (o.kind === 'op') return 'Op';
   return o.leaf_object_class ?? o.base_object_class ?? 'Object';
 }
-
-const isDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The digest of a Dataset's rows table, from its `rows` ref (weave:///e/p/table/<digest>). */
 export function tableDigestOf(val: unknown): string | null {

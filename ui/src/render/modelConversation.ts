@@ -3,6 +3,7 @@
 // Anthropic Messages (inputs.system + inputs.messages, the output itself a message) and Gemini
 // (inputs.contents, output.candidates[].content); anything else is no conversation (null).
 import { chatMessages, type Msg } from './chatMessages';
+import { isDict } from '../isDict';
 
 export interface ModelConversation {
   /** Request messages, then the response's. */
@@ -14,8 +15,6 @@ export interface ModelConversation {
   /** The request's other inputs (model, temperature...). */
   rest: Record<string, unknown>;
 }
-
-const isDict = (v: unknown): v is Msg => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The response's messages, or null when the output is no model response. */
 export function responseMessages(output: unknown): Msg[] | null {
