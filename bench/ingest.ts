@@ -10,7 +10,7 @@ import { toEndPart, toStartPart } from '../src/service/calls/call-parts.js';
 import { openSqlite } from '../src/storage/sqlite/engine/database.js';
 import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations/index.js';
 import { createSqliteStore, SQLITE_FILE } from '../src/storage/sqlite/store.js';
-import type { CallPart } from '../src/storage/call-store.js';
+import type { CallPart } from '../src/storage/calls/call-store.js';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, dataPath, type BenchOptions } from './lib/config.js';
 import { generateTraces, type BatchItem } from './lib/gen-calls.js';

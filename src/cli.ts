@@ -14,7 +14,7 @@ import { argsError, ConfigError, configFrom, DEFAULTS, SETTINGS } from './config
 import { openStore } from './open-store.js';
 import { COPY_USAGE, CopyUsageError, runCopy } from './cli/copy.js';
 import { runBackup } from './cli/backup.js';
-import type { AuthStore } from './storage/auth-store.js';
+import type { AuthStore } from './storage/auth/auth-store.js';
 import { WeftError } from './api/errors.js';
 import { StartupError } from './startup-error.js';
 import { OPEN_ACCESS } from './service/auth/auth-access.js';

@@ -21,6 +21,8 @@ function imports(file: string): string[] {
 }
 
 const layer = (p: string) => p.split('/')[0]!;
+/** The engines' folders under storage/; the others hold the engine-neutral interfaces by resource. */
+const ENGINE_DIRS = ['sqlite', 'clickhouse'];
 
 test('api/ imports nothing but api/', () => {
   for (const f of files(join(SRC, 'api'))) {
@@ -35,7 +37,7 @@ test('storage/ never imports service/ or http/, and engines never import each ot
     for (const imp of imports(f)) {
       assert.ok(!['service', 'http'].includes(layer(imp)), `${rel} imports ${imp}`);
       const parts = imp.split('/');
-      if (parts[0] === 'storage' && parts.length > 2 && engine !== parts[1]) {
+      if (parts[0] === 'storage' && ENGINE_DIRS.includes(parts[1]!) && engine !== parts[1]) {
         assert.fail(`${rel} (engine ${engine}) imports another engine: ${imp}`);
       }
     }
@@ -76,4 +78,24 @@ test('ui/ reaches the server code only for types of src/api', () => {
     }
   }
   assert.ok(seen > 0, 'the UI takes its API types from src/api');
+});
+
+test('storage/ holds store.ts at its root and the interfaces by resource, with no import cycle', () => {
+  const STORAGE = join(SRC, 'storage');
+  const rootFiles = readdirSync(STORAGE).filter((n) => !statSync(join(STORAGE, n)).isDirectory());
+  assert.deepEqual(rootFiles, ['store.ts'], 'every other interface lives in the folder of its resource');
+  const shared = files(STORAGE).filter((f) => !ENGINE_DIRS.includes(relative(STORAGE, f).split('/')[0]!));
+  const edges = new Map(
+    shared.map((f) => [relative(SRC, f).replace(/\.ts$/, ''), imports(f).map((i) => i.replace(/\.js$/, ''))]),
+  );
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, path: string[]): void => {
+    if (state.get(node) === 'done') return;
+    assert.notEqual(state.get(node), 'open', `import cycle: ${[...path, node].join(' -> ')}`);
+    state.set(node, 'open');
+    for (const next of edges.get(node) ?? []) if (edges.has(next)) visit(next, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of edges.keys()) visit(node, []);
+  assert.ok(edges.size > 20, 'the interfaces were found');
 });

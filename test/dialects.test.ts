@@ -1,5 +1,5 @@
 // The two SQL dialects side by side: every node kind of the plan (query/plan.ts) and the
-// orderings, printed by the one walk (storage/plan-printer.ts) in SQLite's and ClickHouse's
+// orderings, printed by the one walk (storage/engine/plan-printer.ts) in SQLite's and ClickHouse's
 // dialects over the same tiny table, compared with one golden file (test/fixtures/dialects.txt),
 // so neither drifts without showing in review. What each prints is checked against the engines themselves elsewhere (the contract
 // suite runs on both). After an intended change:

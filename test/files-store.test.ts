@@ -12,7 +12,7 @@ import { SQLITE_MIGRATIONS } from '../src/storage/sqlite/engine/migrations/index
 import { createSqliteFileStore } from '../src/storage/sqlite/files/file-store.js';
 import { dropInterruptedUploads } from '../src/storage/sqlite/files/file-writes.js';
 import { createInlineWriter, createSqliteWriter } from '../src/storage/sqlite/engine/writer.js';
-import type { FileStore } from '../src/storage/file-store.js';
+import type { FileStore } from '../src/storage/files/file-store.js';
 import { bytesDigest } from '../src/service/json/digest.js';
 import { createBytesDigester } from '../src/service/files/file-digest.js';
 

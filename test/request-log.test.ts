@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { bearer, PROJECT, startTestApp, type TestAppOptions } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
 import type { LogFormat } from '../src/config.js';
-import { WriteQueueFullError } from '../src/storage/call-store.js';
+import { WriteQueueFullError } from '../src/storage/calls/call-store.js';
 
 const SECRET_INPUT = 'body-marker-that-must-not-be-logged';
 

@@ -3,7 +3,7 @@
 // resurrection and version-index rule, its all-or-nothing delete and the new latest after one.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ObjectVersionInput, VersionSelector } from '../src/storage/object-store.js';
+import type { ObjectVersionInput, VersionSelector } from '../src/storage/objects/object-store.js';
 import { startTestApp } from './helpers/test-app.js';
 
 const t = await startTestApp();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { buildTableRowsSelect } from '../src/storage/sqlite/tables/table-store.js';
-import type { TableRowsQuery } from '../src/storage/table-store.js';
+import type { TableRowsQuery } from '../src/storage/tables/table-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;

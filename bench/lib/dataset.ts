@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallPart } from '../../src/storage/call-store.js';
+import type { CallPart } from '../../src/storage/calls/call-store.js';
 import { toEndPart, toStartPart } from '../../src/service/calls/call-parts.js';
 import { createObject } from '../../src/service/objects/object-service.js';
 import { createFeedbackService } from '../../src/service/feedback/feedback-service.js';

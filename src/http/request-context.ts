@@ -6,7 +6,7 @@
 // decides wb_user_id.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteAccess } from '../api/route-spec.js';
-import type { AuthStore } from '../storage/auth-store.js';
+import type { AuthStore } from '../storage/auth/auth-store.js';
 import { OPEN_ACCESS, type Access } from '../service/auth/auth-access.js';
 import { hashKey } from '../service/auth/auth-keys.js';
 import { keyFromHeaders } from './auth-header.js';

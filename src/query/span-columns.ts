@@ -43,7 +43,7 @@ export const SPAN_COLUMN_TYPES = {
   /** The agent of the nearest invoke_agent ancestor-or-self (Weft's attribution). */
   owner_agent_name: 'string',
   owner_agent_version: 'string',
-  /** 1 when the span's own tokens count in sums; 0 for an invoke_agent span whose subtree reports them (storage/span-rollups.ts). */
+  /** 1 when the span's own tokens count in sums; 0 for an invoke_agent span whose subtree reports them (storage/spans/span-rollups.ts). */
   tokens_counted: 'int',
   /** The span as received (OTLP/JSON shape), for include_details. */
   raw_span_dump: 'string',

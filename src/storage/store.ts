@@ -1,16 +1,16 @@
 // The storage seam: one Store per engine, made of one small store per resource.
 // The interfaces are async and free of SQLite assumptions: the ClickHouse engine
 // (append-only parts, no transactions, network I/O) implements the same ones.
-import type { CallStore } from './call-store.js';
-import type { FeedbackStore } from './feedback-store.js';
-import type { ObjectStore } from './object-store.js';
-import type { TableStore } from './table-store.js';
-import type { FileStore } from './file-store.js';
-import type { CostStore } from './cost-store.js';
-import type { ProjectSettingsStore } from './project-settings-store.js';
-import type { AuthStore } from './auth-store.js';
-import type { SpanStore } from './span-store.js';
-import type { HistoricalTurnStore } from './historical-turn-store.js';
+import type { CallStore } from './calls/call-store.js';
+import type { FeedbackStore } from './feedback/feedback-store.js';
+import type { ObjectStore } from './objects/object-store.js';
+import type { TableStore } from './tables/table-store.js';
+import type { FileStore } from './files/file-store.js';
+import type { CostStore } from './costs/cost-store.js';
+import type { ProjectSettingsStore } from './settings/project-settings-store.js';
+import type { AuthStore } from './auth/auth-store.js';
+import type { SpanStore } from './spans/span-store.js';
+import type { HistoricalTurnStore } from './historical-turns/historical-turn-store.js';
 
 /**
  * What an engine reports for /metrics. Both figures come from the engine because only it

@@ -9,7 +9,7 @@ import { CLICKHOUSE_MIGRATIONS, migrateClickHouse } from '../../src/storage/clic
 import { createClickHouseCallStore } from '../../src/storage/clickhouse/calls/call-store.js';
 import { selectRows } from '../../src/storage/clickhouse/engine/client.js';
 import { compileCallsQuery } from '../../src/query/compile-calls-query.js';
-import type { CallPart, CallStore } from '../../src/storage/call-store.js';
+import type { CallPart, CallStore } from '../../src/storage/calls/call-store.js';
 import { nowMicros } from '../../src/time.js';
 
 const P = 'e/live';

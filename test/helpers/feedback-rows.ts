@@ -1,7 +1,7 @@
 // Feedback rows written straight to the store, at chosen times (the HTTP routes stamp `now`):
 // the fixtures of the feedback analytics tests.
 import { randomBytes } from 'node:crypto';
-import type { FeedbackRow } from '../../src/storage/feedback-store.js';
+import type { FeedbackRow } from '../../src/storage/feedback/feedback-store.js';
 import { toFeedbackRow } from '../../src/service/feedback/feedback-service.js';
 import type { TestApp } from './test-app.js';
 

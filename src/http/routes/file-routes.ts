@@ -15,7 +15,7 @@ import {
   WeftError,
   type ValidationIssue,
 } from '../../api/errors.js';
-import type { FileStore } from '../../storage/file-store.js';
+import type { FileStore } from '../../storage/files/file-store.js';
 import type { Store } from '../../storage/store.js';
 import {
   commitFile,

@@ -13,8 +13,8 @@ import {
 import type { Expr } from '../../query/plan.js';
 import type { SpanColumn, SpanRow } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { FeedbackRow, FeedbackStore } from '../../storage/feedback-store.js';
-import type { SpanStore } from '../../storage/span-store.js';
+import type { FeedbackRow, FeedbackStore } from '../../storage/feedback/feedback-store.js';
+import type { SpanStore } from '../../storage/spans/span-store.js';
 import { formatTimestamp } from '../../time.js';
 import { analyzeReactionEmoji } from '../feedback/feedback-emoji.js';
 import { agentRefUri, refUri, tryParseRef, type AgentRef } from '../refs/refs.js';

@@ -34,9 +34,9 @@ import { compileQuery } from '../../query/compile-query.js';
 import type { SortTerm } from '../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { SpanStore } from '../../storage/span-store.js';
-import type { CostStore } from '../../storage/cost-store.js';
-import type { FeedbackStore } from '../../storage/feedback-store.js';
+import type { SpanStore } from '../../storage/spans/span-store.js';
+import type { CostStore } from '../../storage/costs/cost-store.js';
+import type { FeedbackStore } from '../../storage/feedback/feedback-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 
 const PROJECT = /^[^/\u0000-\u001f]+\/[^/\u0000-\u001f]+$/;

@@ -19,7 +19,7 @@
 import type { Static } from 'typebox';
 import type { AgentTraceChatRes } from '../../api/agents.js';
 import type { SpanRow } from '../../query/span-columns.js';
-import { TOKEN_COLUMNS } from '../../storage/span-rollups.js';
+import { TOKEN_COLUMNS } from '../../storage/spans/span-rollups.js';
 import { formatTimestamp } from '../../time.js';
 import { durationMs, sortSiblings } from './chat-order.js';
 import { unexecutedRequests } from './model-tool-calls.js';

@@ -1,5 +1,5 @@
 // The conversation-level filters of the agent span reads: signal filters (conversations whose
-// agent feedback carries the tags and ratings, at any time: storage/span-filters.ts) and
+// agent feedback carries the tags and ratings, at any time: storage/spans/span-filters.ts) and
 // Insights filters (Weave's extracted intents and failures). Insights filters are checked as
 // Weave checks them (sentiments, severities, UUID topic ids), but Weft extracts no Insights:
 // a filter that includes values matches no conversation, one that excludes them (`exclude`)
@@ -12,7 +12,7 @@ import {
   type AgentSignalFilter,
 } from '../../api/agent-span-filters.js';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { SpanSignalFilter } from '../../storage/span-filters.js';
+import type { SpanSignalFilter } from '../../storage/spans/span-filters.js';
 
 type Signals = Static<typeof AgentSignalFilter>;
 type Insight = Static<typeof AgentInsightFilter>;

@@ -1,7 +1,7 @@
 // Weave's historical-turn import (api/agents-history.ts): a checked envelope
 // (historical-turn-check.ts) becomes agent span rows through the OTLP ingest's own mapping
 // (ingest/genai/span-row.ts), written with SpanStore.write, so an imported turn reads, counts
-// and rolls up as a turn sent over OTLP. Commit protocol (Weave's, storage/historical-turn-store.ts):
+// and rolls up as a turn sent over OTLP. Commit protocol (Weave's, storage/historical-turns/historical-turn-store.ts):
 //   claim the key (a `committing` record with a lease) -> write the spans -> mark it `committed`.
 // The same envelope again is `replayed` and writes nothing; another envelope for the key is a
 // `conflict` and writes nothing; a claim whose attempt failed or died is taken over by the next
@@ -20,8 +20,11 @@ import { RequestValidationError } from '../../api/errors.js';
 import { spanRow } from '../../ingest/genai/span-row.js';
 import type { OtlpSpan } from '../../ingest/otlp/otlp-spans.js';
 import type { SpanRow } from '../../query/span-columns.js';
-import type { HistoricalTurnRecord, HistoricalTurnStore } from '../../storage/historical-turn-store.js';
-import type { SpanStore } from '../../storage/span-store.js';
+import type {
+  HistoricalTurnRecord,
+  HistoricalTurnStore,
+} from '../../storage/historical-turns/historical-turn-store.js';
+import type { SpanStore } from '../../storage/spans/span-store.js';
 import { nowMicros, type Micros } from '../../time.js';
 import type { PyValue } from '../json/exact-json.js';
 import { type CheckedTurn, checkHistoricalTurn, commitIdOf, storageRowKeyOf } from './historical-turn-check.js';

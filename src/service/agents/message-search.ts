@@ -7,7 +7,7 @@ import { NO_CONVERSATION, SEARCH_LIMIT, SEARCH_PREVIEW_CHARS, type AgentSearchRe
 import { compileQuery } from '../../query/compile-query.js';
 import { parseSearchTerms } from '../../query/search-terms.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { SpanSearchHit, SpanStore } from '../../storage/span-store.js';
+import type { SpanSearchHit, SpanStore } from '../../storage/spans/span-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 
 type Req = Static<typeof AgentSearchReq>;

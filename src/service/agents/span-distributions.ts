@@ -9,8 +9,8 @@ import { DISTRIBUTION_LIMITS, type AgentSpanGroupDistributionSpec } from '../../
 import { CUSTOM_ATTR_SOURCES } from '../../api/agent-span-values.js';
 import { InvalidRequestError } from '../../api/errors.js';
 import type { FieldRef } from '../../query/plan.js';
-import type { SpanDistributionSpec, SpanDistributionsQuery } from '../../storage/span-filters.js';
-import type { SpanGroupRow, SpanStore } from '../../storage/span-store.js';
+import type { SpanDistributionSpec, SpanDistributionsQuery } from '../../storage/spans/span-filters.js';
+import type { SpanGroupRow, SpanStore } from '../../storage/spans/span-store.js';
 
 type Spec = Static<typeof AgentSpanGroupDistributionSpec>;
 type Column = SpanDistributionSpec['column'];

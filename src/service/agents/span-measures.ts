@@ -9,8 +9,8 @@ import type { AgentGroupByRef } from '../../api/agent-group-by.js';
 import { InvalidRequestError } from '../../api/errors.js';
 import { compileQuery } from '../../query/compile-query.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { SpanGroupBound } from '../../storage/span-filters.js';
-import type { SpanMeasure, StatsValue } from '../../storage/span-store.js';
+import type { SpanGroupBound } from '../../storage/spans/span-filters.js';
+import type { SpanMeasure, StatsValue } from '../../storage/spans/span-measures.js';
 import { parseTimestamp } from '../../time.js';
 import { ALLOWED, spanValue } from './span-values.js';
 

@@ -19,7 +19,7 @@ import { compileQuery } from '../../query/compile-query.js';
 import { SPAN_COLUMN_TYPES } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
 import type { FieldRef } from '../../query/plan.js';
-import type { SpanStore } from '../../storage/span-store.js';
+import type { SpanStore } from '../../storage/spans/span-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 import { keyOf } from './span-groups.js';
 import { CUSTOM_TYPES } from './span-values.js';

@@ -6,7 +6,7 @@ import type { AgentSpanValueRef, StatsValueType } from '../../api/agents-stats.j
 import { InvalidRequestError } from '../../api/errors.js';
 import { SPAN_COLUMN_TYPES } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { StatsValue } from '../../storage/span-store.js';
+import type { StatsValue } from '../../storage/spans/span-measures.js';
 
 type ValueRef = Static<typeof AgentSpanValueRef>;
 

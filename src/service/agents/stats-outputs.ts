@@ -4,7 +4,7 @@
 import type { Static } from 'typebox';
 import type { AgentSpanStatsReq, StatsValueType } from '../../api/agents-stats.js';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { StatsOutput } from '../../storage/span-store.js';
+import type { StatsOutput } from '../../storage/spans/span-measures.js';
 import { formatTimestamp } from '../../time.js';
 import { readable } from '../stats/time-buckets.js';
 import { ALLOWED, spanValue } from './span-values.js';

@@ -2,8 +2,8 @@
 // first, else the default catalogue, in USD (parts priced in another unit count 0). Null, not
 // 0, when no model of the tokens has a price, so that "unpriced" and "free" stay apart.
 import type { SpanRow } from '../../query/span-columns.js';
-import type { CostStore } from '../../storage/cost-store.js';
-import type { ModelTokens } from '../../storage/span-store.js';
+import type { CostStore } from '../../storage/costs/cost-store.js';
+import type { ModelTokens } from '../../storage/spans/span-store.js';
 import { DEFAULT_COST_UNIT } from '../costs/cost-service.js';
 import { createCostPricer } from '../costs/cost-summary.js';
 import { costParts } from '../costs/token-prices.js';

@@ -1,6 +1,6 @@
 // What a caller may do, from its roles: readers read, writers and admins write; an admin
 // role on an entity also lets the caller manage the keys of that entity's users.
-import { grantsWithin, type Grant, type Role } from '../../storage/auth-store.js';
+import { grantsWithin, type Grant, type Role } from '../../storage/auth/auth-store.js';
 
 export type AccessLevel = 'read' | 'write' | 'admin';
 

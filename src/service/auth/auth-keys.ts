@@ -7,7 +7,7 @@
 // prefix needed), and the key id shown in listings is a separate random id.
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '../../api/errors.js';
-import { ROLES, type AuthStore, type Grant, type Role, type StoredUser } from '../../storage/auth-store.js';
+import { ROLES, type AuthStore, type Grant, type Role, type StoredUser } from '../../storage/auth/auth-store.js';
 import { managedScope, mayManage, type Access } from './auth-access.js';
 import { ForbiddenError } from './auth-errors.js';
 

@@ -1,7 +1,7 @@
 // Per-chunk enrichment of queried calls: feedback (include_feedback), dereferenced refs
 // (expand_columns), costs (include_costs). One store round trip per chunk, not per call.
-import type { StoredCall } from '../../storage/call-store.js';
-import type { FeedbackRow } from '../../storage/feedback-store.js';
+import type { StoredCall } from '../../storage/calls/call-store.js';
+import type { FeedbackRow } from '../../storage/feedback/feedback-store.js';
 import { formatTimestamp } from '../../time.js';
 import type { Store } from '../../storage/store.js';
 import type { SummaryExtras } from './call-summary.js';

@@ -5,7 +5,7 @@
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../../api/calls.js';
 import type { CompletedCallSchemaForInsert } from '../../api/calls-v2.js';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { CallEndPart, CallStartPart } from '../../storage/call-store.js';
+import type { CallEndPart, CallStartPart } from '../../storage/calls/call-store.js';
 import { extractRefs, textMayHoldRefs } from '../refs/extract-refs.js';
 import { encodeJson } from '../json/json-text.js';
 import { StringifiedJson } from '../json/stringified-json.js';

@@ -1,6 +1,6 @@
 // Renders a stored call as one CallSchema JSON document. The big JSON columns
 // (attributes, inputs, output) are spliced in as stored text, not re-encoded.
-import type { StoredCall } from '../../storage/call-store.js';
+import type { StoredCall } from '../../storage/calls/call-store.js';
 import { renderSummary, withCosts, type SummaryExtras } from './call-summary.js';
 import { formatTimestamp } from '../../time.js';
 

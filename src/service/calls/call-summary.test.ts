@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StoredCall } from '../../storage/call-store.js';
+import type { StoredCall } from '../../storage/calls/call-store.js';
 import { deriveSummary, opNameOf, renderSummary } from './call-summary.js';
 
 const call = (over: Partial<StoredCall>): StoredCall => ({

@@ -1,6 +1,6 @@
 // The derived `summary.weave` block every returned call carries (weave-api.md §3.5):
 // status, latency, trace or display name, and, when asked, costs and feedback.
-import type { StoredCall } from '../../storage/call-store.js';
+import type { StoredCall } from '../../storage/calls/call-store.js';
 
 export type CallStatus = 'error' | 'running' | 'descendant_error' | 'success';
 

@@ -13,7 +13,7 @@ import type {
 } from '../../api/calls.js';
 import { InvalidRequestError, ServiceUnavailableError } from '../../api/errors.js';
 import { compileCallsQuery } from '../../query/compile-calls-query.js';
-import { WriteQueueFullError, type CallPart, type StoredCall } from '../../storage/call-store.js';
+import { WriteQueueFullError, type CallPart, type StoredCall } from '../../storage/calls/call-store.js';
 import type { CallsQuery } from '../../query/calls-query.js';
 import type { Store } from '../../storage/store.js';
 import { foreignParts, splitCompleted, toEndPart, toStartPart, type ForeignCall, wellFormed } from './call-parts.js';

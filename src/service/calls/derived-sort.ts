@@ -14,7 +14,7 @@ import type { CallsQueryReq } from '../../api/calls.js';
 import { CALL_DERIVED_SORT_FIELDS, type CallDerivedSortField } from '../../query/calls-fields.js';
 import type { CallsQuery } from '../../query/calls-query.js';
 import type { Expr } from '../../query/plan.js';
-import type { StoredCall } from '../../storage/call-store.js';
+import type { StoredCall } from '../../storage/calls/call-store.js';
 import type { Store } from '../../storage/store.js';
 import { usageOf, tokensOf } from '../costs/llm-usage.js';
 import { createUsageCostMeter } from '../costs/usage-cost-meter.js';

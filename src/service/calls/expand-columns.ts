@@ -1,6 +1,6 @@
 // expand_columns: at each dotted path (shallowest first), a ref string is replaced by
 // the value it points to; a dict value also gets "_ref": <the ref>. Other values stay.
-import type { StoredCall } from '../../storage/call-store.js';
+import type { StoredCall } from '../../storage/calls/call-store.js';
 import { isRefString } from '../refs/extract-refs.js';
 import { tryParseRef } from '../refs/refs.js';
 

@@ -7,12 +7,12 @@
 // caller remembers them. Not copied: deleted or expired calls and deleted object versions
 // (invisible in the source), and API keys and users (create them anew on the target).
 import type { Store } from '../../storage/store.js';
-import type { CallPart, StoredCall } from '../../storage/call-store.js';
+import type { CallPart, StoredCall } from '../../storage/calls/call-store.js';
 import type { CallsQuery } from '../../query/calls-query.js';
 import type { Expr } from '../../query/plan.js';
 import { FEEDBACK_COLUMNS } from '../../query/feedback-fields.js';
-import type { FeedbackRow } from '../../storage/feedback-store.js';
-import type { ObjectsQuery } from '../../storage/object-store.js';
+import type { FeedbackRow } from '../../storage/feedback/feedback-store.js';
+import type { ObjectsQuery } from '../../storage/objects/object-store.js';
 import { extractRefs } from '../refs/extract-refs.js';
 
 export const COPY_RESOURCES = [

@@ -4,7 +4,7 @@ import type { CostCreateReq, CostCreateRes, CostPurgeReq, CostQueryOutput, CostQ
 import { compileQuery } from '../../query/compile-query.js';
 import { costFields } from '../../query/cost-fields.js';
 import type { Expr } from '../../query/plan.js';
-import type { CostStore, PriceRow } from '../../storage/cost-store.js';
+import type { CostStore, PriceRow } from '../../storage/costs/cost-store.js';
 import { formatTimestamp, nowMicros, parseTimestamp, type Micros } from '../../time.js';
 import { costPurgeIds } from './cost-purge.js';
 import { uuidv7 } from '../json/ids.js';

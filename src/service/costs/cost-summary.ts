@@ -6,8 +6,8 @@
 //   3. the project's price not yet in force (newest effective_date), as Weave falls back.
 // llm_ids without any price are left out; a call with nothing priced gets no `costs` key.
 // Project prices are read once per llm_id per pricer (one pricer per request or chunk).
-import type { StoredCall } from '../../storage/call-store.js';
-import type { CostStore, PriceRow } from '../../storage/cost-store.js';
+import type { StoredCall } from '../../storage/calls/call-store.js';
+import type { CostStore, PriceRow } from '../../storage/costs/cost-store.js';
 import type { Micros } from '../../time.js';
 import { defaultPrice, type DefaultPrice } from './default-llm-prices.js';
 import { usageOf, type LlmUsage } from './llm-usage.js';

@@ -3,7 +3,7 @@
 // prices), and the cost block of summary.weave.costs built from them. The block keeps
 // Weave's fields and adds the cache fields of the newest Weave; its *_total_cost fields sum
 // to what the provider bills for these tokens.
-import type { PriceRow } from '../../storage/cost-store.js';
+import type { PriceRow } from '../../storage/costs/cost-store.js';
 import { formatTimestamp } from '../../time.js';
 import type { DefaultPrice } from './default-llm-prices.js';
 import type { LlmUsage } from './llm-usage.js';

@@ -1,7 +1,7 @@
 // The USD cost of calls' usage, priced exactly as include_costs prices summary.weave.costs
 // (cost-summary.ts), without building the per-call cost blocks: a time series over a million
 // calls needs only the sum. Project prices are read once per new llm_id.
-import type { CostStore } from '../../storage/cost-store.js';
+import type { CostStore } from '../../storage/costs/cost-store.js';
 import type { Micros } from '../../time.js';
 import { DEFAULT_COST_UNIT } from './cost-service.js';
 import { createCostPricer } from './cost-summary.js';

@@ -16,7 +16,7 @@ import type {
   FeedbackAnalyticsStore,
   FeedbackDimension,
   ObjectIdMatch,
-} from '../../storage/feedback-analytics.js';
+} from '../../storage/feedback/feedback-analytics.js';
 import { readable } from '../stats/time-buckets.js';
 
 const DAY_MS = 86_400_000;

@@ -12,7 +12,7 @@ import {
   type FeedbackValueType,
 } from '../../api/feedback-analytics.js';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { FeedbackAnalyticsStore } from '../../storage/feedback-analytics.js';
+import type { FeedbackAnalyticsStore } from '../../storage/feedback/feedback-analytics.js';
 import type { Micros } from '../../time.js';
 import { feedbackWindow } from './feedback-window.js';
 

@@ -10,7 +10,7 @@ import type {
   FeedbackReplaceReq,
 } from '../../api/feedback.js';
 import type { FeedbackAggregateReq, FeedbackPayloadSchemaReq, FeedbackStatsReq } from '../../api/feedback-analytics.js';
-import type { FeedbackRow, FeedbackSelection, FeedbackStore } from '../../storage/feedback-store.js';
+import type { FeedbackRow, FeedbackSelection, FeedbackStore } from '../../storage/feedback/feedback-store.js';
 import { FEEDBACK_COLUMNS, feedbackFields } from '../../query/feedback-fields.js';
 import { compileQuery } from '../../query/compile-query.js';
 import { uuidv7 } from '../json/ids.js';

@@ -12,7 +12,11 @@ import {
   type FeedbackValueType,
 } from '../../api/feedback-analytics.js';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { FeedbackAnalyticsStore, FeedbackStatsOutput, PayloadValue } from '../../storage/feedback-analytics.js';
+import type {
+  FeedbackAnalyticsStore,
+  FeedbackStatsOutput,
+  PayloadValue,
+} from '../../storage/feedback/feedback-analytics.js';
 import { formatTimestamp, type Micros } from '../../time.js';
 import { SECOND, alignedOrigin, bucketCount, readable, statsGranularity } from '../stats/time-buckets.js';
 import { feedbackWindow } from './feedback-window.js';

@@ -4,7 +4,7 @@
 // monitor: Weave strips the ":*", so "mon:*" also matches "monday:...").
 import { FEEDBACK_MAX_RANGE_DAYS } from '../../api/feedback-analytics.js';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { FeedbackWindow } from '../../storage/feedback-analytics.js';
+import type { FeedbackWindow } from '../../storage/feedback/feedback-analytics.js';
 import { parseTimestamp, type Micros } from '../../time.js';
 import { DAY } from '../stats/time-buckets.js';
 

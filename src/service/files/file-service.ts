@@ -3,7 +3,7 @@
 // whole, and it becomes visible only once its digest is known and checked.
 import type { FileContentReq, FileCreateRes, FilesStatsRes } from '../../api/files.js';
 import { DigestMismatchError, NotFoundError } from '../../api/errors.js';
-import type { FileContent, FileStore, FileUpload } from '../../storage/file-store.js';
+import type { FileContent, FileStore, FileUpload } from '../../storage/files/file-store.js';
 import { createBytesDigester } from './file-digest.js';
 
 /** Content that has been read whole and staged, but is not visible yet. */

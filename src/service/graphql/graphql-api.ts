@@ -20,7 +20,7 @@ import { buildSchema, execute, GraphQLError, parse, validate, type DocumentNode 
 import { getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { InvalidRequestError } from '../../api/errors.js';
 import { GRAPHQL_MAX_FIELDS, GRAPHQL_MAX_TOKENS, MAX_FILTER_LENGTH } from '../../api/limits.js';
-import type { Grant } from '../../storage/auth-store.js';
+import type { Grant } from '../../storage/auth/auth-store.js';
 import { mayAccessProject, type Access } from '../auth/auth-access.js';
 
 const SCHEMA = buildSchema(`

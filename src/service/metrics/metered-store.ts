@@ -2,7 +2,7 @@
 // WriteMeter once a write is acknowledged (durable), and a refusal of the full ingest queue
 // when it happens. Counting here rather than in each service counts every path that writes
 // (the SDK routes, the v2 routes, OTLP ingest) the same way; reads pass through untouched.
-import { WriteQueueFullError } from '../../storage/call-store.js';
+import { WriteQueueFullError } from '../../storage/calls/call-store.js';
 import type { Store } from '../../storage/store.js';
 import type { WriteMeter } from './server-metrics.js';
 

@@ -1,7 +1,7 @@
 // What an object value is: its kind (op or object) and its Weave class names
 // (weave-api.md §3.3; weave/shared/object_class_util.py, weave/shared/digest.py).
 import { InvalidRequestError } from '../../api/errors.js';
-import type { ObjectKind } from '../../storage/object-store.js';
+import type { ObjectKind } from '../../storage/objects/object-store.js';
 
 export interface ObjectClasses {
   readonly base_object_class: string | null;

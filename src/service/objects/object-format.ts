@@ -1,7 +1,7 @@
 // Renders stored object versions as ObjSchema JSON text. The value is spliced in as the
 // stored canonical JSON text, unparsed: the answer keeps the exact text that was hashed
 // (key order and number spelling included) and large values are not re-encoded.
-import type { StoredObjectVersion } from '../../storage/object-store.js';
+import type { StoredObjectVersion } from '../../storage/objects/object-store.js';
 import { compareCodePoints } from '../json/python-json.js';
 import { formatTimestamp } from '../../time.js';
 

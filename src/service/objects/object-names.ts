@@ -1,6 +1,6 @@
 // Names in the objects API: object ids, version selectors, tags and aliases.
 import { InvalidRequestError } from '../../api/errors.js';
-import type { VersionSelector } from '../../storage/object-store.js';
+import type { VersionSelector } from '../../storage/objects/object-store.js';
 import { isContentHash } from '../json/digest.js';
 
 export const MAX_OBJECT_ID_LENGTH = 512;

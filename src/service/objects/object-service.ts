@@ -2,7 +2,7 @@
 // rendered answers out (weave-api.md §1.11-1.13, §2, §3.3).
 import type { ObjCreateReq, ObjDeleteReq, ObjDeleteRes, ObjQueryReq, ObjReadReq } from '../../api/objects.js';
 import { DigestMismatchError, InvalidRequestError, NotFoundError, ObjectDeletedError } from '../../api/errors.js';
-import type { ObjectSortField, ObjectsQuery, ObjectStore } from '../../storage/object-store.js';
+import type { ObjectSortField, ObjectsQuery, ObjectStore } from '../../storage/objects/object-store.js';
 import { canonicalJson, strDigest } from '../json/digest.js';
 import { assertSafeFileKeys, objectKind, resolveObjectClasses } from './object-classes.js';
 import { objJson } from './object-format.js';

@@ -8,7 +8,7 @@
 // null for cross-project traversal, and following them would read another project's data.
 // Reads are memoized per resolver (one per request, or per chunk of calls), and table rows
 // requested in the same turn of the event loop are fetched with one store call.
-import type { ObjectStore } from '../../storage/object-store.js';
+import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { isRefString } from './extract-refs.js';
 import type { RefValueReader } from '../calls/expand-columns.js';
 import { EDGE_NAMES, refUri, tryParseRef, type TableRef, type WeaveRef } from './refs.js';

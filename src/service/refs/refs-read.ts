@@ -3,7 +3,7 @@
 // whatever its position; then the refs are resolved together (shared, memoized reads) and
 // the first failure in request order decides the answer.
 import { InvalidRequestError, RefObjectsNotFoundError } from '../../api/errors.js';
-import type { ObjectStore } from '../../storage/object-store.js';
+import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { createRefResolver, type RefOutcome, type TableRowReader } from './ref-values.js';
 import { parseRef, type ObjectRef } from './refs.js';
 

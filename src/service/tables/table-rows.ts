@@ -3,7 +3,7 @@
 // the concatenated row digests in table order (the empty table hashes "").
 import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { TableRowInput } from '../../storage/table-store.js';
+import type { TableRowInput } from '../../storage/tables/table-store.js';
 import { canonicalJson, strDigest } from '../json/digest.js';
 
 /** The row's canonical JSON text and its digest; nesting deeper than the stack allows is a 400. */

@@ -18,7 +18,7 @@ import type {
   TableRowsQuery,
   TableStats,
   TableStore,
-} from '../../storage/table-store.js';
+} from '../../storage/tables/table-store.js';
 import { NewRows, tableDigest } from './table-rows.js';
 import { applyTableUpdates } from './table-updates.js';
 

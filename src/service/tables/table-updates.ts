@@ -5,7 +5,7 @@
 import type { TableUpdateSpec } from '../../api/tables.js';
 import { InvalidRequestError } from '../../api/errors.js';
 import { assertNever } from '../../query/plan.js';
-import type { TableRowInput } from '../../storage/table-store.js';
+import type { TableRowInput } from '../../storage/tables/table-store.js';
 import { NewRows } from './table-rows.js';
 
 export interface AppliedUpdates {

@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import type { ThreadSchema, ThreadsQueryReq } from '../../api/threads.js';
 import { InvalidRequestError } from '../../api/errors.js';
-import type { ThreadTurns } from '../../storage/call-store.js';
+import type { ThreadTurns } from '../../storage/calls/call-store.js';
 import type { Store } from '../../storage/store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
 

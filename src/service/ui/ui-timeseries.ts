@@ -19,7 +19,7 @@ import {
   type UiTimeseriesTotals,
 } from '../../api/ui.js';
 import { compileCallsQuery } from '../../query/compile-calls-query.js';
-import type { CallMetricRow } from '../../storage/call-store.js';
+import type { CallMetricRow } from '../../storage/calls/call-store.js';
 import type { CallsQuery } from '../../query/calls-query.js';
 import type { Store } from '../../storage/store.js';
 import { formatTimestamp, parseTimestamp, type Micros } from '../../time.js';

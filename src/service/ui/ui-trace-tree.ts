@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import { NotFoundError } from '../../api/errors.js';
 import type { UiTraceTreeReq } from '../../api/ui.js';
-import type { TraceSkeletonRow } from '../../storage/call-store.js';
+import type { TraceSkeletonRow } from '../../storage/calls/call-store.js';
 import type { Store } from '../../storage/store.js';
 import { formatTimestamp } from '../../time.js';
 import { callStatus } from '../calls/call-summary.js';

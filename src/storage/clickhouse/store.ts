@@ -19,7 +19,7 @@ import { createClickHouseAuthStore } from './auth/auth-store.js';
 import { createClickHouseSpanStore } from './spans/span-store.js';
 import { createClickHouseHistoricalTurnStore } from './historical-turns/historical-turn-store.js';
 import { clickHouseFault } from './engine/faults.js';
-import { createCommitListeners } from '../commit-listeners.js';
+import { createCommitListeners } from '../engine/commit-listeners.js';
 import { withInsertTiming } from './engine/insert-timing.js';
 
 export interface ClickHouseStoreOptions {

@@ -4,7 +4,7 @@
 // racing on the same user could both pass the check (Weft's SQLite engine serialises
 // them). Users are found by name, the earliest row winning if two replicas created one.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { grantsWithin, type AuthStore, type Grant, type Role, type StoredUser } from '../../auth-store.js';
+import { grantsWithin, type AuthStore, type Grant, type Role, type StoredUser } from '../../auth/auth-store.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';

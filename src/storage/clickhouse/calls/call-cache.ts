@@ -8,7 +8,7 @@
 // parts of one call at the same microsecond can write two rows with one seq; which of them
 // FINAL gives is then ClickHouse's choice until, at once, the writers' check after their
 // inserts writes the merged row with a higher seq, which every cache reads anew.
-import type { StoredCall } from '../../call-store.js';
+import type { StoredCall } from '../../calls/call-store.js';
 
 /** Bytes a call's entry is counted at beyond its strings (object, key, version). */
 const ENTRY_OVERHEAD = 400;

@@ -10,7 +10,7 @@
 // as its calls' ids and row versions first, and only the calls the cache lacks at those
 // versions are read in full.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { StoredCall } from '../../call-store.js';
+import type { StoredCall } from '../../calls/call-store.js';
 import type { CallsQuery } from '../../../query/calls-query.js';
 import { nowMicros } from '../../../time.js';
 import { rowReader } from '../engine/rows.js';

@@ -7,7 +7,7 @@
 //  - the end fields come from the newest row holding an end;
 //  - a name set by /call/update (named rows) wins over the start's, the newest such one;
 //  - the first deletion stays.
-import type { CallEndPart, CallStartPart, StoredCall } from '../../call-store.js';
+import type { CallEndPart, CallStartPart, StoredCall } from '../../calls/call-store.js';
 import { jsonLeaves } from './json-leaves.js';
 
 /** A stored row: the call's columns plus what the merge needs (refs as JSON text, part sizes, flags). */

@@ -5,7 +5,7 @@
 // 458 ms with LIMIT 1 BY id; an input-field filter and sort 500 ms against 1,148 ms). The
 // conditions every row of a call agrees on (its start's fields) run in PREWHERE, before the
 // merge; the others after it. Feedback fields join the project's feedback per call ref.
-import type { StoredCall } from '../../call-store.js';
+import type { StoredCall } from '../../calls/call-store.js';
 import {
   CALL_COLUMNS,
   type CallColumn,

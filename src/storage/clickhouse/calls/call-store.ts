@@ -10,7 +10,7 @@ import {
   type StoredCall,
   type ThreadTurns,
   type TraceSkeletonRow,
-} from '../../call-store.js';
+} from '../../calls/call-store.js';
 import { CALL_COLUMNS, type CallsQuery } from '../../../query/calls-query.js';
 import { nowMicros, type Micros } from '../../../time.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js';

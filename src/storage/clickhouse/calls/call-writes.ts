@@ -5,7 +5,7 @@
 // wrote says everything the call's rows say together, and inserts a merged row where not. The
 // writer whose insert lands last sees every other insert, so the newest row ends complete.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { CallPart } from '../../call-store.js';
+import type { CallPart } from '../../calls/call-store.js';
 import { selectRows } from '../engine/client.js';
 import { insertTabSeparated } from '../engine/tsv.js';
 import { trimOldest } from '../engine/trim-oldest.js';

@@ -3,7 +3,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { COST_COLUMN_TYPES, COST_COLUMNS, isCostColumn } from '../../../query/cost-fields.js';
 import type { FieldRef } from '../../../query/plan.js';
-import type { CostStore, PriceRow } from '../../cost-store.js';
+import type { CostStore, PriceRow } from '../../costs/cost-store.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, chIdentifier, printChExpr, printChOrderBy, type ChField, type ChType } from '../engine/dialect.js';

@@ -23,7 +23,7 @@ import {
   type Printed as PlanPrinted,
   printExpr,
   printOrderBy,
-} from '../../plan-printer.js';
+} from '../../engine/plan-printer.js';
 
 /** ClickHouse type of a parameter or a value, when known statically. */
 export type ChType = 'String' | 'Int64' | 'Float64' | 'UInt8' | 'Array(String)';

@@ -4,7 +4,7 @@
 // the client this returns; other calls go to the client unchanged.
 import { performance } from 'node:perf_hooks';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { CommitListeners } from '../../commit-listeners.js';
+import type { CommitListeners } from '../../engine/commit-listeners.js';
 
 export function withInsertTiming(client: ClickHouseClient, commits: CommitListeners): ClickHouseClient {
   const insert: ClickHouseClient['insert'] = async (params) => {

@@ -1,4 +1,4 @@
-// /feedback/aggregate on ClickHouse (storage/feedback-analytics.ts), as Weave's
+// /feedback/aggregate on ClickHouse (storage/feedback/feedback-analytics.ts), as Weave's
 // feedback_agg_query_builder: sumMap over the scorer tags and ratings (stored here as JSON text,
 // so read with JSONExtract first), a ref's object id cut with splitByChar. sumMap leaves out a
 // key whose sum is 0; the service puts it back from the counts. Values travel as parameters.
@@ -8,7 +8,7 @@ import {
   type FeedbackAggregateCell,
   type FeedbackAggregateQuery,
   type ObjectIdMatch,
-} from '../../feedback-analytics.js';
+} from '../../feedback/feedback-analytics.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams } from '../engine/dialect.js';
 

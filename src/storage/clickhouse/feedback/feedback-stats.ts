@@ -1,4 +1,4 @@
-// /feedback/stats and /feedback/payload_schema on ClickHouse (storage/feedback-analytics.ts), as
+// /feedback/stats and /feedback/payload_schema on ClickHouse (storage/feedback/feedback-analytics.ts), as
 // Weave's feedback_stats_query_builder reads payloads: JSONExtractRaw at the path's keys
 // (toFloat64OrNull for numbers, the raw tokens true / false for booleans), JSONExtractString
 // where JSONType says String. Percentiles are exact (quantileExactInclusive, as SQLite's
@@ -9,7 +9,7 @@ import {
   type FeedbackAnalyticsStore,
   type FeedbackWindow,
   type PayloadValue,
-} from '../../feedback-analytics.js';
+} from '../../feedback/feedback-analytics.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams } from '../engine/dialect.js';
 import { aggregateSql } from '../spans/span-aggregates.js';

@@ -6,10 +6,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../../query/feedback-fields.js';
 import type { Expr, FieldRef } from '../../../query/plan.js';
-import type { FeedbackRow, FeedbackStore } from '../../feedback-store.js';
+import type { FeedbackRow, FeedbackStore } from '../../feedback/feedback-store.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js';
 import { selectRows } from '../engine/client.js';
-import { selectedValues } from '../../feedback-selection.js';
+import { selectedValues } from '../../feedback/feedback-selection.js';
 import { ChParams, chIdentifier, chJsonField, printChExpr, printChOrderBy, type ChField } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
 import { createClickHouseFeedbackStats } from './feedback-stats.js';

@@ -6,8 +6,8 @@
 // the earliest row, and the other blob's chunks stay unreferenced.
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { ChunkBuffer } from '../../chunk-buffer.js';
-import type { FileContent, FileStore, FileUpload } from '../../file-store.js';
+import { ChunkBuffer } from '../../files/chunk-buffer.js';
+import type { FileContent, FileStore, FileUpload } from '../../files/file-store.js';
 import { SINGLE_SERVER, deleteStatement, type ChDdlMode } from '../engine/ddl.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';

@@ -4,7 +4,11 @@
 // could both be granted it (one process settles its imports one key at a time: the service
 // holds a lock per key). Values reach SQL only as parameters.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { decideClaim, type HistoricalTurnRecord, type HistoricalTurnStore } from '../../historical-turn-store.js';
+import {
+  decideClaim,
+  type HistoricalTurnRecord,
+  type HistoricalTurnStore,
+} from '../../historical-turns/historical-turn-store.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';

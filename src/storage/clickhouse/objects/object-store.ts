@@ -13,11 +13,11 @@ import type {
   ObjectStore,
   StoredObjectVersion,
   VersionSelector,
-} from '../../object-store.js';
+} from '../../objects/object-store.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
-import { nextVersionIndex } from '../../object-versions.js';
+import { nextVersionIndex } from '../../objects/object-versions.js';
 
 interface StateRow {
   object_id: string;

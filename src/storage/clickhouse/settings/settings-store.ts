@@ -7,7 +7,7 @@
 // used again while it is younger than the caller allows (getRetentionDays' maxAgeMs): a change
 // made through this process is seen at once, one made through another replica within that age.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { ProjectSettingsStore } from '../../project-settings-store.js';
+import type { ProjectSettingsStore } from '../../settings/project-settings-store.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
 import { trimOldest } from '../engine/trim-oldest.js';

@@ -1,11 +1,11 @@
-// The conversations page on ClickHouse (storage/conversation-page.ts): the page's conversations
+// The conversations page on ClickHouse (storage/spans/conversation-page.ts): the page's conversations
 // from a narrow grouping of the spans (conversation, latest activity), their count, then their
 // figures from the general grouped read over those conversations' traces alone (their newest
 // span versions, trace-reads.ts), not the whole table under FINAL three times (chdb, 1M spans:
 // 3.4 s). A page holding the spans outside any conversation takes the general read.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { among, inConversations, isConversationPage } from '../../conversation-page.js';
-import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
+import { among, inConversations, isConversationPage } from '../../spans/conversation-page.js';
+import type { SpanGroupRow, SpanGroupsQuery } from '../../spans/span-store.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams } from '../engine/dialect.js';
 import { latestOfTraces } from './trace-reads.js';

@@ -1,7 +1,7 @@
-// How ClickHouse aggregates a span value (storage/span-store.ts StatsValue / StatsOutput),
+// How ClickHouse aggregates a span value (storage/spans/span-store.ts StatsValue / StatsOutput),
 // shared by /agents/spans/stats and the measures of /agents/spans/query, as SQLite's
 // span-aggregates.ts. Values travel as bound parameters.
-import type { StatsOutput, StatsValue } from '../../span-store.js';
+import type { StatsOutput, StatsValue } from '../../spans/span-measures.js';
 import { type ChParams, chIdentifier, chJsonField } from '../engine/dialect.js';
 
 /** The value (m) and whether the span has it (v), over `s`. */

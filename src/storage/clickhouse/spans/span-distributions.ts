@@ -2,10 +2,14 @@
 // one statement per spec over the newest rows (FINAL) of the page's groups' spans. The groups
 // are matched as text (toString, the one type every key has) with NULL keys apart.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { SpanDistributionsQuery, SpanDistributionsResult, SpanDistributionSpec } from '../../span-filters.js';
+import type {
+  SpanDistributionsQuery,
+  SpanDistributionsResult,
+  SpanDistributionSpec,
+} from '../../spans/span-filters.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, type ChFieldPrinter } from '../engine/dialect.js';
-import { categoricalRows, numericRows } from '../../span-filter-rows.js';
+import { categoricalRows, numericRows } from '../../spans/span-filter-rows.js';
 import { valueSql } from './span-aggregates.js';
 import { chSpanWhere } from './span-groups.js';
 

@@ -3,8 +3,8 @@
 // measure's aggregate, HAVING bounds and the chain of stats group filters. Values travel as
 // typed parameters; the rating operators come from an allow-list.
 import { AGENT_SPAN_FEEDBACK_TYPES } from '../../../api/agent-feedback.js';
-import type { SpanGroupBound, SpanGroupFilter, SpanSignalFilter } from '../../span-filters.js';
-import type { SpanMeasure } from '../../span-store.js';
+import type { SpanGroupBound, SpanGroupFilter, SpanSignalFilter } from '../../spans/span-filters.js';
+import type { SpanMeasure } from '../../spans/span-measures.js';
 import { printChExpr, type ChFieldPrinter, type ChParams } from '../engine/dialect.js';
 import { aggregateSql, valueSql } from './span-aggregates.js';
 

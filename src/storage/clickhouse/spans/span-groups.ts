@@ -2,9 +2,9 @@
 // row of each span (FINAL). Values travel as typed parameters; keys print through the span
 // field printer (an allow-list); sort names come from the keys' aliases and SPAN_GROUP_SUMS.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
-import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
-import { TOKEN_COLUMNS } from '../../span-rollups.js';
+import type { SpanGroupRow, SpanGroupsQuery } from '../../spans/span-store.js';
+import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../spans/span-store.js';
+import { TOKEN_COLUMNS } from '../../spans/span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
 import { havingSql, measureSql, signalSql } from './span-filters.js';

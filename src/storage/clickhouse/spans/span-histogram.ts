@@ -1,10 +1,10 @@
 // Numeric histograms of agent spans on ClickHouse, as sqlite/spans/span-histogram.ts, over the
 // newest row of each span (FINAL). Values travel as typed parameters.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { SpanHistogramQuery, SpanHistogramResult } from '../../span-filters.js';
+import type { SpanHistogramQuery, SpanHistogramResult } from '../../spans/span-filters.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, type ChFieldPrinter } from '../engine/dialect.js';
-import { histogramCells } from '../../span-filter-rows.js';
+import { histogramCells } from '../../spans/span-filter-rows.js';
 import { aggregateSql, valueSql } from './span-aggregates.js';
 import { havingSql, measureSql } from './span-filters.js';
 import { chSpanWhere } from './span-groups.js';

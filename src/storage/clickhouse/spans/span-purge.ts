@@ -11,7 +11,7 @@
 // agents it recomputed may be missing from /agents/query (a failure between the rollups' delete
 // and insert). The span store runs it in its write lane: a write of a key in between would be lost.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { ROLLUP_SUMS } from '../../span-rollups.js';
+import { ROLLUP_SUMS } from '../../spans/span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import { deleteStatement, type ChDdlMode } from '../engine/ddl.js';
 import { chIdentifier } from '../engine/dialect.js';

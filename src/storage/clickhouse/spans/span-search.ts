@@ -1,13 +1,13 @@
 // The searchable messages of agent spans on ClickHouse (engine/migrations/005-span-messages.ts):
-// written beside the spans, read by /agents/search (storage/span-store.ts SpanSearchQuery).
+// written beside the spans, read by /agents/search (storage/spans/span-store.ts SpanSearchQuery).
 // A phrase matches through a LIKE on the lower-cased body (the n-gram index prunes granules),
 // then an RE2 pattern that holds it as whole words (query/search-terms.ts). GLOBAL IN keeps
 // the subqueries right on a sharded cluster. Values reach SQL only as bound parameters.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { phrasePattern } from '../../../query/search-terms.js';
 import type { SpanRow } from '../../../query/span-columns.js';
-import { messageFanout } from '../../message-fanout.js';
-import type { SpanSearchHit, SpanSearchQuery } from '../../span-store.js';
+import { messageFanout } from '../../spans/message-fanout.js';
+import type { SpanSearchHit, SpanSearchQuery } from '../../spans/span-store.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, chIdentifier } from '../engine/dialect.js';
 

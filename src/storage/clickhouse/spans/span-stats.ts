@@ -2,7 +2,7 @@
 // span (FINAL). Percentiles are exact (quantileExactInclusive: linear interpolation, as
 // SQLite's percentile()). A kept group with a NULL key matches its spans (transform_null_in).
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { SpanStatsQuery, SpanStatsResult } from '../../span-store.js';
+import type { SpanStatsQuery, SpanStatsResult } from '../../spans/span-store.js';
 import { aggregateSql, valueSql } from './span-aggregates.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, type ChFieldPrinter } from '../engine/dialect.js';

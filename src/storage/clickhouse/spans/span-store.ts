@@ -1,15 +1,15 @@
 // The ClickHouse SpanStore: the spans table (engine/migrations/004-spans.ts), a
 // ReplacingMergeTree on seq read with FINAL. A write inserts the spans, then settles the owner
-// of every span of each trace it touched (storage/span-owners.ts): a span whose owner changed
+// of every span of each trace it touched (storage/spans/span-owners.ts): a span whose owner changed
 // is written again, whole, with a higher seq. Without transactions a failure between the two
 // leaves an owner to settle on the trace's next write; no span is lost.
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { FieldRef } from '../../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../../query/span-columns.js';
 import { CUSTOM_ATTR_COLUMNS, isScalarSpanColumn } from '../../../query/span-fields.js';
-import type { AgentRollupRow, ModelTokens, SpanStore, SpansQuery } from '../../span-store.js';
-import { spanOwners } from '../../span-owners.js';
-import { agentRollupSelect, withModels } from '../../agent-rollup-sql.js';
+import type { AgentRollupRow, ModelTokens, SpanStore, SpansQuery } from '../../spans/span-store.js';
+import { spanOwners } from '../../spans/span-owners.js';
+import { agentRollupSelect, withModels } from '../../spans/agent-rollup-sql.js';
 import {
   ROLLUP_SUMS,
   contributionKey,
@@ -17,7 +17,7 @@ import {
   type Contribution,
   type RollupSpan,
   uncountedTokenSpans,
-} from '../../span-rollups.js';
+} from '../../spans/span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import {
   ChParams,

@@ -3,7 +3,7 @@
 // spans of the traces concerned (latestOfTraces), not the table under FINAL.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { SPAN_COLUMNS, type SpanRow } from '../../../query/span-columns.js';
-import type { SpanStore } from '../../span-store.js';
+import type { SpanStore } from '../../spans/span-store.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams } from '../engine/dialect.js';
 

@@ -4,7 +4,7 @@
 // twice by racing writers are identical and read once (any() / LIMIT 1 BY).
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { FieldRef } from '../../../query/plan.js';
-import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../../table-store.js';
+import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../../tables/table-store.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, chIdentifier, chJsonField, printChOrderBy, type ChField } from '../engine/dialect.js';
 import { digestBytes, digestsOf } from '../engine/digest-stats.js';

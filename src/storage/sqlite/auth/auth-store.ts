@@ -1,6 +1,6 @@
 // AuthStore on SQLite: users, user_roles and api_keys (sqlite/auth/auth-schema.ts). Reads here,
 // writes through the writer (sqlite/auth/auth-writes.ts).
-import type { AuthStore, Grant, KeyRecord, StoredUser } from '../../auth-store.js';
+import type { AuthStore, Grant, KeyRecord, StoredUser } from '../../auth/auth-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import { ROLES_OF_USERS, toGrant } from './auth-writes.js';
 import type { SqliteWriter } from '../engine/writer.js';

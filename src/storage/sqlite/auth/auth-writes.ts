@@ -8,7 +8,7 @@ import {
   type NewKey,
   type Role,
   type StoredUser,
-} from '../../auth-store.js';
+} from '../../auth/auth-store.js';
 import type { SqliteDb } from '../engine/database.js';
 
 interface RoleRow {

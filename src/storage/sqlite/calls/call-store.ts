@@ -13,7 +13,7 @@ import type {
   StoredCall,
   ThreadTurns,
   TraceSkeletonRow,
-} from '../../call-store.js';
+} from '../../calls/call-store.js';
 import type { CallsQuery } from '../../../query/calls-query.js';
 import type { SqliteDb } from '../engine/database.js';
 import { callKeyOf, keyParams } from './call-keys.js';

@@ -4,7 +4,7 @@
 // find a call through its id key (the key tables, sqlite/calls/call-ids.ts, which the inserts and
 // the purge here keep), a delete walks calls_parent from the named calls, a purge reads
 // calls_expire.
-import type { CallEndPart, CallStartPart } from '../../call-store.js';
+import type { CallEndPart, CallStartPart } from '../../calls/call-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import { callKeyOf, idKeyIn } from './call-keys.js';
 import { callIdKeys } from './call-ids.js';

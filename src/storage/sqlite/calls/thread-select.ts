@@ -3,7 +3,7 @@
 // back as one JSON array of [id, started_at, ended_at], from which the service derives the
 // counts, times and percentiles. Values travel only as parameters; the thread list as one
 // JSON-array parameter.
-import type { ThreadTurnsFilter } from '../../call-store.js';
+import type { ThreadTurnsFilter } from '../../calls/call-store.js';
 
 export function buildThreadTurnsSelect(
   projectId: string,

@@ -4,7 +4,7 @@
 // column allow-list.
 import type { FieldRef } from '../../../query/plan.js';
 import { COST_COLUMN_TYPES, isCostColumn } from '../../../query/cost-fields.js';
-import type { CostStore, PriceRow } from '../../cost-store.js';
+import type { CostStore, PriceRow } from '../../costs/cost-store.js';
 import {
   printSqliteExpr,
   printSqliteOrderBy,

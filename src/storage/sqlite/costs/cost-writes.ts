@@ -1,7 +1,7 @@
 // The write procedures of token prices (run by the writer inside its transaction, see
 // sqlite/engine/writer.ts). Lists travel as one JSON-array parameter read with json_each.
 import { COST_COLUMNS } from '../../../query/cost-fields.js';
-import type { PriceRow } from '../../cost-store.js';
+import type { PriceRow } from '../../costs/cost-store.js';
 import type { SqliteDb } from '../engine/database.js';
 
 export const COST_COLUMN_LIST = COST_COLUMNS.join(', ');

@@ -15,7 +15,7 @@ import {
   type Printed as PlanPrinted,
   printExpr,
   printOrderBy,
-} from '../../plan-printer.js';
+} from '../../engine/plan-printer.js';
 
 export interface SqlFragment {
   sql: string;

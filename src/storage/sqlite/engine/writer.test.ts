@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { openSqlite } from './database.js';
 import { SQLITE_MIGRATIONS } from './migrations/index.js';
 import { createSqliteWriter, SqliteWriteError } from './writer.js';
-import { WriteQueueFullError } from '../../call-store.js';
+import { WriteQueueFullError } from '../../calls/call-store.js';
 import { ServiceUnavailableError } from '../../../api/errors.js';
 import { startValues, type CallRow } from '../calls/call-writes.js';
-import type { CallStartPart } from '../../call-store.js';
+import type { CallStartPart } from '../../calls/call-store.js';
 
 async function withWriter(
   fn: (w: ReturnType<typeof createSqliteWriter>, ids: () => string[], path: string) => Promise<void>,

@@ -17,11 +17,11 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { SqliteDb } from './database.js';
-import { WriteQueueFullError } from '../../call-store.js';
+import { WriteQueueFullError } from '../../calls/call-store.js';
 import { spawnSqliteWorker, stopSqliteWorker } from './worker-spawn.js';
 import type { StoreHealth } from '../../store.js';
 import { faultKind, sqliteFault } from './faults.js';
-import { createCommitListeners } from '../../commit-listeners.js';
+import { createCommitListeners } from '../../engine/commit-listeners.js';
 import {
   createGroupRunner,
   type JobResult,

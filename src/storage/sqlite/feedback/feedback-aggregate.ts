@@ -1,4 +1,4 @@
-// /feedback/aggregate on SQLite (storage/feedback-analytics.ts): one statement over the rows that
+// /feedback/aggregate on SQLite (storage/feedback/feedback-analytics.ts): one statement over the rows that
 // pass the filters (x) answers three kinds of cells per (bucket, group): totals (kind 0), tag
 // counts (kind 1, from json_each of scorer_tags) and rating counts and sums (kind 2, from
 // json_each of scorer_ratings). A ref's object id and a weave_ref's span type are cut out of the
@@ -8,7 +8,7 @@ import {
   type FeedbackAggregateCell,
   type FeedbackAggregateQuery,
   type ObjectIdMatch,
-} from '../../feedback-analytics.js';
+} from '../../feedback/feedback-analytics.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import { piece, type Piece } from '../spans/span-aggregates.js';
 

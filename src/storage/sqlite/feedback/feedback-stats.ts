@@ -1,4 +1,4 @@
-// /feedback/stats and /feedback/payload_schema on SQLite (storage/feedback-analytics.ts): payload
+// /feedback/stats and /feedback/payload_schema on SQLite (storage/feedback/feedback-analytics.ts): payload
 // values read with json_type / ->> (a value of another JSON type is no value), aggregated per
 // bucket and over the window with the spans' aggregations (percentile(): exact, linear
 // interpolation). Scans run on the read threads; values reach SQL only as parameters.
@@ -7,7 +7,7 @@ import {
   type FeedbackAnalyticsStore,
   type FeedbackWindow,
   type PayloadValue,
-} from '../../feedback-analytics.js';
+} from '../../feedback/feedback-analytics.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import { aggregateSql, piece, type Piece } from '../spans/span-aggregates.js';
 

@@ -2,7 +2,7 @@
 // analytics on the read threads (feedback-stats.ts, feedback-aggregate.ts), writes through the
 // writer (sqlite/feedback/feedback-writes.ts); values reach SQL only as parameters, identifiers
 // only from the column allow-list.
-import type { FeedbackQuery, FeedbackRow, FeedbackStore } from '../../feedback-store.js';
+import type { FeedbackQuery, FeedbackRow, FeedbackStore } from '../../feedback/feedback-store.js';
 import type { FieldRef } from '../../../query/plan.js';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS, isFeedbackColumn } from '../../../query/feedback-fields.js';
 import {
@@ -15,7 +15,7 @@ import {
 import type { SqliteDb } from '../engine/database.js';
 import { FEEDBACK_COLUMN_LIST as COLUMN_LIST } from './feedback-writes.js';
 import type { SqliteWriter } from '../engine/writer.js';
-import { selectedValues } from '../../feedback-selection.js';
+import { selectedValues } from '../../feedback/feedback-selection.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import { createSqliteFeedbackStats } from './feedback-stats.js';
 import { createSqliteFeedbackAggregate } from './feedback-aggregate.js';

@@ -1,7 +1,7 @@
 // The write procedures of feedback (run by the writer inside its transaction, see
 // sqlite/engine/writer.ts). Values reach SQL only as parameters, identifiers only from the
 // column allow-list.
-import type { FeedbackRow } from '../../feedback-store.js';
+import type { FeedbackRow } from '../../feedback/feedback-store.js';
 import { FEEDBACK_COLUMNS, FEEDBACK_JSON_COLUMNS } from '../../../query/feedback-fields.js';
 import type { SqliteDb } from '../engine/database.js';
 

@@ -7,8 +7,8 @@
 // re-upload writes nothing at all. Each staged chunk is its own short write (through the
 // writer, sqlite/files/file-writes.ts), so a large upload never holds the write lock across
 // network waits, and the next chunk is filled only once the previous one is stored.
-import { ChunkBuffer } from '../../chunk-buffer.js';
-import type { FileContent, FileStore, FileUpload } from '../../file-store.js';
+import { ChunkBuffer } from '../../files/chunk-buffer.js';
+import type { FileContent, FileStore, FileUpload } from '../../files/file-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import type { StagedBlob } from './file-writes.js';
 import type { SqliteWriter } from '../engine/writer.js';

@@ -1,6 +1,6 @@
 // Historical-turn records on SQLite: the `historical_turns` table (engine/migrations/013).
 // Reads here, writes through the writer (historical-turn-writes.ts).
-import type { HistoricalTurnRecord, HistoricalTurnStore } from '../../historical-turn-store.js';
+import type { HistoricalTurnRecord, HistoricalTurnStore } from '../../historical-turns/historical-turn-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import type { SqliteWriter } from '../engine/writer.js';
 import { SELECT_HISTORICAL_TURN } from './historical-turn-writes.js';

@@ -1,7 +1,11 @@
 // The write procedures of historical-turn records (run by the writer inside its transaction, see
 // sqlite/engine/writer.ts). A claim reads the stored record and stores what decideClaim grants
 // in the same transaction, so two attempts (or two processes) are never both granted a key.
-import { decideClaim, type HistoricalTurnClaim, type HistoricalTurnRecord } from '../../historical-turn-store.js';
+import {
+  decideClaim,
+  type HistoricalTurnClaim,
+  type HistoricalTurnRecord,
+} from '../../historical-turns/historical-turn-store.js';
 import type { SqliteDb } from '../engine/database.js';
 
 export const HISTORICAL_TURN_COLUMNS = [

@@ -1,6 +1,6 @@
 // SQL pieces shared by the object store's reads and its write procedures.
 import { assertNever } from '../../../query/plan.js';
-import type { VersionSelector } from '../../object-store.js';
+import type { VersionSelector } from '../../objects/object-store.js';
 
 export const IN_LIST = 'IN (SELECT value FROM json_each(?))';
 /** The versions of one object: parameters project_id, object_id. */

@@ -10,7 +10,7 @@ import type {
   ReadOptions,
   StoredObjectVersion,
   VersionSelector,
-} from '../../object-store.js';
+} from '../../objects/object-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import { IN_LIST, selectorSql } from './object-sql.js';
 import type { SqliteWriter } from '../engine/writer.js';

@@ -8,10 +8,10 @@ import type {
   DeleteOutcome,
   ObjectVersionInput,
   VersionSelector,
-} from '../../object-store.js';
+} from '../../objects/object-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import { IN_LIST, OBJ, selectorSql } from './object-sql.js';
-import { nextVersionIndex } from '../../object-versions.js';
+import { nextVersionIndex } from '../../objects/object-versions.js';
 
 export function objectWrites(db: SqliteDb) {
   const findByDigest = db.prepare(`SELECT version_index, deleted_at FROM object_versions WHERE ${OBJ} AND digest = ?`);

@@ -1,6 +1,6 @@
 // Per-project settings on SQLite: one row per project in project_settings; written through
 // the writer (sqlite/settings/settings-writes.ts).
-import type { ProjectSettingsStore } from '../../project-settings-store.js';
+import type { ProjectSettingsStore } from '../../settings/project-settings-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import type { SqliteWriter } from '../engine/writer.js';
 

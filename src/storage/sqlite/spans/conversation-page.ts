@@ -6,8 +6,8 @@
 // general grouped read restricted to them, and the count of conversations from the table of
 // them (migration 19) or, within time bounds, covering indexes (docs/performance.md "Agents").
 // Any other filter is left to the general read.
-import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
-import { among, inConversations, isConversationPage } from '../../conversation-page.js';
+import type { SpanGroupRow, SpanGroupsQuery } from '../../spans/span-store.js';
+import { among, inConversations, isConversationPage } from '../../spans/conversation-page.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import { spanWhere } from './span-groups.js';
 

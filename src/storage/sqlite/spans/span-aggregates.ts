@@ -1,7 +1,7 @@
-// How SQLite aggregates a span value (storage/span-store.ts StatsValue / StatsOutput), shared
+// How SQLite aggregates a span value (storage/spans/span-store.ts StatsValue / StatsOutput), shared
 // by /agents/spans/stats and the measures of /agents/spans/query. Values reach SQL only as
 // parameters, in the order the text holds them.
-import type { StatsOutput, StatsValue } from '../../span-store.js';
+import type { StatsOutput, StatsValue } from '../../spans/span-measures.js';
 import { sqliteJsonField } from '../engine/dialect.js';
 
 export interface Piece {

@@ -1,12 +1,16 @@
-// Custom attribute distributions per group on SQLite (storage/span-filters.ts
+// Custom attribute distributions per group on SQLite (storage/spans/span-filters.ts
 // SpanDistributionsQuery): one statement per spec over the spans of the page's groups, as the
 // group read filters them. Numeric specs: each group's bounds, then the count per bin; categorical
 // specs: the most frequent values per group, ranked in SQL so a key with many distinct values
 // sends back only `limit` rows per group. Values reach SQL only as parameters.
-import type { SpanDistributionsQuery, SpanDistributionsResult, SpanDistributionSpec } from '../../span-filters.js';
+import type {
+  SpanDistributionsQuery,
+  SpanDistributionsResult,
+  SpanDistributionSpec,
+} from '../../spans/span-filters.js';
 import type { FieldPrinter } from '../engine/dialect.js';
 import type { ReadThreads } from '../engine/read-threads.js';
-import { categoricalRows, numericRows } from '../../span-filter-rows.js';
+import { categoricalRows, numericRows } from '../../spans/span-filter-rows.js';
 import { piece, valueSql, type Piece } from './span-aggregates.js';
 import { spanWhere } from './span-groups.js';
 

@@ -1,10 +1,10 @@
-// The grouped options of the agent span reads on SQLite (storage/span-filters.ts): the signal
+// The grouped options of the agent span reads on SQLite (storage/spans/span-filters.ts): the signal
 // restriction (a semi-join on the feedback table), a measure's aggregate, HAVING bounds and the
 // chain of stats group filters. Values reach SQL only as parameters, in the order the text
 // holds them; the rating operators come from an allow-list.
 import { AGENT_SPAN_FEEDBACK_TYPES } from '../../../api/agent-feedback.js';
-import type { SpanGroupBound, SpanGroupFilter, SpanSignalFilter } from '../../span-filters.js';
-import type { SpanMeasure } from '../../span-store.js';
+import type { SpanGroupBound, SpanGroupFilter, SpanSignalFilter } from '../../spans/span-filters.js';
+import type { SpanMeasure } from '../../spans/span-measures.js';
 import { printSqliteExpr, sqliteJsonPath, type FieldPrinter } from '../engine/dialect.js';
 import { aggregateSql, piece, valueSql, type Piece } from './span-aggregates.js';
 

@@ -1,10 +1,10 @@
 // Grouped reads of agent spans on SQLite: one row per distinct value of the keys, with the
-// figures of Weave's AgentSpanGroupRow (storage/span-store.ts), then the token sums per model
+// figures of Weave's AgentSpanGroupRow (storage/spans/span-store.ts), then the token sums per model
 // of the groups on the page. Values reach SQL only as parameters; keys print through the span
 // field printer (an allow-list); sort names come from the keys' aliases and SPAN_GROUP_SUMS.
-import type { SpanGroupRow, SpanGroupsQuery } from '../../span-store.js';
-import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../span-store.js';
-import { TOKEN_COLUMNS } from '../../span-rollups.js';
+import type { SpanGroupRow, SpanGroupsQuery } from '../../spans/span-store.js';
+import { SPAN_GROUP_LISTS, SPAN_GROUP_SUMS } from '../../spans/span-store.js';
+import { TOKEN_COLUMNS } from '../../spans/span-rollups.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import { printSqliteExpr, type FieldPrinter } from '../engine/dialect.js';
 import { havingSql, measureSql, signalSql } from './span-filters.js';

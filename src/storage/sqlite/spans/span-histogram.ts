@@ -1,10 +1,10 @@
-// Numeric histograms of agent spans on SQLite (storage/span-filters.ts SpanHistogramQuery): the
+// Numeric histograms of agent spans on SQLite (storage/spans/span-filters.ts SpanHistogramQuery): the
 // rows (spans with the value, or groups with their measure), their bounds, then each bin's
 // outputs over the rows within the bounds. Values reach SQL only as parameters.
-import type { SpanHistogramQuery, SpanHistogramResult } from '../../span-filters.js';
+import type { SpanHistogramQuery, SpanHistogramResult } from '../../spans/span-filters.js';
 import type { FieldPrinter } from '../engine/dialect.js';
 import type { ReadThreads } from '../engine/read-threads.js';
-import { histogramCells } from '../../span-filter-rows.js';
+import { histogramCells } from '../../spans/span-filter-rows.js';
 import { aggregateSql, piece, valueSql, type Piece } from './span-aggregates.js';
 import { havingSql, measureSql } from './span-filters.js';
 import { spanWhere } from './span-groups.js';

@@ -1,9 +1,9 @@
-// Writes the searchable messages of spans (storage/message-fanout.ts) inside the writer's
+// Writes the searchable messages of spans (storage/spans/message-fanout.ts) inside the writer's
 // transaction: a span's list is replaced whole, keyed by the span's rowid (migration 18), so
 // new lists append; a body new to its project is stored and added to the FTS5 index, a known
 // one only referenced.
 import type { SpanRow } from '../../../query/span-columns.js';
-import { messageFanout } from '../../message-fanout.js';
+import { messageFanout } from '../../spans/message-fanout.js';
 import type { SqliteDb } from '../engine/database.js';
 
 export function spanMessageWrites(db: SqliteDb) {

@@ -8,7 +8,7 @@
 // The agent rollups of the agents it counted for are then recomputed from the per-trace
 // rollups left (sums, first and last seen exact; an agent with no trace left has no row).
 // Values reach SQL only as parameters.
-import { ROLLUP_SUMS } from '../../span-rollups.js';
+import { ROLLUP_SUMS } from '../../spans/span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
 import { spanConversationWrites } from './span-conversation-writes.js';
 

@@ -1,9 +1,9 @@
-// /agents/search on SQLite (storage/span-store.ts SpanSearchQuery): FTS5 finds the project's
+// /agents/search on SQLite (storage/spans/span-store.ts SpanSearchQuery): FTS5 finds the project's
 // bodies holding every phrase, span_messages their occurrences; filters on the span itself
 // (agent, provider, model) read the spans row by its key. Values reach SQL only as
 // parameters; the statement's shape depends only on which filters are set.
 import { fts5Match } from '../../../query/search-terms.js';
-import type { SpanSearchHit, SpanSearchQuery } from '../../span-store.js';
+import type { SpanSearchHit, SpanSearchQuery } from '../../spans/span-store.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 
 type Params = Record<string, string | number>;

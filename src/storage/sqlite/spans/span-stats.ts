@@ -1,8 +1,8 @@
-// /agents/spans/stats on SQLite (storage/span-store.ts SpanStatsQuery): one row per (bucket,
+// /agents/spans/stats on SQLite (storage/spans/span-store.ts SpanStatsQuery): one row per (bucket,
 // group) that holds spans, of the groups with the most spans, each output aggregated over
 // the spans where its value is present. Percentiles use SQLite's percentile() (exact, linear
 // interpolation). Values reach SQL only as parameters; identifiers come from allow-lists.
-import type { SpanStatsQuery, SpanStatsResult } from '../../span-store.js';
+import type { SpanStatsQuery, SpanStatsResult } from '../../spans/span-store.js';
 import type { ReadThreads } from '../engine/read-threads.js';
 import type { FieldPrinter } from '../engine/dialect.js';
 import { aggregateSql, piece, valueSql } from './span-aggregates.js';

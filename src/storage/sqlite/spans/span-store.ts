@@ -4,8 +4,8 @@
 import type { FieldRef } from '../../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../../query/span-columns.js';
 import { CUSTOM_ATTR_COLUMNS, isScalarSpanColumn } from '../../../query/span-fields.js';
-import type { AgentRollupRow, ConversationSpan, ModelTokens, SpanStore, SpansQuery } from '../../span-store.js';
-import { agentRollupSelect, withModels } from '../../agent-rollup-sql.js';
+import type { AgentRollupRow, ConversationSpan, ModelTokens, SpanStore, SpansQuery } from '../../spans/span-store.js';
+import { agentRollupSelect, withModels } from '../../spans/agent-rollup-sql.js';
 import type { SqliteDb } from '../engine/database.js';
 import {
   printSqliteOrderBy,

@@ -1,9 +1,9 @@
 // The write procedure of agent spans (run by the writer inside its transaction): upsert the
 // spans and their searchable messages; then, for each trace they touch, settle every span's
-// owner (storage/span-owners.ts) and replace what the trace adds to the agent rollups
-// (storage/span-rollups.ts), so that the rollups always equal the sums over the stored spans. Values reach SQL only as parameters.
+// owner (storage/spans/span-owners.ts) and replace what the trace adds to the agent rollups
+// (storage/spans/span-rollups.ts), so that the rollups always equal the sums over the stored spans. Values reach SQL only as parameters.
 import { SPAN_COLUMNS, type SpanRow } from '../../../query/span-columns.js';
-import { spanOwners } from '../../span-owners.js';
+import { spanOwners } from '../../spans/span-owners.js';
 import {
   ROLLUP_SUMS,
   contributionKey,
@@ -11,7 +11,7 @@ import {
   type Contribution,
   type RollupSpan,
   uncountedTokenSpans,
-} from '../../span-rollups.js';
+} from '../../spans/span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
 import { spanConversationWrites } from './span-conversation-writes.js';
 import { spanMessageWrites } from './span-message-writes.js';

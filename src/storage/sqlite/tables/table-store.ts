@@ -4,7 +4,7 @@
 // Rows are streamed in chunks from the reader threads (sqlite/engine/read-threads.ts), so a 100k-row
 // table never sits in memory and a sorted read of it never stalls other requests.
 import type { FieldRef } from '../../../query/plan.js';
-import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../../table-store.js';
+import type { StoredTableRow, TableRowsQuery, TableStats, TableStore } from '../../tables/table-store.js';
 import type { SqliteDb } from '../engine/database.js';
 import {
   joinSql,

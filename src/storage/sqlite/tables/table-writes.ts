@@ -1,7 +1,7 @@
 // The write procedure of tables (run by the writer inside its transaction, see
 // sqlite/engine/writer.ts): a table and its new rows in one step, or nothing when a row it lists
 // is missing. Layout and its reasons: sqlite/tables/table-schema.ts.
-import type { TableRowInput } from '../../table-store.js';
+import type { TableRowInput } from '../../tables/table-store.js';
 import type { SqliteDb } from '../engine/database.js';
 
 export const FIND_TABLE = 'SELECT id FROM tables WHERE project_id = ? AND digest = ?';

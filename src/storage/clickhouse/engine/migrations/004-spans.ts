@@ -1,4 +1,4 @@
-// Migration 4: agent spans (storage/span-store.ts), the columns of SQLite's migration 11. A span
+// Migration 4: agent spans (storage/spans/span-store.ts), the columns of SQLite's migration 11. A span
 // sent again, or whose owner changes, is a new row with a higher seq: reads take the newest
 // (ReplacingMergeTree; FINAL). One trace's spans sit together (the owner pass reads them).
 import type { ChMigration } from './index.js';
@@ -41,7 +41,7 @@ export const MIGRATION_4: ChMigration = {
       shardBy: 'cityHash64(project_id, trace_id)',
       replacingBy: 'seq',
     },
-    // What each trace adds to the agent rollups (storage/span-rollups.ts), to take away again.
+    // What each trace adds to the agent rollups (storage/spans/span-rollups.ts), to take away again.
     {
       name: 'agent_trace_rollups',
       columns: `

@@ -1,4 +1,4 @@
-// Migration 5: the messages of agent spans for /agents/search (storage/message-fanout.ts), as
+// Migration 5: the messages of agent spans for /agents/search (storage/spans/message-fanout.ts), as
 // SQLite's migration 12 keeps them. A body is stored once per (project, digest) (repeats merge
 // away), with an n-gram bloom index on its lower-cased text that LIKE prefilters use; each
 // span's (role, digest) list is one row, replaced whole when the span is sent again.

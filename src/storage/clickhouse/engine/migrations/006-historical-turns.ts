@@ -1,4 +1,4 @@
-// Migration 6: the record of each historical turn imported (storage/historical-turn-store.ts), as
+// Migration 6: the record of each historical turn imported (storage/historical-turns/historical-turn-store.ts), as
 // SQLite's migration 13 keeps it. A claim and its settlement are rows of one key with rising seq:
 // reads take the newest (ReplacingMergeTree; one key's rows sit on one shard).
 import type { ChMigration } from './index.js';

@@ -1,4 +1,4 @@
-// Migration 11: agent spans (storage/span-store.ts) and their agent rollups (storage/span-rollups.ts). Promoted GenAI attributes are columns;
+// Migration 11: agent spans (storage/spans/span-store.ts) and their agent rollups (storage/spans/span-rollups.ts). Promoted GenAI attributes are columns;
 // lists, messages and custom attribute maps are JSON text; owner_* is Weft's attribution.
 import type { Migration } from '../database.js';
 
@@ -86,7 +86,7 @@ CREATE TABLE spans (
 CREATE INDEX spans_started ON spans (project_id, started_at);
 CREATE INDEX spans_conversation ON spans (project_id, conversation_id, started_at) WHERE conversation_id IS NOT NULL;
 CREATE INDEX spans_owner ON spans (project_id, owner_agent_name, owner_agent_version) WHERE owner_agent_name IS NOT NULL;
--- What each trace adds to the agent rollups (storage/span-rollups.ts), kept to take it away again.
+-- What each trace adds to the agent rollups (storage/spans/span-rollups.ts), kept to take it away again.
 CREATE TABLE agent_trace_rollups (
   project_id TEXT NOT NULL,
   trace_id TEXT NOT NULL,

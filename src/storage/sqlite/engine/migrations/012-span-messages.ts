@@ -1,4 +1,4 @@
-// Migration 12: the messages of agent spans for /agents/search (storage/message-fanout.ts).
+// Migration 12: the messages of agent spans for /agents/search (storage/spans/message-fanout.ts).
 // A body is stored once per (project, digest) and indexed by FTS5 (external content: the text
 // is kept once, in span_message_bodies); span_messages lists each span's (role, body) in order.
 // FTS5's unicode61 tokenizer folds case and keeps diacritics, as ClickHouse's search does.

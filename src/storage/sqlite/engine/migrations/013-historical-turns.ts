@@ -1,4 +1,4 @@
-// Migration 13: the record of each historical turn imported (storage/historical-turn-store.ts),
+// Migration 13: the record of each historical turn imported (storage/historical-turns/historical-turn-store.ts),
 // one row per (project, logical_key); the turn's spans are in `spans`.
 import type { Migration } from '../database.js';
 

@@ -14,7 +14,7 @@ import {
   type FieldRef,
   type Literal,
   type SortTerm,
-} from '../query/plan.js';
+} from '../../query/plan.js';
 
 /** What every dialect's field carries beside its SQL. */
 export interface PlanField<S, T> {

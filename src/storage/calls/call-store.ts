@@ -1,7 +1,7 @@
 // What every engine must offer for calls. Engines store the start and end parts of
 // a call separately or merged, as suits them; readers only ever see merged calls.
-import type { Micros } from '../time.js';
-import type { CallsQuery } from '../query/calls-query.js';
+import type { Micros } from '../../time.js';
+import type { CallsQuery } from '../../query/calls-query.js';
 
 export interface CallStartPart {
   readonly project_id: string;

@@ -6,7 +6,7 @@
 //    before it resolves; SQLite decides and stores in one transaction (two processes cannot both
 //    be granted a key), ClickHouse reads then inserts (replicas racing on one key could both be).
 //  - put() stores each record as given, replacing the record of its key.
-import type { Micros } from '../time.js';
+import type { Micros } from '../../time.js';
 
 export type HistoricalTurnState = 'committing' | 'committed';
 

@@ -4,7 +4,7 @@
 // by its digest (a model call repeats the whole history, so most bodies recur); each span
 // keeps the list of (role, digest) it holds, in order. A span sent again replaces its list.
 import { createHash } from 'node:crypto';
-import type { SpanRow } from '../query/span-columns.js';
+import type { SpanRow } from '../../query/span-columns.js';
 
 export interface SpanMessage {
   readonly role: string;

@@ -1,5 +1,5 @@
 // What every engine must offer for per-project settings (today: the calls' time-to-live).
-import type { Micros } from '../time.js';
+import type { Micros } from '../../time.js';
 
 export interface ProjectSettingsStore {
   /**

@@ -1,9 +1,9 @@
-// The grouped options of the agent span reads, as the engines receive them (storage/span-store.ts
+// The grouped options of the agent span reads, as the engines receive them (storage/spans/span-store.ts
 // uses these): which conversations a span must belong to (signals), bounds on a group's measure
 // (group filters), per-group distributions of custom attributes and numeric histograms.
 // Contracts every engine keeps are stated on each type.
-import type { Expr, FieldRef } from '../query/plan.js';
-import type { SpanMeasure, StatsOutput, StatsValue } from './span-store.js';
+import type { Expr, FieldRef } from '../../query/plan.js';
+import type { SpanMeasure, StatsOutput, StatsValue } from './span-measures.js';
 
 /**
  * Spans of conversations whose agent feedback (feedback_type wandb.agent_user_feedback or

@@ -3,7 +3,7 @@
 // conversation left out. Each engine answers it with its own plan (sqlite/spans and
 // clickhouse/spans conversation-page.ts): the page's conversations first, then their figures
 // from the general grouped read restricted to them.
-import type { Expr, FieldRef } from '../query/plan.js';
+import type { Expr, FieldRef } from '../../query/plan.js';
 import type { SpanGroupsQuery } from './span-store.js';
 
 /** Fields of SpanGroupsQuery this plan answers; any other set to a value sends the query elsewhere. */

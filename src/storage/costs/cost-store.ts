@@ -1,8 +1,8 @@
 // What every engine must offer for LLM prices (weave-api.md §3.8). Engine-neutral: no SQL,
 // no transactions assumed; "atomic" means no reader sees half of the write (SQLite: one
 // transaction; an engine without transactions: versioned rows or one insert per write).
-import type { Micros } from '../time.js';
-import type { Expr, SortTerm } from '../query/plan.js';
+import type { Micros } from '../../time.js';
+import type { Expr, SortTerm } from '../../query/plan.js';
 
 export type PricingLevel = 'default' | 'project';
 

@@ -5,7 +5,7 @@
 // The service computes every digest; engines store and read, nothing more. "Atomic"
 // below means no reader ever sees a table whose rows are not all readable: SQLite uses a
 // transaction; an engine without transactions writes the rows first and the table last.
-import type { SortTerm } from '../query/plan.js';
+import type { SortTerm } from '../../query/plan.js';
 
 /** A row to store: its digest and the canonical JSON text that was hashed into it. */
 export interface TableRowInput {

@@ -1,8 +1,8 @@
 // What every engine must offer for feedback. Engine-neutral: no SQL, no transactions
 // assumed. Engines without transactions (ClickHouse) must keep the documented
 // ordering so that a failure half-way never loses the feedback a client was told about.
-import type { Micros } from '../time.js';
-import type { Expr, FieldRef, SortTerm } from '../query/plan.js';
+import type { Micros } from '../../time.js';
+import type { Expr, FieldRef, SortTerm } from '../../query/plan.js';
 import type { FeedbackAnalyticsStore } from './feedback-analytics.js';
 
 /** One stored feedback row, decoded (JSON columns parsed, time in microseconds). */
@@ -55,7 +55,7 @@ export interface FeedbackQuery {
   readonly offset: number | null;
 }
 
-/** Reads, writes and the analytics reads (storage/feedback-analytics.ts). */
+/** Reads, writes and the analytics reads (storage/feedback/feedback-analytics.ts). */
 export interface FeedbackStore extends FeedbackAnalyticsStore {
   /**
    * Writes the rows durably, all or none. A row whose (project_id, id) already exists

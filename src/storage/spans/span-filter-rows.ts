@@ -1,5 +1,5 @@
 // The rows the engines' distribution and histogram statements return, read back into
-// storage/span-filters.ts results: both engines name their columns alike (numeric: g, lo, hi,
+// storage/spans/span-filters.ts results: both engines name their columns alike (numeric: g, lo, hi,
 // n, i, c; categorical: g, x, c, p; histogram: b, o<i>), numbers arriving as numbers or text.
 import type { SpanDistributionsResult, SpanHistogramResult } from './span-filters.js';
 

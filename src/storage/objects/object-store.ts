@@ -3,7 +3,7 @@
 // below means no reader sees half of it. SQLite uses a transaction; an engine without
 // transactions (ClickHouse) may use versioned rows / a single insert, as long as the
 // observable results are the same.
-import type { Micros } from '../time.js';
+import type { Micros } from '../../time.js';
 
 export type ObjectKind = 'op' | 'object';
 

@@ -5,13 +5,13 @@
 //    invoke_agent ancestor-or-self, over every span of its trace stored so far: a child that
 //    arrives before its parent is attributed when the parent arrives (span-owners.ts).
 //  - query() sees the spans of one project only, filtered by a compiled plan.
-//  - agents() reads the rollups, which equal storage/span-rollups.ts summed over every stored
+//  - agents() reads the rollups, which equal storage/spans/span-rollups.ts summed over every stored
 //    trace (a trace written again replaces what it added).
-import type { AgentSortField } from '../api/agents.js';
-import type { Expr, FieldRef, SortTerm } from '../query/plan.js';
-import type { SearchTerms } from '../query/search-terms.js';
-import type { SpanColumn, SpanRow } from '../query/span-columns.js';
-import type { Micros } from '../time.js';
+import type { AgentSortField } from '../../api/agents.js';
+import type { Expr, FieldRef, SortTerm } from '../../query/plan.js';
+import type { SearchTerms } from '../../query/search-terms.js';
+import type { SpanColumn, SpanRow } from '../../query/span-columns.js';
+import type { Micros } from '../../time.js';
 import type {
   SpanDistributionsQuery,
   SpanDistributionsResult,
@@ -21,6 +21,7 @@ import type {
   SpanHistogramResult,
   SpanSignalFilter,
 } from './span-filters.js';
+import type { SpanMeasure, StatsOutput } from './span-measures.js';
 
 export interface SpansQuery {
   readonly projectId: string;
@@ -126,13 +127,6 @@ export interface SpanGroupRow {
   readonly metrics: Record<string, number | null>;
 }
 
-/** A measure: an output (StatsOutput's aggregations; `value` null counts spans) over the spans `filter` keeps. */
-export interface SpanMeasure {
-  readonly alias: string;
-  readonly output: StatsOutput;
-  readonly filter: Expr | null;
-}
-
 export interface ConversationSpan {
   readonly conversation_id: string;
   readonly operation_name: string | null;
@@ -144,7 +138,7 @@ export interface ConversationSpan {
 }
 
 /**
- * /agents/search over the messages of spans (storage/message-fanout.ts). With terms, a message
+ * /agents/search over the messages of spans (storage/spans/message-fanout.ts). With terms, a message
  * matches when it holds every phrase (query/search-terms.ts), and identical messages (same
  * role and digest) within one conversation (else one trace) count once, as their newest
  * occurrence; without terms every message of the filtered spans is one hit. Hits come newest
@@ -174,25 +168,6 @@ export interface SpanSearchHit {
   readonly digest: string;
   readonly content: string;
   readonly started_at: number;
-}
-
-/** A value aggregated by /agents/spans/stats: a scalar span column, a custom attribute, or a derived figure. */
-export type StatsValue =
-  | { readonly kind: 'column'; readonly name: string }
-  | { readonly kind: 'custom'; readonly column: string; readonly key: string }
-  | { readonly kind: 'derived'; readonly name: 'duration_ms' | 'total_tokens' | 'is_error' | 'is_invocation' };
-
-/**
- * One output of /agents/spans/stats, over the spans where the value is present: sum, avg, min,
- * max (NULL without any), count, count_distinct, count_true, count_false, or an exact
- * percentile (0-100, linear interpolation between the nearest values; NULL without any).
- */
-export interface StatsOutput {
-  readonly name: string;
-  /** null: the span itself (count only). */
-  readonly value: StatsValue | null;
-  readonly aggregation: string;
-  readonly percentile: number | null;
 }
 
 /** Spans started in [start, end), bucketed as floor((started_at - origin) / width), all microseconds. */
@@ -227,7 +202,7 @@ export interface SpanStatsResult {
 export interface SpanStore {
   write(rows: readonly SpanRow[]): Promise<void>;
   query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
-  /** The agent rollups (kept on write: storage/span-rollups.ts), a page of them and how many there are. */
+  /** The agent rollups (kept on write: storage/spans/span-rollups.ts), a page of them and how many there are. */
   agents(q: AgentsQuery): Promise<{ readonly rows: AgentRollupRow[]; readonly total: number }>;
   /** Spans grouped by the keys, with the bundle of figures; a page of groups and how many there are. */
   groups(q: SpanGroupsQuery): Promise<{ readonly rows: SpanGroupRow[]; readonly total: number }>;

@@ -2,7 +2,7 @@
 // neutral: the service validates and shapes, the engines filter and aggregate. Times are
 // microseconds since the epoch; every filter is on stored columns (deleted rows are gone).
 // Also shared by the engines: the dimensions' allow-list and the shaping of stats rows.
-import type { Micros } from '../time.js';
+import type { Micros } from '../../time.js';
 
 /** The rows of a project created in [start, end), optionally of one type and trigger. */
 export interface FeedbackWindow {
