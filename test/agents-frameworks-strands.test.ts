@@ -5,16 +5,11 @@
 // Three of Strands' content layouts: messages in per-message span events (its default), in one
 // gen_ai.client.inference.operation.details event (gen_ai_latest_experimental), and as span
 // attributes (…,gen_ai_span_attributes_only). Strands' agent span repeats the token sum of its
-// model calls (cumulated over the Agent's life): counted once.
+// model calls (cumulated over the Agent's life): counted once. The conversation is named the way
+// Strands users name it, by `session.id` in traceAttributes (it lands on the agent span only).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { trace } from '@opentelemetry/api';
-import { NodeTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { z } from 'zod';
-import { Agent, tool } from '@strands-agents/sdk';
-import { OpenAIModel } from '@strands-agents/sdk/models/openai';
+import { Agent } from '@strands-agents/sdk';
 import {
   agentsOf,
   agentVersionsOf,
@@ -29,6 +24,7 @@ import {
   type FrameworkRig,
 } from './helpers/agent-frameworks.js';
 import { finalAnswer, forecast, MODEL, USAGE } from './helpers/model-standin.js';
+import { QUESTIONS, standinModel, weatherTool, withStrandsTracing } from './helpers/strands.js';
 
 let rig: FrameworkRig;
 before(async () => {
@@ -36,53 +32,23 @@ before(async () => {
 });
 after(() => rig.close());
 
-const QUESTIONS = [
-  ['What is the weather in Paris?', 'Paris'],
-  ['And in Berlin?', 'Berlin'],
-] as const;
-
 /** Two turns with one Agent (it keeps the history), exported to `project`. */
-async function converse(project: string, optIn: string, api: 'responses' | 'chat') {
-  // Strands reads the opt-in when an Agent is made, and takes its tracer from the global API.
-  process.env.OTEL_SEMCONV_STABILITY_OPT_IN = optIn;
-  trace.disable();
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': 'strands-weather' }),
-    spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter({ url: rig.tracesUrl, headers: rig.headers(project) })),
-    ],
-  });
-  provider.register();
-  try {
-    const getWeather = tool({
-      name: 'get_weather',
-      description: 'The weather of a city',
-      inputSchema: z.object({ city: z.string() }),
-      callback: ({ city }) => forecast(city),
-    });
+function converse(project: string, optIn: string, api: 'responses' | 'chat') {
+  return withStrandsTracing(rig, project, optIn, async () => {
     const agent = new Agent({
-      model: new OpenAIModel({
-        api,
-        modelId: MODEL,
-        apiKey: 'sk-standin',
-        clientConfig: { baseURL: `${rig.model.url}/v1` },
-      }),
-      tools: [getWeather],
+      model: standinModel(rig, api),
+      tools: [weatherTool()],
       name: 'weather_agent',
       id: 'weather-agent-1',
       systemPrompt: 'You report the weather.',
-      traceAttributes: { 'gen_ai.conversation.id': `conv-${project}` },
+      // Strands has no conversation id: users name the session in traceAttributes.
+      traceAttributes: { 'session.id': `conv-${project}` },
       printer: false,
     });
     const replies: string[] = [];
     for (const [q] of QUESTIONS) replies.push(String(await agent.invoke(q)));
-    await provider.forceFlush();
     return replies;
-  } finally {
-    await provider.shutdown();
-    trace.disable();
-    delete process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
-  }
+  });
 }
 
 const VARIANTS = [
@@ -126,7 +92,14 @@ for (const v of VARIANTS) {
       agentSpans.map((s) => s.input_tokens),
       [perTurn, 2 * perTurn],
     );
-    for (const s of spans) assert.equal(s.owner_agent_name, 'weather_agent');
+    for (const s of spans) {
+      assert.equal(s.owner_agent_name, 'weather_agent');
+      // Only the agent span carries session.id; the spans under it take their turn's.
+      assert.deepEqual(
+        [s.conversation_id, s.conversation_inherited],
+        [`conv-${v.project}`, s.operation_name === 'invoke_agent' ? 0 : 1],
+      );
+    }
     const chats = spans.filter((s) => s.operation_name === 'chat');
     assert.deepEqual(
       chats.map((s) => [s.input_tokens, s.output_tokens]),

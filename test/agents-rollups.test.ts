@@ -105,6 +105,7 @@ test('each agent counts its own invocations and the model calls under it; sub-ag
       first_seen: undefined,
       last_seen: undefined,
       total_cost_usd: null,
+      kind: 'agent',
     },
   );
   assert.equal(planner!.first_seen, new Date(t0).toISOString());

@@ -123,21 +123,39 @@ export const AgentVersionsQueryReq = Strict({
   ...Page,
 });
 
-const agentFields = {
-  project_id: Type.String(),
-  agent_name: Type.String(),
+/** An agent's figures, in an agents row and in an orchestrator's members. */
+const figureFields = {
   invocation_count: SafeInteger(),
   span_count: SafeInteger(),
   total_input_tokens: SafeInteger(),
   total_output_tokens: SafeInteger(),
   total_duration_ms: SafeInteger(),
   error_count: SafeInteger(),
+};
+const agentFields = {
+  project_id: Type.String(),
+  agent_name: Type.String(),
+  ...figureFields,
   first_seen: Nullable(DateTime),
   last_seen: Nullable(DateTime),
   total_cost_usd: Nullable(Type.Number()),
 };
-export const AgentSchema = Type.Object(agentFields);
-export const AgentVersionSchema = Type.Object({ ...agentFields, agent_version: Type.String() });
+/** Another agent of an orchestrator's runs, with its figures inside those runs (Weft's addition). */
+export const AgentMemberSchema = Type.Object({
+  agent_name: Type.String(),
+  ...figureFields,
+  total_cost_usd: Nullable(Type.Number()),
+});
+/**
+ * Weft's additions: `kind` ("orchestrator" for an agent that ran other agents: a Strands Swarm,
+ * an OpenAI Agents workflow; else "agent"), and an orchestrator's `members`, first seen first.
+ */
+const kindFields = {
+  kind: Type.Union([Type.Literal('agent'), Type.Literal('orchestrator')]),
+  members: Type.Optional(Type.Array(AgentMemberSchema)),
+};
+export const AgentSchema = Type.Object({ ...agentFields, ...kindFields });
+export const AgentVersionSchema = Type.Object({ ...agentFields, kind: kindFields.kind, agent_version: Type.String() });
 export const AgentsQueryRes = Type.Object({ agents: Type.Array(AgentSchema), total_count: SafeInteger() });
 export const AgentVersionsQueryRes = Type.Object({
   versions: Type.Array(AgentVersionSchema),

@@ -45,6 +45,8 @@ export const SPAN_COLUMN_TYPES = {
   owner_agent_version: 'string',
   /** 1 when the span's own tokens count in sums; 0 for an invoke_agent span whose subtree reports them (storage/spans/span-rollups.ts). */
   tokens_counted: 'int',
+  /** 1 when conversation_id is the turn's, taken by a span sent without one (storage/spans/span-settle.ts). */
+  conversation_inherited: 'int',
   /** The span as received (OTLP/JSON shape), for include_details. */
   raw_span_dump: 'string',
 } as const satisfies Record<string, SpanColumnType>;

@@ -3,7 +3,9 @@
 // and Gemini (POST …/models/{m}:generateContent, :streamGenerateContent). One policy for all:
 // the last input a result of the weather tool -> a final answer built from that result; else a
 // weather tool offered -> a call to it with the city of the last user text; else a handoff
-// tool (`transfer_to_…` / `handoff_to_…`) offered -> a call to it; else a plain answer. Token
+// tool (`transfer_to_…` / `handoff_to_…`) offered -> a call to it; Strands' Swarm structured
+// output (`strands_structured_output`) -> a handoff to HANDOFF_TARGET, or the final answer as its
+// message after a weather result; else a plain answer. Token
 // counts are fixed per kind of round (USAGE), so tests can assert exact sums.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +51,10 @@ interface Decision {
   readonly text?: string;
 }
 
+/** Strands' Swarm routes through this structured-output tool: {agentId?, message, context?}. */
+const STRUCTURED_OUTPUT = 'strands_structured_output';
+/** The agent a routing tool hands off to. */
+export const HANDOFF_TARGET = 'weather_agent';
 const isHandoff = (n: string) => /^(transfer_to|handoff_to)/.test(n);
 const isWeather = (n: string) => n.includes('weather') && !isHandoff(n);
 const cityOf = (text: string) => /\bin ([A-Z][a-zA-Z]+)/.exec(text)?.[1] ?? 'Paris';
@@ -58,12 +64,21 @@ const cityOf = (text: string) => /\bin ([A-Z][a-zA-Z]+)/.exec(text)?.[1] ?? 'Par
  * the last input when it is a tool result, and the last user text.
  */
 function decide(tools: string[], lastResult: { name: string; text: string } | null, userText: string): Decision {
+  const routed = tools.includes(STRUCTURED_OUTPUT);
   if (lastResult !== null && isWeather(lastResult.name)) {
     const city = /"city"\s*:\s*"([^"]+)"/.exec(lastResult.text)?.[1] ?? cityOf(userText);
+    // A Swarm member ends its turn through its structured output: no agentId, the answer as message.
+    if (routed) return { round: 'final', tool: { name: STRUCTURED_OUTPUT, args: { message: finalAnswer(city) } } };
     return { round: 'final', text: finalAnswer(city) };
   }
   const weather = tools.find(isWeather);
   if (weather !== undefined) return { round: 'tool', tool: { name: weather, args: { city: cityOf(userText) } } };
+  // A Swarm member without the weather tool hands the question to the weather agent.
+  if (routed && lastResult === null)
+    return {
+      round: 'handoff',
+      tool: { name: STRUCTURED_OUTPUT, args: { agentId: HANDOFF_TARGET, message: userText } },
+    };
   const handoff = tools.find(isHandoff);
   if (handoff !== undefined && lastResult === null) return { round: 'handoff', tool: { name: handoff, args: {} } };
   return { round: 'plain', text: PLAIN_ANSWER };

@@ -3,8 +3,9 @@
 // invoke_agent, LLM -> chat, TOOL -> execute_tool, EMBEDDING -> embeddings); an agent is named
 // by graph.node.id, else agent.name, else the span's name. llm.model_name, llm.provider /
 // llm.system and llm.token_count.* (prompt, completion, prompt_details.cache_read / cache_write,
-// completion_details.reasoning) fill the model, provider and token columns; session.id the
-// conversation. Messages come from the flattened llm.input_messages / llm.output_messages
+// completion_details.reasoning) fill the model, provider and token columns (session.id, the
+// conversation, is read from any span: session-id.ts). A root CHAIN span (LangGraph's graph,
+// a LangChain app's outermost chain) is the app's agent, named after the span. Messages come from the flattened llm.input_messages / llm.output_messages
 // (role, content or contents[].message_content.text, tool_calls[].tool_call.{id,function},
 // tool_call_id), system-role input messages as the system instructions; an AGENT span without them reads input.value (a message list, or text as the
 // user's) and output.value (text as the answer). A TOOL span's input.value / output.value are
@@ -75,7 +76,7 @@ export function openInferenceAttributes(span: OtlpSpan): Attributes {
   const kind = str(a['openinference.span.kind'])?.toUpperCase();
   if (kind === undefined) return {};
   const out: Attributes = {};
-  const op = OPERATIONS[kind];
+  const op = kind === 'CHAIN' && span.parentSpanId === null ? 'invoke_agent' : OPERATIONS[kind];
   if (op !== undefined) out['gen_ai.operation.name'] = op;
   if (op === 'invoke_agent') out['gen_ai.agent.name'] = str(a['graph.node.id']) ?? str(a['agent.name']) ?? span.name;
   const model = str(a['llm.model_name']);
@@ -83,8 +84,6 @@ export function openInferenceAttributes(span: OtlpSpan): Attributes {
   const provider = str(a['llm.provider']) ?? str(a['llm.system']);
   if (provider !== undefined) out['gen_ai.provider.name'] = provider;
   for (const [from, to] of TOKENS) if (typeof a[from] === 'number') out[to] = a[from];
-  const session = str(a['session.id']);
-  if (session !== undefined) out['gen_ai.conversation.id'] = session;
   const input = messages(a, 'llm.input_messages');
   const output = messages(a, 'llm.output_messages');
   if (input !== undefined) {

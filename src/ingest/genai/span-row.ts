@@ -126,6 +126,7 @@ export function spanRow(span: OtlpSpan, resource: Record<string, unknown>, origi
   row.owner_agent_name = null;
   row.owner_agent_version = null;
   row.tokens_counted = 1;
+  row.conversation_inherited = 0;
   row.raw_span_dump = rawDump(span, resource);
   return row as SpanRow;
 }

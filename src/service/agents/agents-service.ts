@@ -34,7 +34,7 @@ import { compileQuery } from '../../query/compile-query.js';
 import type { SortTerm } from '../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../query/span-columns.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
-import type { SpanStore } from '../../storage/spans/span-store.js';
+import type { AgentRollupRow, SpanStore } from '../../storage/spans/span-store.js';
 import type { CostStore } from '../../storage/costs/cost-store.js';
 import type { FeedbackStore } from '../../storage/feedback/feedback-store.js';
 import { formatTimestamp, parseTimestamp } from '../../time.js';
@@ -108,30 +108,45 @@ export function createAgentsService(spans: SpanStore, costs: CostStore, feedback
       limit: page.limit ?? AGENT_QUERY_LIMIT.default,
       offset: page.offset ?? 0,
     });
-    const priced =
+    const price = async (list: readonly AgentRollupRow[]) =>
       page.include_costs === true
         ? (
             await modelCosts(
               costs,
               projectId,
-              rows.map((r) => ({ models: r.models, at: r.last_seen })),
+              list.map((r) => ({ models: r.models, at: r.last_seen })),
             )
           ).map((c) => c?.total ?? null)
-        : rows.map(() => null);
-    const items = rows.map((r, i) => ({
-      project_id: projectId,
-      agent_name: r.agent_name,
-      ...(byVersion ? { agent_version: r.agent_version } : {}),
+        : list.map(() => null);
+    const priced = await price(rows);
+    const figures = (r: AgentRollupRow, cost: number | null) => ({
       invocation_count: r.invocation_count,
       span_count: r.span_count,
       total_input_tokens: r.total_input_tokens,
       total_output_tokens: r.total_output_tokens,
       total_duration_ms: r.total_duration_ms,
       error_count: r.error_count,
-      first_seen: formatTimestamp(r.first_seen),
-      last_seen: formatTimestamp(r.last_seen),
-      total_cost_usd: priced[i] ?? null,
-    }));
+      total_cost_usd: cost,
+    });
+    const orchestrators = byVersion ? [] : rows.filter((r) => r.orchestration_count > 0).map((r) => r.agent_name);
+    const members = await spans.orchestratorMembers(projectId, orchestrators);
+    const membersOf = async (name: string) => {
+      const list = members.get(name) ?? [];
+      const costsOf = await price(list);
+      return list.map((m, i) => ({ agent_name: m.agent_name, ...figures(m, costsOf[i] ?? null) }));
+    };
+    const items = await Promise.all(
+      rows.map(async (r, i) => ({
+        project_id: projectId,
+        agent_name: r.agent_name,
+        ...(byVersion ? { agent_version: r.agent_version } : {}),
+        ...figures(r, priced[i] ?? null),
+        first_seen: formatTimestamp(r.first_seen),
+        last_seen: formatTimestamp(r.last_seen),
+        kind: r.orchestration_count > 0 ? ('orchestrator' as const) : ('agent' as const),
+        ...(!byVersion && r.orchestration_count > 0 ? { members: await membersOf(r.agent_name) } : {}),
+      })),
+    );
     return { items, total };
   }
 

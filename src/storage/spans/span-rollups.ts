@@ -3,11 +3,12 @@
 // Engine-neutral: each engine computes a trace's contributions after settling its owners,
 // takes away the ones it stored for the trace before, and adds these (rollups are sums).
 //
-// Rules (docs/agents.md): a span counts for its owner (nearest invoke_agent ancestor-or-self);
-// an invocation is an invoke_agent span, its duration the invocation's wall clock, an error an
-// invocation that ended in ERROR; tokens count on every span except an invoke_agent span whose
-// subtree already reports tokens (frameworks such as Strands put the sum there too); the model
-// is the response model, else the request model, else ''.
+// Rules (docs/agents.md): a span counts for its owner (span-settle.ts: the nearest invocation
+// ancestor-or-self); an invocation is an invoke_agent span or an orchestrator's run, its
+// duration the invocation's wall clock, an error an invocation that ended in ERROR; tokens count
+// on every span whose tokens_counted the settlement left at 1; the model is the response model,
+// else the request model, else ''.
+import { isInvocation } from './span-operations.js';
 
 export interface RollupSpan {
   readonly span_id: string;
@@ -26,6 +27,7 @@ export interface RollupSpan {
   readonly reasoning_tokens: number | null;
   readonly cache_creation_input_tokens: number | null;
   readonly cache_read_input_tokens: number | null;
+  readonly tokens_counted: number;
 }
 
 export const ROLLUP_SUMS = [
@@ -38,6 +40,8 @@ export const ROLLUP_SUMS = [
   'reasoning_tokens',
   'cache_creation_input_tokens',
   'cache_read_input_tokens',
+  /** Invocations that ran other agents (span-settle.ts): an agent with any is an orchestrator. */
+  'orchestration_count',
 ] as const;
 export type RollupSum = (typeof ROLLUP_SUMS)[number];
 
@@ -60,34 +64,17 @@ export const TOKEN_COLUMNS = [
   'cache_creation_input_tokens',
   'cache_read_input_tokens',
 ] as const;
-const hasTokens = (s: Pick<RollupSpan, (typeof TOKEN_COLUMNS)[number]>) => TOKEN_COLUMNS.some((k) => (s[k] ?? 0) !== 0);
 
 export const contributionKey = (c: Pick<Contribution, 'agent_name' | 'agent_version' | 'model'>) =>
   JSON.stringify([c.agent_name, c.agent_version, c.model]);
 
-type TokenSpan = Pick<RollupSpan, 'span_id' | 'parent_span_id' | 'operation_name' | (typeof TOKEN_COLUMNS)[number]>;
-
 /**
- * The spans of one trace whose own tokens are not counted: invoke_agent spans whose subtree
- * reports tokens (their figure repeats their model calls'). Stored per span as tokens_counted.
+ * The contributions of one trace's spans (every span of the trace, settled by span-settle.ts);
+ * `orchestrators` are the span ids of its orchestrator invocations.
  */
-export function uncountedTokenSpans(spans: readonly TokenSpan[]): Set<string> {
-  const children = new Map<string, TokenSpan[]>();
-  for (const s of spans) {
-    if (s.parent_span_id === null) continue;
-    const list = children.get(s.parent_span_id);
-    if (list === undefined) children.set(s.parent_span_id, [s]);
-    else list.push(s);
-  }
-  const subtreeHasTokens = (s: TokenSpan, depth = 0): boolean =>
-    depth < 200 && (children.get(s.span_id) ?? []).some((c) => hasTokens(c) || subtreeHasTokens(c, depth + 1));
-  return new Set(spans.filter((s) => s.operation_name === 'invoke_agent' && subtreeHasTokens(s)).map((s) => s.span_id));
-}
-
-/** The contributions of one trace's spans (every span of the trace, owners settled). */
-export function traceContributions(spans: readonly RollupSpan[]): Contribution[] {
-  const uncounted = uncountedTokenSpans(spans);
-  const conversation = spans.find((s) => s.conversation_id !== null)?.conversation_id ?? '';
+export function traceContributions(spans: readonly RollupSpan[], orchestrators: ReadonlySet<string>): Contribution[] {
+  const first = [...spans].filter((s) => s.conversation_id !== null).sort((a, b) => a.started_at - b.started_at)[0];
+  const conversation = first?.conversation_id ?? '';
   const out = new Map<string, { -readonly [K in keyof Contribution]: Contribution[K] }>();
   for (const s of spans) {
     if (s.owner_agent_name === null) continue;
@@ -109,13 +96,13 @@ export function traceContributions(spans: readonly RollupSpan[]): Contribution[]
     c.sums.span_count += 1;
     c.first_seen = Math.min(c.first_seen, s.started_at);
     c.last_seen = Math.max(c.last_seen, s.ended_at ?? s.started_at);
-    const invocation = s.operation_name === 'invoke_agent';
-    if (invocation) {
+    if (isInvocation(s.operation_name)) {
       c.sums.invocation_count += 1;
+      if (orchestrators.has(s.span_id)) c.sums.orchestration_count += 1;
       if (s.status_code === 'ERROR') c.sums.error_count += 1;
       if (s.ended_at !== null) c.sums.total_duration_ms += Math.max(0, Math.floor((s.ended_at - s.started_at) / 1000));
     }
-    if (!uncounted.has(s.span_id)) for (const k of TOKEN_COLUMNS) c.sums[k] += s[k] ?? 0;
+    if (s.tokens_counted !== 0) for (const k of TOKEN_COLUMNS) c.sums[k] += s[k] ?? 0;
   }
   return [...out.values()];
 }

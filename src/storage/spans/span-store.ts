@@ -67,6 +67,8 @@ export interface AgentRollupRow {
   readonly total_duration_ms: number;
   readonly total_input_tokens: number;
   readonly total_output_tokens: number;
+  /** Invocations that ran other agents: an agent with any is an orchestrator (span-settle.ts). */
+  readonly orchestration_count: number;
   readonly first_seen: number;
   readonly last_seen: number;
   readonly models: readonly ModelTokens[];
@@ -204,6 +206,11 @@ export interface SpanStore {
   query(q: SpansQuery): Promise<{ readonly rows: SpanRow[]; readonly total: number }>;
   /** The agent rollups (kept on write: storage/spans/span-rollups.ts), a page of them and how many there are. */
   agents(q: AgentsQuery): Promise<{ readonly rows: AgentRollupRow[]; readonly total: number }>;
+  /**
+   * The members of these orchestrators: each other agent of the traces an orchestrator ran, its
+   * figures there summed over those traces (by agent, oldest first), by orchestrator name.
+   */
+  orchestratorMembers(projectId: string, orchestrators: readonly string[]): Promise<Map<string, AgentRollupRow[]>>;
   /** Spans grouped by the keys, with the bundle of figures; a page of groups and how many there are. */
   groups(q: SpanGroupsQuery): Promise<{ readonly rows: SpanGroupRow[]; readonly total: number }>;
   /** The first input and the last output messages (JSON text) of each conversation, by id. */

@@ -8,15 +8,14 @@ import type { FieldRef } from '../../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../../query/span-columns.js';
 import { CUSTOM_ATTR_COLUMNS, isScalarSpanColumn } from '../../../query/span-fields.js';
 import type { AgentRollupRow, ModelTokens, SpanStore, SpansQuery } from '../../spans/span-store.js';
-import { spanOwners } from '../../spans/span-owners.js';
-import { agentRollupSelect, withModels } from '../../spans/agent-rollup-sql.js';
+import { settleTrace, unsettled, type SettleSpan, type TraceSettlement } from '../../spans/span-settle.js';
+import { agentRollupSelect, membersOf, orchestratorMembersSelect, withModels } from '../../spans/agent-rollup-sql.js';
 import {
   ROLLUP_SUMS,
   contributionKey,
   traceContributions,
   type Contribution,
   type RollupSpan,
-  uncountedTokenSpans,
 } from '../../spans/span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import {
@@ -54,6 +53,18 @@ const INT_COLUMNS: ReadonlySet<string> = new Set(
   SPAN_COLUMNS.filter((c) => (SPAN_COLUMN_TYPES as Record<string, string>)[c] === 'int'),
 );
 const PAGE = 1000;
+
+/** The rows grouped by a key, in first-seen order. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): T[][] {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list === undefined) out.set(k, [r]);
+    else list.push(r);
+  }
+  return [...out.values()];
+}
 
 /** A rollup row: its keys, each sum from `sum`, and the times. */
 function rollupRow(projectId: string, c: Contribution, sum: (name: (typeof ROLLUP_SUMS)[number]) => number) {
@@ -116,32 +127,29 @@ export function createClickHouseSpanStore(
     const byTrace = new Map<string, SpanRow[]>();
     for (const r of rows) byTrace.set(String(r.trace_id), [...(byTrace.get(String(r.trace_id)) ?? []), r]);
     const changed: SpanRow[] = [];
-    for (const spans of byTrace.values()) {
-      const owners = spanOwners(
-        spans.map((s) => ({
-          span_id: String(s.span_id),
-          parent_span_id: s.parent_span_id as string | null,
-          operation_name: s.operation_name as string | null,
-          agent_name: s.agent_name as string | null,
-          agent_version: s.agent_version as string | null,
-        })),
-      );
-      const uncounted = uncountedTokenSpans(spans as unknown as RollupSpan[]);
+    const settlements = new Map<string, TraceSettlement>();
+    for (const [traceId, spans] of byTrace) {
+      // decoded() made every count and time a number: the rows are SettleSpans.
+      const settlement = settleTrace(spans as unknown as SettleSpan[]);
+      settlements.set(traceId, settlement);
       spans.forEach((s, i) => {
-        const o = owners.get(String(s.span_id))!;
-        const counted = uncounted.has(String(s.span_id)) ? 0 : 1;
-        if (o.name === s.owner_agent_name && o.version === s.owner_agent_version && counted === s.tokens_counted)
-          return;
-        spans[i] = { ...s, owner_agent_name: o.name, owner_agent_version: o.version, tokens_counted: counted };
+        const to = settlement.spans.get(String(s.span_id))!;
+        if (!unsettled(s, to)) return;
+        spans[i] = { ...s, ...to };
         changed.push(spans[i]!);
       });
     }
     if (changed.length > 0) await insert(changed);
-    await replaceRollups(projectId, traceIds, byTrace);
+    await replaceRollups(projectId, traceIds, byTrace, settlements);
   }
 
   /** Replaces what these traces add to the agent rollups: the deltas, then the traces' new contributions. */
-  async function replaceRollups(projectId: string, traceIds: readonly string[], byTrace: Map<string, SpanRow[]>) {
+  async function replaceRollups(
+    projectId: string,
+    traceIds: readonly string[],
+    byTrace: Map<string, SpanRow[]>,
+    settlements: Map<string, TraceSettlement>,
+  ) {
     const stored = await selectRows<Record<string, string | number>>(
       client,
       `SELECT * EXCEPT seq FROM ${rollupsOfTraces} WHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin({t:Array(String)}))
@@ -155,7 +163,7 @@ export function createClickHouseSpanStore(
     for (const [traceId, spans] of byTrace) {
       // decoded() made every count and time a number: the rows are RollupSpans.
       const settled = spans as unknown as RollupSpan[];
-      for (const c of traceContributions(settled)) {
+      for (const c of traceContributions(settled, settlements.get(traceId)!.orchestrators)) {
         const k = `${traceId}\u0000${contributionKey(c)}`;
         const old = before.get(k);
         before.delete(k);
@@ -184,22 +192,17 @@ export function createClickHouseSpanStore(
   }
 
   async function writeNow(rows: readonly SpanRow[]) {
-    // Owners as far as this batch knows them, so that most spans are written once.
-    const owners = spanOwners(
-      rows.map((r) => ({
-        span_id: String(r.span_id),
-        parent_span_id: r.parent_span_id as string | null,
-        operation_name: r.operation_name as string | null,
-        agent_name: r.agent_name as string | null,
-        agent_version: r.agent_version as string | null,
-      })),
-    );
-    await insert(
-      rows.map((r) => {
-        const o = owners.get(String(r.span_id))!;
-        return { ...r, owner_agent_name: o.name, owner_agent_version: o.version };
-      }),
-    );
+    // Settled as far as this batch knows its traces, so that most spans are written once.
+    const settled = new Map<string, SpanRow>();
+    for (const trace of groupBy(rows, (r) => `${r.project_id}\u0000${r.trace_id}`)) {
+      const settlement = settleTrace(trace as unknown as SettleSpan[]);
+      for (const r of trace)
+        settled.set(`${r.project_id}\u0000${r.trace_id}\u0000${r.span_id}`, {
+          ...r,
+          ...settlement.spans.get(String(r.span_id))!,
+        });
+    }
+    await insert(rows.map((r) => settled.get(`${r.project_id}\u0000${r.trace_id}\u0000${r.span_id}`)!));
     await messages.write(rows);
     const traces = new Map<string, Set<string>>();
     for (const r of rows) {
@@ -283,6 +286,16 @@ export function createClickHouseSpanStore(
         agent_version: string;
       })[];
       return { rows: withModels(rows, models), total: Number(n) };
+    },
+
+    async orchestratorMembers(projectId, orchestrators) {
+      if (orchestrators.length === 0) return new Map();
+      // The newest version of each per-trace row (a trace written again zeroes what it no longer adds).
+      const rows = `(SELECT * FROM ${rollupsOfTraces} FINAL WHERE project_id = {project:String})`;
+      const sql = orchestratorMembersSelect(rows, (name) =>
+        name === 'names' ? 'SELECT arrayJoin({names:Array(String)})' : '{project:String}',
+      );
+      return membersOf(await selectRows(client, sql, { project: projectId, names: orchestrators }));
     },
 
     async query(q) {

@@ -5,7 +5,7 @@ import type { FieldRef } from '../../../query/plan.js';
 import { SPAN_COLUMNS, SPAN_COLUMN_TYPES, type SpanRow } from '../../../query/span-columns.js';
 import { CUSTOM_ATTR_COLUMNS, isScalarSpanColumn } from '../../../query/span-fields.js';
 import type { AgentRollupRow, ConversationSpan, ModelTokens, SpanStore, SpansQuery } from '../../spans/span-store.js';
-import { agentRollupSelect, withModels } from '../../spans/agent-rollup-sql.js';
+import { agentRollupSelect, membersOf, orchestratorMembersSelect, withModels } from '../../spans/agent-rollup-sql.js';
 import type { SqliteDb } from '../engine/database.js';
 import {
   printSqliteOrderBy,
@@ -138,6 +138,14 @@ export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: 
         agent_version: string;
       })[];
       return { rows: withModels(rows, models), total: n };
+    },
+
+    async orchestratorMembers(projectId, orchestrators) {
+      if (orchestrators.length === 0) return new Map();
+      const sql = orchestratorMembersSelect('agent_trace_rollups', (name) =>
+        name === 'names' ? 'SELECT value FROM json_each(@names)' : `@${name}`,
+      );
+      return membersOf(db.prepare(sql).all({ project: projectId, names: JSON.stringify(orchestrators) }) as never);
     },
 
     async traceSpans(projectId, traceIds) {

@@ -3,20 +3,14 @@
 // owner (storage/spans/span-owners.ts) and replace what the trace adds to the agent rollups
 // (storage/spans/span-rollups.ts), so that the rollups always equal the sums over the stored spans. Values reach SQL only as parameters.
 import { SPAN_COLUMNS, type SpanRow } from '../../../query/span-columns.js';
-import { spanOwners } from '../../spans/span-owners.js';
-import {
-  ROLLUP_SUMS,
-  contributionKey,
-  traceContributions,
-  type Contribution,
-  type RollupSpan,
-  uncountedTokenSpans,
-} from '../../spans/span-rollups.js';
+import { ROLLUP_SUMS, contributionKey, traceContributions, type Contribution } from '../../spans/span-rollups.js';
+import { settleTrace, unsettled, type SettleSpan } from '../../spans/span-settle.js';
 import type { SqliteDb } from '../engine/database.js';
 import { spanConversationWrites } from './span-conversation-writes.js';
 import { spanMessageWrites } from './span-message-writes.js';
 
 const quote = (c: string) => `"${c}"`;
+/** Kept on a re-sent span's upsert: its key, and what the settlement (below) decides. */
 const KEY_COLUMNS = ['project_id', 'trace_id', 'span_id', 'owner_agent_name', 'owner_agent_version', 'tokens_counted'];
 const INSERT_SQL =
   `INSERT INTO spans (${SPAN_COLUMNS.map(quote).join(', ')}) VALUES (${SPAN_COLUMNS.map(() => '?').join(', ')}) ` +
@@ -28,6 +22,7 @@ const ROLLUP_COLUMNS = [
   'span_id',
   'parent_span_id',
   'operation_name',
+  'agent_id',
   'agent_name',
   'agent_version',
   'owner_agent_name',
@@ -35,6 +30,8 @@ const ROLLUP_COLUMNS = [
   'request_model',
   'response_model',
   'conversation_id',
+  'conversation_inherited',
+  'tokens_counted',
   'started_at',
   'ended_at',
   'status_code',
@@ -54,9 +51,13 @@ const ADD_TRACE_ROLLUP =
   `INSERT INTO agent_trace_rollups (project_id, trace_id, agent_name, agent_version, model, conversation_id, ${SUMS}, first_seen, last_seen) ` +
   `VALUES (?, ?, ?, ?, ?, ?, ${ROLLUP_SUMS.map(() => '?').join(', ')}, ?, ?)`;
 
-type TraceSpan = RollupSpan & {
-  readonly agent_name: string | null;
-  readonly agent_version: string | null;
+type TraceSpan = SettleSpan & {
+  readonly owner_agent_name: string | null;
+  readonly owner_agent_version: string | null;
+  readonly response_model: string | null;
+  readonly request_model: string | null;
+  readonly ended_at: number | null;
+  readonly status_code: string;
   readonly tokens_counted: number;
 };
 type StoredContribution = Omit<Contribution, 'sums'> & Record<(typeof ROLLUP_SUMS)[number], number>;
@@ -67,8 +68,8 @@ export function spanWrites(db: SqliteDb) {
   // written: measured, an upsert with RETURNING rowid cut ingest to a quarter (1.3k spans/s).
   const rowidOf = db.prepare('SELECT rowid FROM spans WHERE project_id = ? AND trace_id = ? AND span_id = ?').pluck();
   const traceSpans = db.prepare(`SELECT ${ROLLUP_COLUMNS.join(', ')} FROM spans WHERE project_id = ? AND trace_id = ?`);
-  const setOwner = db.prepare(
-    'UPDATE spans SET owner_agent_name = ?, owner_agent_version = ?, tokens_counted = ? WHERE project_id = ? AND trace_id = ? AND span_id = ?',
+  const setSettled = db.prepare(
+    'UPDATE spans SET owner_agent_name = ?, owner_agent_version = ?, tokens_counted = ?, conversation_id = ?, conversation_inherited = ? WHERE project_id = ? AND trace_id = ? AND span_id = ?',
   );
   const storedRollups = db.prepare('SELECT * FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
   const dropRollups = db.prepare('DELETE FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
@@ -77,22 +78,29 @@ export function spanWrites(db: SqliteDb) {
   const writeMessages = spanMessageWrites(db);
   const conversations = spanConversationWrites(db);
 
-  /** Settles the trace's owners and rollups; returns its spans' conversation ids. */
+  /** Settles the trace (span-settle.ts) and its rollups; returns its spans' conversation ids. */
   function settle(projectId: string, traceId: string): (string | null)[] {
     const spans = traceSpans.all(projectId, traceId) as TraceSpan[];
-    const owners = spanOwners(spans);
-    const uncounted = uncountedTokenSpans(spans);
-    const settled = spans.map((s): RollupSpan => {
-      const o = owners.get(s.span_id)!;
-      const counted = uncounted.has(s.span_id) ? 0 : 1;
-      if (o.name !== s.owner_agent_name || o.version !== s.owner_agent_version || counted !== s.tokens_counted)
-        setOwner.run(o.name, o.version, counted, projectId, traceId, s.span_id);
-      return { ...s, owner_agent_name: o.name, owner_agent_version: o.version };
+    const settlement = settleTrace(spans);
+    const settled = spans.map((s) => {
+      const to = settlement.spans.get(s.span_id)!;
+      if (unsettled(s, to))
+        setSettled.run(
+          to.owner_agent_name,
+          to.owner_agent_version,
+          to.tokens_counted,
+          to.conversation_id,
+          to.conversation_inherited,
+          projectId,
+          traceId,
+          s.span_id,
+        );
+      return { ...s, ...to };
     });
     const before = new Map(
       (storedRollups.all(projectId, traceId) as StoredContribution[]).map((r) => [contributionKey(r), r]),
     );
-    const after = traceContributions(settled);
+    const after = traceContributions(settled, settlement.orchestrators);
     for (const c of after) {
       const old = before.get(contributionKey(c));
       before.delete(contributionKey(c));
@@ -130,7 +138,7 @@ export function spanWrites(db: SqliteDb) {
         c.first_seen,
         c.last_seen,
       );
-    return spans.map((s) => s.conversation_id);
+    return settled.map((s) => s.conversation_id);
   }
 
   return {

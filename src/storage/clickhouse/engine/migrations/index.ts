@@ -20,6 +20,7 @@ import { MIGRATION_3 } from './003-live-until.js';
 import { MIGRATION_4 } from './004-spans.js';
 import { MIGRATION_5 } from './005-span-messages.js';
 import { MIGRATION_6 } from './006-historical-turns.js';
+import { MIGRATION_7 } from './007-turn-conversations.js';
 
 export interface ChMigration {
   readonly version: number;
@@ -35,6 +36,7 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
   MIGRATION_4,
   MIGRATION_5,
   MIGRATION_6,
+  MIGRATION_7,
 ];
 
 /** Every statement of one migration in a mode. */

@@ -20,6 +20,7 @@ import { MIGRATION_16 } from './016-span-stats-cover.js';
 import { MIGRATION_17 } from './017-feedback-created.js';
 import { MIGRATION_18 } from './018-span-messages-by-rowid.js';
 import { MIGRATION_19 } from './019-span-conversations.js';
+import { MIGRATION_20 } from './020-turn-conversations.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -41,4 +42,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_17,
   MIGRATION_18,
   MIGRATION_19,
+  MIGRATION_20,
 ];
