@@ -6,7 +6,6 @@
 // members, every span of a turn in the session's conversation, tokens counted once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Agent, Swarm } from '@strands-agents/sdk';
 import {
   agentsOf,
   chatOutline,
@@ -19,7 +18,7 @@ import {
   type FrameworkRig,
 } from './helpers/agent-frameworks.js';
 import { finalAnswer, USAGE } from './helpers/model-standin.js';
-import { QUESTIONS, standinModel, weatherTool, withStrandsTracing } from './helpers/strands.js';
+import { QUESTIONS, runStrandsSwarm } from './helpers/strands.js';
 
 let rig: FrameworkRig;
 before(async () => {
@@ -29,44 +28,9 @@ after(() => rig.close());
 
 const PROJECT = 'strands/swarm';
 const SESSION = 'sess-strands-swarm-1';
-/** Two turns, a Swarm each (as a service handling one request would make it), exported to PROJECT. */
-function runSwarm(): Promise<string[]> {
-  return withStrandsTracing(rig, PROJECT, 'gen_ai_latest_experimental,gen_ai_span_attributes_only', async () => {
-    const replies: string[] = [];
-    for (const [q] of QUESTIONS) {
-      const triage = new Agent({
-        model: standinModel(rig, 'chat'),
-        name: 'triage_agent',
-        id: 'triage_agent',
-        description: 'Routes questions',
-        systemPrompt: 'Hand weather questions to the weather agent.',
-        printer: false,
-      });
-      const weather = new Agent({
-        model: standinModel(rig, 'chat'),
-        tools: [weatherTool()],
-        name: 'weather_agent',
-        id: 'weather_agent',
-        description: 'Knows the weather',
-        systemPrompt: 'You report the weather.',
-        printer: false,
-      });
-      const swarm = new Swarm({
-        id: 'weather_swarm',
-        nodes: [triage, weather],
-        start: 'triage_agent',
-        maxSteps: 6,
-        traceAttributes: { 'session.id': SESSION },
-      });
-      replies.push(JSON.stringify(await swarm.invoke(q)));
-    }
-    return replies;
-  });
-}
-
 test('Strands Swarm: the swarm is an orchestrator with its members; session.id names the conversation', async () => {
   const before = rig.model.calls.length;
-  const replies = await runSwarm();
+  const replies = await runStrandsSwarm(rig, PROJECT, SESSION);
   assert.deepEqual(
     replies.map((r) => JSON.parse(r).content),
     QUESTIONS.map(([, city]) => [{ text: finalAnswer(city) }]),
@@ -158,6 +122,7 @@ test('Strands Swarm: the swarm is an orchestrator with its members; session.id n
       ['tool_call', 'weather_agent', 'get_weather'],
       ['tool_call', 'weather_agent', 'strands_structured_output'],
     ]);
+    assert.equal(turn.agent_name, 'weather_swarm', 'a run is named by the orchestrator Weft lists');
     const handoff = toolCallsOf(turn)[0]!;
     assert.deepEqual(handoff.arguments, { agentId: 'weather_agent', message: question });
     assert.deepEqual(toolCallsOf(turn)[2]!.arguments, { message: finalAnswer(city) });

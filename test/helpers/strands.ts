@@ -5,7 +5,7 @@ import { NodeTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { z } from 'zod';
-import { tool } from '@strands-agents/sdk';
+import { Agent, Swarm, tool } from '@strands-agents/sdk';
 import { OpenAIModel } from '@strands-agents/sdk/models/openai';
 import type { FrameworkRig } from './agent-frameworks.js';
 import { forecast, MODEL } from './model-standin.js';
@@ -57,3 +57,42 @@ export const weatherTool = () =>
     inputSchema: z.object({ city: z.string() }),
     callback: ({ city }) => forecast(city),
   });
+
+/**
+ * Two turns of a Swarm (a new one per turn, as a service handling one request makes it): the
+ * triage agent hands each question to the weather agent through the Swarm's structured output.
+ * The session is named only by `session.id` in the Swarm's traceAttributes.
+ */
+export function runStrandsSwarm(rig: FrameworkRig, project: string, session: string): Promise<string[]> {
+  return withStrandsTracing(rig, project, 'gen_ai_latest_experimental,gen_ai_span_attributes_only', async () => {
+    const replies: string[] = [];
+    for (const [q] of QUESTIONS) {
+      const triage = new Agent({
+        model: standinModel(rig, 'chat'),
+        name: 'triage_agent',
+        id: 'triage_agent',
+        description: 'Routes questions',
+        systemPrompt: 'Hand weather questions to the weather agent.',
+        printer: false,
+      });
+      const weather = new Agent({
+        model: standinModel(rig, 'chat'),
+        tools: [weatherTool()],
+        name: 'weather_agent',
+        id: 'weather_agent',
+        description: 'Knows the weather',
+        systemPrompt: 'You report the weather.',
+        printer: false,
+      });
+      const swarm = new Swarm({
+        id: 'weather_swarm',
+        nodes: [triage, weather],
+        start: 'triage_agent',
+        maxSteps: 6,
+        traceAttributes: { 'session.id': session },
+      });
+      replies.push(JSON.stringify(await swarm.invoke(q)));
+    }
+    return replies;
+  });
+}

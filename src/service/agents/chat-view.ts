@@ -20,6 +20,7 @@ import type { Static } from 'typebox';
 import type { AgentTraceChatRes } from '../../api/agents.js';
 import type { SpanRow } from '../../query/span-columns.js';
 import { TOKEN_COLUMNS } from '../../storage/spans/span-rollups.js';
+import { ORCHESTRATION_OPERATIONS } from '../../storage/spans/span-operations.js';
 import { formatTimestamp } from '../../time.js';
 import { durationMs, sortSiblings } from './chat-order.js';
 import { unexecutedRequests } from './model-tool-calls.js';
@@ -98,6 +99,12 @@ export function turnRoot(spans: readonly SpanRow[]): SpanRow | undefined {
 }
 
 /** The projection of one trace's spans. */
+/** The turn's agent: its root's, an orchestrator's run by the name Weft lists it under (its id). */
+const rootAgent = (root: SpanRow): string | null =>
+  ORCHESTRATION_OPERATIONS.has(String(root.operation_name))
+    ? (str(root.owner_agent_name) ?? str(root.agent_name))
+    : (str(root.agent_name) ?? str(root.owner_agent_name));
+
 export function traceChat(
   traceId: string,
   spans: readonly SpanRow[],
@@ -274,7 +281,7 @@ export function traceChat(
   return {
     trace_id: traceId,
     root_span_name: root === undefined ? null : String(root.span_name),
-    agent_name: root === undefined ? null : (str(root.agent_name) ?? str(root.owner_agent_name)),
+    agent_name: root === undefined ? null : rootAgent(root),
     agent_version: root === undefined ? null : (str(root.agent_version) ?? str(root.owner_agent_version)),
     status_code: root === undefined ? null : String(root.status_code),
     provider:

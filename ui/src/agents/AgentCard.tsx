@@ -1,4 +1,5 @@
-// One agent's card: its figures, all-time from the rollups, latency over the last 30 days.
+// One agent's card: its figures, all-time from the rollups, latency over the last 30 days; an
+// orchestrator's kind and members.
 import { Link } from '@tanstack/react-router';
 import type { Agent } from '../api/types';
 import { formatCost, formatCount, formatDuration, formatTokens, timeAgo } from '../format';
@@ -40,10 +41,16 @@ export function AgentCard({ entity, project, figures }: { entity: string; projec
         <Link to="/$entity/$project/agents/$agent" params={{ entity, project, agent: agent.agent_name }}>
           {agent.agent_name}
         </Link>
+        {agent.kind === 'orchestrator' && <span className={styles.kind}>orchestrator</span>}
         <span className={styles.muted} title={agent.last_seen ?? ''}>
           {timeAgo(agent.last_seen)}
         </span>
       </header>
+      {agent.members && agent.members.length > 0 && (
+        <p className={styles.members} data-testid="agent-members">
+          runs {agent.members.map((m) => m.agent_name).join(', ')}
+        </p>
+      )}
       <dl className={styles.figures}>
         {cells.map(([label, value]) => (
           <div key={label} data-figure={label}>

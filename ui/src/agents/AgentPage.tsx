@@ -1,12 +1,15 @@
 // /ui/{entity}/{project}/agents/{agent}: the agent's versions side by side on the cards'
-// figures, and its conversations, most recent first.
+// figures; an orchestrator's members and its latest runs' hand-offs; its conversations, most
+// recent first.
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { formatCost, formatCount, formatDuration, formatTokens, timeAgo } from '../format';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { usePageTitle } from '../shell/usePageTitle';
 import { errorRate } from './AgentCard';
-import { and, eq, latencies, queryVersions, spanGroups } from './agentsApi';
+import { and, eq, inList, latencies, queryAgent, queryVersions, spanGroups } from './agentsApi';
+import { HandoffRuns } from './HandoffRuns';
+import { OrchestratorMembers } from './OrchestratorMembers';
 import { ConversationTable } from './ConversationTable';
 import styles from './Agents.module.css';
 
@@ -41,21 +44,33 @@ export function AgentPage() {
       }));
     },
   });
+  const row = useQuery({
+    queryKey: ['agent', projectId, agent],
+    queryFn: ({ signal }) => queryAgent(projectId, agent, signal),
+  });
+  const orchestrator = row.data?.kind === 'orchestrator';
   const conversations = useQuery({
-    queryKey: ['agent-conversations', projectId, agent],
-    queryFn: ({ signal }) =>
-      spanGroups(
-        {
-          project_id: projectId,
-          query: and(eq('owner_agent_name', agent), {
-            $not: [{ $eq: [{ $getField: 'conversation_id' }, { $literal: null }] }],
-          }),
-          group_by: [{ key: 'conversation_id' }],
-          include_costs: true,
-          limit: CONVERSATIONS,
-        },
-        signal,
-      ),
+    queryKey: ['agent-conversations', projectId, agent, orchestrator],
+    enabled: row.isFetched,
+    queryFn: async ({ signal }) => {
+      const page = (query: ReturnType<typeof and>) =>
+        spanGroups(
+          {
+            project_id: projectId,
+            query,
+            group_by: [{ key: 'conversation_id' }],
+            include_costs: true,
+            limit: CONVERSATIONS,
+          },
+          signal,
+        );
+      const named = { $not: [{ $eq: [{ $getField: 'conversation_id' }, { $literal: null }] }] };
+      const own = await page(and(eq('owner_agent_name', agent), named));
+      if (!orchestrator || own.length === 0) return own;
+      // An orchestrator's conversations with every span of them: its members spoke there.
+      const ids = own.map((g) => String(g.group_keys.conversation_id));
+      return page(and(inList('conversation_id', ids)));
+    },
   });
   type Row = NonNullable<typeof versions.data>[number];
   const figures: [string, (r: Row) => string][] = [
@@ -80,6 +95,11 @@ export function AgentPage() {
           </Link>{' '}
           / <span data-testid="agent-name">{agent}</span>
         </h1>
+        {orchestrator && (
+          <span className={styles.kind} data-testid="agent-kind" title="An agent that runs other agents">
+            orchestrator
+          </span>
+        )}
       </div>
       {versions.isPending && <p className={styles.muted}>Loading versions…</p>}
       {versions.isError && <ErrorBanner error={versions.error} onRetry={() => void versions.refetch()} />}
@@ -108,6 +128,18 @@ export function AgentPage() {
             ))}
           </tbody>
         </table>
+      )}
+      {orchestrator && row.data && (
+        <>
+          <section className={styles.section}>
+            <h2>Members</h2>
+            <OrchestratorMembers entity={entity} project={project} members={row.data.members ?? []} />
+          </section>
+          <section className={styles.section}>
+            <h2>Latest runs</h2>
+            <HandoffRuns entity={entity} project={project} agent={agent} />
+          </section>
+        </>
       )}
       <section className={styles.section}>
         <h2>

@@ -52,6 +52,19 @@ export const queryAgents = (project_id: string, signal?: AbortSignal) =>
     signal,
   );
 
+/** One agent's row (with an orchestrator's members), or undefined when it has none. */
+export const queryAgent = async (project_id: string, agent_name: string, signal?: AbortSignal) =>
+  (
+    await postJson<AgentsQueryRes>(
+      '/agents/query',
+      { project_id, filters: { agent_name }, include_costs: true, limit: 1 } satisfies AgentsQueryReq,
+      signal,
+    )
+  ).agents[0];
+
+/** The operations of an invocation: an agent's run, or an orchestrator's (docs/agents.md). */
+export const INVOCATION_OPERATIONS = ['invoke_agent', 'invoke_swarm', 'invoke_workflow'];
+
 export const queryVersions = (project_id: string, agent_name: string, signal?: AbortSignal) =>
   postJson<AgentVersionsQueryRes>(
     '/agents/agent-versions/query',
@@ -80,7 +93,7 @@ export const conversationChat = (req: AgentConversationChatReq, signal?: AbortSi
 const DAY = 86_400_000;
 
 /**
- * p50 and p95 of invocation wall clocks over the last 30 days, by the key (owner agent, or its
+ * p50 and p95 of invocation wall clocks (an orchestrator's runs too) over the last 30 days, by the key (owner agent, or its
  * versions): one bucket over exactly the window.
  */
 export async function latencies(
@@ -98,7 +111,10 @@ export async function latencies(
       granularity: 30 * 86_400,
       group_by: [{ key, alias: 'key' }],
       group_limit: 1000,
-      query: and(eq('operation_name', 'invoke_agent'), ...(agent === null ? [] : [eq('owner_agent_name', agent)])),
+      query: and(
+        inList('operation_name', INVOCATION_OPERATIONS),
+        ...(agent === null ? [] : [eq('owner_agent_name', agent)]),
+      ),
       metrics: [
         { alias: 'ms', value_type: 'number', value: { source: 'derived', key: 'duration_ms' }, percentiles: [50, 95] },
       ],
