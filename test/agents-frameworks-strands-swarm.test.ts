@@ -121,6 +121,8 @@ test('Strands Swarm: the swarm is an orchestrator with its members; session.id n
       ['agent_start', 'weather_agent', null],
       ['tool_call', 'weather_agent', 'get_weather'],
       ['tool_call', 'weather_agent', 'strands_structured_output'],
+      // The answer the Swarm returns, given only as the structured output's message.
+      ['assistant_message', 'weather_agent', finalAnswer(city)],
     ]);
     assert.equal(turn.agent_name, 'weather_swarm', 'a run is named by the orchestrator Weft lists');
     const handoff = toolCallsOf(turn)[0]!;

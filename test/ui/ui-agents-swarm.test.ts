@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startFrameworkRig, type FrameworkRig } from '../helpers/agent-frameworks.js';
-import { USAGE } from '../helpers/model-standin.js';
+import { finalAnswer, USAGE } from '../helpers/model-standin.js';
 import { QUESTIONS, runStrandsSwarm } from '../helpers/strands.js';
 import { launch, openPage, shot } from './browser.js';
 
@@ -95,6 +95,8 @@ test('a Swarm reads as an orchestrator: its members, its runs as hand-offs, a ru
   assert.ok(text.includes(QUESTIONS[0][0]), 'the first turn is in the conversation too');
   assert.ok(text.includes('triage_agent') && text.includes('weather_agent'));
   assert.ok(text.includes('strands_structured_output'), 'the hand-off is shown as the tool call it was');
+  for (const [, city] of QUESTIONS)
+    assert.ok(text.includes(finalAnswer(city)), `the answer about ${city} reads as the agent's message`);
   await shot(page, 'agent-swarm-turn-light');
   assert.deepEqual(errors, []);
   assert.deepEqual(external, []);

@@ -21,6 +21,7 @@ import type { AgentTraceChatRes } from '../../api/agents.js';
 import type { SpanRow } from '../../query/span-columns.js';
 import { TOKEN_COLUMNS } from '../../storage/spans/span-rollups.js';
 import { ORCHESTRATION_OPERATIONS } from '../../storage/spans/span-operations.js';
+import { structuredAnswer } from './structured-answer.js';
 import { formatTimestamp } from '../../time.js';
 import { durationMs, sortSiblings } from './chat-order.js';
 import { unexecutedRequests } from './model-tool-calls.js';
@@ -98,13 +99,13 @@ export function turnRoot(spans: readonly SpanRow[]): SpanRow | undefined {
   )[0];
 }
 
-/** The projection of one trace's spans. */
 /** The turn's agent: its root's, an orchestrator's run by the name Weft lists it under (its id). */
 const rootAgent = (root: SpanRow): string | null =>
   ORCHESTRATION_OPERATIONS.has(String(root.operation_name))
     ? (str(root.owner_agent_name) ?? str(root.agent_name))
     : (str(root.agent_name) ?? str(root.owner_agent_name));
 
+/** The projection of one trace's spans. */
 export function traceChat(
   traceId: string,
   spans: readonly SpanRow[],
@@ -139,17 +140,16 @@ export function traceChat(
     status_message: s.status_code === 'ERROR' ? s.status_message : null,
     started_at: iso(s.started_at),
   });
-  const assistant = (
+  /** An assistant message of `s` saying `text` (its model, tokens and cost from `tokens` and the span). */
+  const textMessage = (
     s: SpanRow,
     agent: { name: string | null; version: string | null },
-    tokens: Record<string, number>,
+    text: string,
+    reasoning: string | null = null,
+    tokens: Record<string, number> = {},
   ) => {
-    const out = list(s.output_messages).filter((m) => m.role !== 'user');
-    const text = out.map((m) => messageText(m.content)).join('');
-    const reasoning = str(s.reasoning_content) ?? (out.map((m) => reasoningOf(m.content)).join('') || null);
-    if (text === '' && reasoning === null) return false;
-    const cost = price(s);
-    messages.push({
+    const cost = Object.keys(tokens).length > 0 ? price(s) : null;
+    return {
       ...base(s, agent, 'assistant_message'),
       assistant_message: {
         text,
@@ -165,7 +165,18 @@ export function traceChat(
         status: s.status_code,
         content_refs: strings(s.content_refs),
       },
-    });
+    };
+  };
+  const assistant = (
+    s: SpanRow,
+    agent: { name: string | null; version: string | null },
+    tokens: Record<string, number>,
+  ) => {
+    const out = list(s.output_messages).filter((m) => m.role !== 'user');
+    const text = out.map((m) => messageText(m.content)).join('');
+    const reasoning = str(s.reasoning_content) ?? (out.map((m) => reasoningOf(m.content)).join('') || null);
+    if (text === '' && reasoning === null) return false;
+    messages.push(textMessage(s, agent, text, reasoning, tokens));
     return true;
   };
 
@@ -231,7 +242,9 @@ export function traceChat(
           content_refs: strings(s.content_refs),
         },
       });
-      let spoke = false;
+      const answer = structuredAnswer(name, str(s.tool_call_arguments));
+      if (answer !== null) messages.push(textMessage(s, agent, answer));
+      let spoke = answer !== null;
       for (const c of children.get(String(s.span_id)) ?? []) spoke = walk(c, agent, depth + 1) || spoke;
       return spoke;
     }
