@@ -137,8 +137,24 @@ for (const api of ['responses', 'chat_completions'] as const) {
     assert.deepEqual(Object.keys(byName).sort(), ['triage_agent', 'weather workflow', 'weather_agent']);
     assert.deepEqual(figures('triage_agent'), [2, 2 * USAGE.handoff.input, 2 * USAGE.handoff.output, 0]);
     assert.deepEqual(figures('weather_agent'), [2, 666, 66, 0]);
-    // The workflow's root AGENT span is an agent of its own; its model calls belong to the agents under it.
+    // The workflow's root AGENT span runs the agents and calls no model: an orchestrator, its
+    // model calls with the agents under it, who are its members.
     assert.deepEqual(figures('weather workflow'), [2, 0, 0, 0]);
+    assert.deepEqual(
+      Object.values(byName).map((a) => [a.agent_name, a.kind]),
+      [
+        ['triage_agent', 'agent'],
+        ['weather workflow', 'orchestrator'],
+        ['weather_agent', 'agent'],
+      ],
+    );
+    assert.deepEqual(
+      byName['weather workflow']!.members.map((m: any) => [m.agent_name, m.invocation_count, m.total_input_tokens]),
+      [
+        ['triage_agent', 2, 2 * USAGE.handoff.input],
+        ['weather_agent', 2, 666],
+      ],
+    );
 
     for (const [i, traceId] of traces.entries()) {
       const [question, city] = QUESTIONS[i]!;
