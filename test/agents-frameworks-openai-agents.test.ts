@@ -141,7 +141,7 @@ for (const api of ['responses', 'chat_completions'] as const) {
     // model calls with the agents under it, who are its members.
     assert.deepEqual(figures('weather workflow'), [2, 0, 0, 0]);
     assert.deepEqual(
-      Object.values(byName).map((a) => [a.agent_name, a.kind]),
+      Object.values(byName).map((a: any) => [a.agent_name, a.kind]),
       [
         ['triage_agent', 'agent'],
         ['weather workflow', 'orchestrator'],

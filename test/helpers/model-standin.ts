@@ -92,6 +92,7 @@ const textOf = (c: unknown): string =>
       : '';
 
 let seq = 0;
+let completions = 0;
 const callId = () => `call_${(++seq).toString().padStart(4, '0')}`;
 
 // --- OpenAI Chat Completions
@@ -116,7 +117,8 @@ function chatAnswer(body: Obj, d: Decision, res: ServerResponse) {
     ? [{ id: callId(), type: 'function', function: { name: d.tool.name, arguments: JSON.stringify(d.tool.args) } }]
     : undefined;
   const finish = d.tool ? 'tool_calls' : 'stop';
-  const base = { id: `chatcmpl-${seq}`, created: 1_790_000_000, model: MODEL };
+  // Each completion its own id: LangGraph's message reducer replaces a message of the same id.
+  const base = { id: `chatcmpl-${++completions}`, created: 1_790_000_000, model: MODEL };
   if (!body.stream) {
     const message = { role: 'assistant', content: d.text ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
     json(res, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage });

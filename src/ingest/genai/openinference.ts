@@ -1,18 +1,22 @@
 // OpenInference spans (Arize's instrumentations: OpenAI Agents, LangChain/LangGraph, Claude
 // Agent SDK, …) as semconv attributes. openinference.span.kind names the operation (AGENT ->
 // invoke_agent, LLM -> chat, TOOL -> execute_tool, EMBEDDING -> embeddings); an agent is named
-// by graph.node.id, else agent.name, else the span's name. llm.model_name, llm.provider /
-// llm.system and llm.token_count.* (prompt, completion, prompt_details.cache_read / cache_write,
-// completion_details.reasoning) fill the model, provider and token columns (session.id, the
-// conversation, is read from any span: session-id.ts). A root CHAIN span (LangGraph's graph,
-// a LangChain app's outermost chain) is the app's agent, named after the span. Messages come from the flattened llm.input_messages / llm.output_messages
+// by graph.node.id, else agent.name, else the span's name. A root CHAIN span (LangGraph's
+// graph, a LangChain app's outermost chain) is the app's agent, named after the span.
+// llm.model_name, llm.provider / llm.system and llm.token_count.* (prompt, completion,
+// prompt_details.cache_read / cache_write, completion_details.reasoning) fill the model,
+// provider and token columns (session.id, the conversation, is read from any span:
+// session-id.ts). Messages come from the flattened llm.input_messages / llm.output_messages
 // (role, content or contents[].message_content.text, tool_calls[].tool_call.{id,function},
-// tool_call_id), system-role input messages as the system instructions; an AGENT span without them reads input.value (a message list, or text as the
-// user's) and output.value (text as the answer). A TOOL span's input.value / output.value are
-// its call's arguments and result.
+// tool_call_id), system-role input messages as the system instructions. An agent span without
+// them reads input.value (a message list, LangGraph's state: langchain-values.ts, or text as
+// the user's) and output.value (text, or the state's last answer). A TOOL span's input.value /
+// output.value are its call's arguments and result (a LangChain ToolMessage as its content,
+// with the id of the call it answers).
 import type { Attributes, OtlpSpan } from '../otlp/otlp-spans.js';
 import { nestedAt } from './flat-keys.js';
 import { parseJsonText } from './json-text.js';
+import { stateMessages, toolMessage } from './langchain-values.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,13 +66,28 @@ function messages(attrs: Attributes, prefix: string): Obj[] | undefined {
   return list.flatMap((m) => (isObj(m) && isObj(m.message) ? [message(m.message)] : []));
 }
 
-/** An agent's input.value: a list's role-bearing items (text content only), or text as the user's. */
+const textMessage = (role: string, text: string) => ({ role, parts: [{ type: 'text', content: text }] });
+
+/** An agent's input.value: a list's role-bearing items (text content only), a LangGraph state's messages, or text as the user's. */
 function agentInput(value: unknown): Obj[] | undefined {
   const v = parseJsonText(value);
-  if (typeof v === 'string') return v === '' ? undefined : [{ role: 'user', parts: [{ type: 'text', content: v }] }];
+  if (typeof v === 'string') return v === '' ? undefined : [textMessage('user', v)];
+  const state = stateMessages(v);
+  if (state !== undefined) {
+    const asked = state.filter((m) => m.role !== 'system' && m.text !== '');
+    return asked.length > 0 ? asked.map((m) => textMessage(m.role, m.text)) : undefined;
+  }
   if (!Array.isArray(v)) return undefined;
   const out = v.filter((m): m is Obj => isObj(m) && typeof m.role === 'string' && typeof m.content === 'string');
-  return out.length > 0 ? out.map((m) => ({ role: m.role, parts: [{ type: 'text', content: m.content }] })) : undefined;
+  return out.length > 0 ? out.map((m) => textMessage(m.role as string, m.content as string)) : undefined;
+}
+
+/** An agent's output.value: text, or the last assistant text of a LangGraph state. */
+function agentOutput(value: unknown): string | undefined {
+  const v = parseJsonText(value);
+  if (typeof v === 'string') return v === '' ? undefined : v;
+  const said = stateMessages(v)?.filter((m) => m.role === 'assistant' && m.text !== '');
+  return said?.[said.length - 1]?.text;
 }
 
 export function openInferenceAttributes(span: OtlpSpan): Attributes {
@@ -100,14 +119,18 @@ export function openInferenceAttributes(span: OtlpSpan): Attributes {
     const name = str(a['tool.name']);
     if (name !== undefined) out['gen_ai.tool.name'] = name;
     if (a['input.value'] !== undefined) out['gen_ai.tool.call.arguments'] = a['input.value'];
-    if (a['output.value'] !== undefined) out['gen_ai.tool.call.result'] = a['output.value'];
+    // LangChain's tools answer with a serialized ToolMessage naming the call it answers.
+    const answered = toolMessage(parseJsonText(a['output.value']));
+    if (answered !== undefined) {
+      out['gen_ai.tool.call.result'] = answered.content;
+      if (answered.callId !== null) out['gen_ai.tool.call.id'] = answered.callId;
+    } else if (a['output.value'] !== undefined) out['gen_ai.tool.call.result'] = a['output.value'];
   }
   if (op === 'invoke_agent') {
     const asked = input === undefined ? agentInput(a['input.value']) : undefined;
     if (asked !== undefined) out['gen_ai.input.messages'] = asked;
-    const answer = output === undefined ? parseJsonText(a['output.value']) : undefined;
-    if (typeof answer === 'string' && answer !== '')
-      out['gen_ai.output.messages'] = [{ role: 'assistant', parts: [{ type: 'text', content: answer }] }];
+    const answer = output === undefined ? agentOutput(a['output.value']) : undefined;
+    if (answer !== undefined) out['gen_ai.output.messages'] = [textMessage('assistant', answer)];
   }
   return out;
 }
