@@ -7,6 +7,7 @@
 import type { OtlpSpan } from '../otlp/otlp-spans.js';
 import type { SpanRow } from '../../query/span-columns.js';
 import { fallbackAttributes } from './fallbacks.js';
+import { parseJsonText } from './json-text.js';
 import { MESSAGE_KEYS, PROMOTED_KEYS, SEMCONV, type SemconvType } from './semconv.js';
 import { normalizeInstructions, normalizeMessages } from './span-messages.js';
 
@@ -32,7 +33,9 @@ function valueAs(v: unknown, type: SemconvType): string | number | null {
       return typeof n === 'number' && Number.isFinite(n) ? n : null;
     }
     case 'strings': {
-      const list = Array.isArray(v) ? v : [v];
+      // A list sent as JSON text (Mastra's finish reasons) is that list.
+      const parsed = typeof v === 'string' && v.startsWith('[') ? parseJsonText(v) : v;
+      const list = Array.isArray(parsed) ? parsed : [v];
       return JSON.stringify(list.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))));
     }
   }
