@@ -101,6 +101,7 @@ export const NODE22 = {
   'test/agents-frameworks-strands.test.ts': 'Strands on Node 22',
   'test/agents-frameworks-vercel.test.ts': 'the Vercel AI SDK on Node 22',
   'test/agents-frameworks-mastra.test.ts': 'Mastra, which needs Node 22 or later',
+  'test/agents-frameworks-claude-agent.test.ts': "the Claude Agent SDK and its CLI's process on Node 22",
   'test/agents-frameworks-langgraph.test.ts': 'LangGraph JS and its OpenInference instrumentation on Node 22',
   'test/auth-http.test.ts': 'key hashing (node:crypto) and headers',
   'test/auth-sdk.test.ts': 'keys as the SDK sends them',

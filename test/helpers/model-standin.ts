@@ -1,6 +1,7 @@
 // A loopback stand-in for the model APIs agent frameworks call: OpenAI Chat Completions
 // (POST …/chat/completions) and Responses (POST …/responses), plain JSON or server-sent events,
-// and Gemini (POST …/models/{m}:generateContent, :streamGenerateContent). One policy for all:
+// Gemini (POST …/models/{m}:generateContent, :streamGenerateContent) and Anthropic Messages
+// (POST …/v1/messages, JSON or server-sent events). One policy for all:
 // the last input a result of the weather tool -> a final answer built from that result; else a
 // weather tool offered -> a call to it with the city of the last user text; else a handoff
 // tool (`transfer_to_…` / `handoff_to_…`) offered -> a call to it; Strands' Swarm structured
@@ -245,6 +246,67 @@ function geminiAnswer(stream: boolean, d: Decision, res: ServerResponse) {
   res.end();
 }
 
+// --- Anthropic Messages
+
+function messagesView(body: Obj) {
+  const msgs: Obj[] = body.messages ?? [];
+  const tools = (body.tools ?? []).map((t: Obj) => t.name).filter(Boolean);
+  const blocks = (m: Obj | undefined): Obj[] =>
+    typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : (m?.content ?? []);
+  const last = msgs[msgs.length - 1];
+  const answered = blocks(last).find((b) => b.type === 'tool_result');
+  let result: { name: string; text: string } | null = null;
+  if (last?.role === 'user' && answered) {
+    const asked = msgs.flatMap(blocks).find((b) => b.type === 'tool_use' && b.id === answered.tool_use_id);
+    result = { name: asked?.name ?? '', text: textOf(answered.content) };
+  }
+  // The user's text: the last user message with a text block that is not a tool result's.
+  const user = [...msgs].reverse().find((m) => m.role === 'user' && blocks(m).some((b) => b.type === 'text'));
+  const text = blocks(user)
+    .filter((b) => b.type === 'text' && !String(b.text).startsWith('<system-reminder>'))
+    .map((b) => b.text)
+    .join('');
+  return decide(tools, result, text);
+}
+
+function messagesAnswer(body: Obj, d: Decision, res: ServerResponse) {
+  const u = USAGE[d.round];
+  const id = `msg_${++completions}`;
+  const block = d.tool
+    ? { type: 'tool_use', id: `toolu_${callId()}`, name: d.tool.name, input: d.tool.args }
+    : { type: 'text', text: d.text ?? '' };
+  const stop = d.tool ? 'tool_use' : 'end_turn';
+  const message = { id, type: 'message', role: 'assistant', model: body.model ?? MODEL, stop_sequence: null };
+  if (!body.stream) {
+    json(res, {
+      ...message,
+      content: [block],
+      stop_reason: stop,
+      usage: { input_tokens: u.input, output_tokens: u.output },
+    });
+    return;
+  }
+  sse(res);
+  event(res, 'message_start', {
+    type: 'message_start',
+    message: { ...message, content: [], stop_reason: null, usage: { input_tokens: u.input, output_tokens: 1 } },
+  });
+  const start = d.tool ? { ...block, input: {} } : { type: 'text', text: '' };
+  event(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: start });
+  const delta = d.tool
+    ? { type: 'input_json_delta', partial_json: JSON.stringify(d.tool.args) }
+    : { type: 'text_delta', text: d.text ?? '' };
+  event(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta });
+  event(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+  event(res, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stop, stop_sequence: null },
+    usage: { output_tokens: u.output },
+  });
+  event(res, 'message_stop', { type: 'message_stop' });
+  res.end();
+}
+
 // --- plumbing
 
 function json(res: ServerResponse, body: unknown) {
@@ -280,6 +342,12 @@ export async function startModelStandin(): Promise<ModelStandin> {
           const d = responsesView(body);
           calls.push({ path, round: d.round, body });
           return responsesAnswer(body, d, res);
+        }
+        if (req.method === 'POST' && path.endsWith('/v1/messages/count_tokens')) return json(res, { input_tokens: 100 });
+        if (req.method === 'POST' && path.endsWith('/v1/messages')) {
+          const d = messagesView(body);
+          calls.push({ path, round: d.round, body });
+          return messagesAnswer(body, d, res);
         }
         const gemini = /\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.exec(path);
         if (req.method === 'POST' && gemini) {
