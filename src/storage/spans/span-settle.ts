@@ -87,8 +87,21 @@ export function settleTrace(spans: readonly SettleSpan[]): TraceSettlement {
   };
   for (const s of spans) findInvocation(s, 0);
 
-  const subtreeHas = (s: SettleSpan, test: (c: SettleSpan) => boolean, depth = 0): boolean =>
-    depth < MAX_DEPTH && (children.get(s.span_id) ?? []).some((c) => test(c) || subtreeHas(c, test, depth + 1));
+  // Whether some span below `s` passes `test`, each span's answer kept: one pass over the trace.
+  const below = (test: (c: SettleSpan) => boolean) => {
+    const known = new Map<string, boolean>();
+    const has = (s: SettleSpan, depth: number): boolean => {
+      const k = known.get(s.span_id);
+      if (k !== undefined) return k;
+      known.set(s.span_id, false); // a cycle of parent ids ends here
+      const v = depth < MAX_DEPTH && (children.get(s.span_id) ?? []).some((c) => test(c) || has(c, depth + 1));
+      known.set(s.span_id, v);
+      return v;
+    };
+    return (s: SettleSpan) => has(s, 0);
+  };
+  const invokesBelow = below((c) => invokedAgent(c) !== null);
+  const tokensBelow = below(hasTokens);
 
   const orchestrators = new Set<string>();
   const ownsModelCall = new Set<string>();
@@ -100,8 +113,7 @@ export function settleTrace(spans: readonly SettleSpan[]): TraceSettlement {
   for (const s of spans) {
     if (invokedAgent(s) === null) continue;
     const orchestrating = ORCHESTRATION_OPERATIONS.has(s.operation_name!);
-    if (orchestrating || (!ownsModelCall.has(s.span_id) && subtreeHas(s, (c) => invokedAgent(c) !== null)))
-      orchestrators.add(s.span_id);
+    if (orchestrating || (!ownsModelCall.has(s.span_id) && invokesBelow(s))) orchestrators.add(s.span_id);
   }
 
   const roots = spans
@@ -116,7 +128,7 @@ export function settleTrace(spans: readonly SettleSpan[]): TraceSettlement {
   for (const s of spans) {
     const inv = invocationOf.get(s.span_id) ?? null;
     const own = ownConversation(s);
-    const counted = s.operation_name !== null && AGGREGATING.has(s.operation_name) && subtreeHas(s, hasTokens) ? 0 : 1;
+    const counted = s.operation_name !== null && AGGREGATING.has(s.operation_name) && tokensBelow(s) ? 0 : 1;
     out.set(s.span_id, {
       owner_agent_name: inv === null ? null : invokedAgent(inv),
       owner_agent_version: inv === null ? null : inv.agent_version,
