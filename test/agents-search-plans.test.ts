@@ -1,7 +1,7 @@
 // /agents/search reads a common term newest first and a rare one term first (SQLite:
 // storage/sqlite/spans/span-search.ts; ClickHouse has one plan). Whichever plan answers, pages
-// of a few hits must add up to the one long page: each message once per conversation, newest
-// first, the same conversations counted.
+// of a few hits must add up to the one long page: each message once per conversation, at its
+// first occurrence, newest first, the same conversations counted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -99,16 +99,16 @@ test('small pages of a common word add up to the long page, on either plan', asy
     }
     assert.equal(total, 'started_after' in filter ? 7 : 12);
     assert.deepEqual(paged.map(key).sort(), all.map(key).sort(), JSON.stringify(filter));
-    // Each hit is the message's newest occurrence: the span of its last repetition.
+    // Each hit is the same occurrence on either plan.
     for (const h of paged) {
-      const newest = all.find((a) => key(a) === key(h))!;
-      assert.equal(h.span_id, newest.span_id);
+      const same = all.find((a) => key(a) === key(h))!;
+      assert.equal(h.span_id, same.span_id);
     }
   }
-  // The first question is repeated by all three model calls of its conversation: the third holds it.
+  // The first question is repeated by all three model calls of its conversation: the first said it.
   const first = flat(await search({ query: '"weather question 0.0"' }));
   assert.deepEqual(
-    first.map((h) => [h.role, h.span_id]),
-    [['user', spans[2]!.spanId]],
+    first.map((h) => [h.role, h.span_id, h.started_at]),
+    [['user', spans[0]!.spanId, new Date(spans[0]!.startMs).toISOString()]],
   );
 });

@@ -1,13 +1,15 @@
 // /agents/search through HTTP: whole words in any order and "quoted phrases" over the messages
 // of agent spans (inputs, outputs, system instructions, tool arguments and results), one hit
-// per identical message in a conversation (a model call repeats the history), grouped by
-// conversation; an empty query lists messages by the filters; a span sent again replaces its
-// messages; mistakes in the query answer 400.
+// per identical message in a conversation (a model call repeats the history), at its first
+// occurrence, grouped by conversation; an empty query lists first occurrences by the filters; a
+// span sent again replaces its messages; mistakes in the query answer 400. The first
+// occurrence's rules (repeats, re-sent spans, late roots, purges): agents-search-first.test.ts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { hexId, otlpJson, type TestSpan } from './helpers/agent-spans.js';
+import { hexId, type TestSpan } from './helpers/agent-spans.js';
+import { searchProject } from './helpers/search-project.js';
 
 let t: TestApp;
 before(async () => {
@@ -21,26 +23,7 @@ const parts = (role: string, text: string) => JSON.stringify([{ role, parts: [{ 
 const T0 = Date.UTC(2026, 10, 20, 12);
 
 /** A fresh project and a sender of spans to it. */
-function project() {
-  const name = `search-${hexId(4)}`;
-  const id = `acme/${name}`;
-  return {
-    id,
-    async send(spans: TestSpan[]) {
-      const r = await t.postRaw(
-        '/agents/otel/v1/traces',
-        otlpJson({ 'wandb.entity': 'acme', 'wandb.project': name }, spans),
-        'application/json',
-      );
-      assert.equal(r.status, 200, r.text);
-    },
-    async search(body: Record<string, unknown>) {
-      const r = await t.post('/agents/search', { project_id: id, ...body });
-      assert.equal(r.status, 200, r.text);
-      return r.body;
-    },
-  };
-}
+const project = () => searchProject(t, 'search');
 
 /** One turn: an agent span and a model call under it that repeats the history, and a tool. */
 function turn(conversation: string | null, history: string[], answer: string, startMs: number): TestSpan[] {
@@ -145,7 +128,7 @@ test('words in any order, phrases in order, case and punctuation ignored; histor
 
   const phrase = await p.search({ query: '"window seat"' });
   assert.deepEqual(texts(phrase), [
-    ['c-lisbon', ['user:Is there a window seat?', 'assistant:Yes: seat 12A is a window seat.']],
+    ['c-lisbon', ['assistant:Yes: seat 12A is a window seat.', 'user:Is there a window seat?']],
   ]);
   assert.equal((await p.search({ query: '"seat window"' })).results.length, 0, 'a phrase keeps its order');
   assert.equal((await p.search({ query: 'lisb' })).results.length, 0, 'whole words only');
@@ -182,8 +165,8 @@ test('filters: roles, conversation, trace, agent (owner of a model call), provid
   await p.send(b);
   const all = await p.search({ query: 'parcel' });
   assert.deepEqual(texts(all), [
-    ['__NO_CONVERSATION__', ['user:Parcel to Oslo?', 'assistant:A parcel to Oslo takes 3 days.']],
-    ['c-a', ['user:Where is my parcel?', 'assistant:Your parcel ships today.']],
+    ['__NO_CONVERSATION__', ['assistant:A parcel to Oslo takes 3 days.', 'user:Parcel to Oslo?']],
+    ['c-a', ['assistant:Your parcel ships today.', 'user:Where is my parcel?']],
   ]);
   assert.equal(all.total_conversations, 2);
   const roles = async (body: Record<string, unknown>) =>
@@ -191,10 +174,10 @@ test('filters: roles, conversation, trace, agent (owner of a model call), provid
       r.matched_messages.map((m) => `${r.conversation_id}/${m.role}`),
     );
   assert.deepEqual(await roles({ roles: ['user'] }), ['__NO_CONVERSATION__/user', 'c-a/user']);
-  assert.deepEqual(await roles({ conversation_id: 'c-a' }), ['c-a/user', 'c-a/assistant']);
+  assert.deepEqual(await roles({ conversation_id: 'c-a' }), ['c-a/assistant', 'c-a/user']);
   assert.deepEqual(await roles({ trace_id: b[0]!.traceId }), [
-    '__NO_CONVERSATION__/user',
     '__NO_CONVERSATION__/assistant',
+    '__NO_CONVERSATION__/user',
   ]);
   assert.equal((await roles({ agent_name: 'helper' })).length, 4, 'the model call belongs to its agent');
   assert.equal((await roles({ agent_name: 'someone-else' })).length, 0);
@@ -204,16 +187,16 @@ test('filters: roles, conversation, trace, agent (owner of a model call), provid
   ]);
   assert.equal((await roles({ provider_name: 'anthropic' })).length, 0);
   assert.deepEqual(await roles({ started_after: new Date(T0 + 1_800_000).toISOString() }), [
-    '__NO_CONVERSATION__/user',
     '__NO_CONVERSATION__/assistant',
+    '__NO_CONVERSATION__/user',
   ]);
   assert.deepEqual(await roles({ started_before: new Date(T0 + 1_800_000).toISOString() }), [
-    'c-a/user',
     'c-a/assistant',
+    'c-a/user',
   ]);
 });
 
-test('an empty query lists every message of the filtered spans; pages count messages', async () => {
+test('an empty query lists every first occurrence the filters select; pages count messages', async () => {
   const p = project();
   const spans = turn('c-e', ['One', 'Two', 'Three?'], 'x'.repeat(600), T0);
   await p.send(spans);
@@ -230,12 +213,11 @@ test('an empty query lists every message of the filtered spans; pages count mess
       ['tool', 'tool_result', 35],
       ['chat', 'user', 3],
       ['chat', 'assistant', 3],
-      ['chat', 'user', 6],
       ['chat', 'assistant', 500],
       ['agent', 'system', 23],
       ['agent', 'user', 6],
     ],
-    'newest span first, each span in its order; previews stop at 500 characters',
+    'newest span first, each span in its order (the question was said first by the agent span); previews stop at 500 characters',
   );
   const whole = await p.search({ trace_id: spans[0]!.traceId, roles: ['assistant'], truncate_content: false });
   assert.deepEqual(
@@ -245,7 +227,7 @@ test('an empty query lists every message of the filtered spans; pages count mess
   const second = await p.search({ trace_id: spans[0]!.traceId, limit: 3, offset: 3 });
   assert.deepEqual(
     second.results[0].matched_messages.map((m: Result['matched_messages'][number]) => m.role),
-    ['assistant', 'user', 'assistant'],
+    ['assistant', 'assistant', 'system'],
   );
   assert.equal(second.total_conversations, 1);
 });

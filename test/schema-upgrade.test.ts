@@ -103,7 +103,7 @@ test('a new database is created without the upgrade message', async () => {
   }
 });
 
-test("a schema-17 database's searchable messages are rekeyed by span (migration 18) and still found; its conversations are listed (19)", async () => {
+test("a schema-17 database's searchable messages are rekeyed by span (18), kept once per conversation (21) and still found; its conversations are listed (19)", async () => {
   const dir = dirs.make();
   const file = join(dir, 'weft.sqlite');
   const old = openSqlite(
@@ -151,12 +151,12 @@ test("a schema-17 database's searchable messages are rekeyed by span (migration 
     ).results;
     assert.equal(found?.conversation_id, 'conv-1');
     assert.equal(more.length, 0);
-    // One hit per message of the conversation, its newest occurrence standing for it.
+    // One hit per message of the conversation, at its first occurrence, newest first.
     assert.deepEqual(
       found.matched_messages.map((h) => [h.span_id, h.role]),
       [
-        ['00000000000000b2', 'user'],
         ['00000000000000b2', 'assistant'],
+        ['00000000000000a1', 'user'],
       ],
     );
     const page = await fetch(`http://127.0.0.1:${s.port}/agents/spans/query`, {
@@ -173,13 +173,12 @@ test("a schema-17 database's searchable messages are rekeyed by span (migration 
     assert.deepEqual(
       db
         .prepare(
-          'SELECT s.span_id, m.ord, m.body_id FROM span_messages AS m JOIN spans AS s ON s.rowid = m.span_rowid ORDER BY 1, 2',
+          'SELECT s.span_id, m.scope, m.ord, m.body_id, m.started_at FROM span_messages AS m JOIN spans AS s ON s.rowid = m.span_rowid ORDER BY 1, 2',
         )
         .all(),
       [
-        { span_id: '00000000000000a1', ord: 0, body_id: 1 },
-        { span_id: '00000000000000b2', ord: 0, body_id: 1 },
-        { span_id: '00000000000000b2', ord: 1, body_id: 2 },
+        { span_id: '00000000000000a1', scope: 'c:conv-1', ord: 0, body_id: 1, started_at: 1_000_000 },
+        { span_id: '00000000000000b2', scope: 'c:conv-1', ord: 1, body_id: 2, started_at: 2_000_000 },
       ],
     );
     assert.deepEqual(db.prepare('SELECT * FROM span_conversations').all(), [

@@ -1,10 +1,11 @@
 // The messages of a span as /agents/search finds them, the same on every engine: each input
 // and output message under its own role, the system instructions as `system`, a tool's
 // arguments as `tool_call` and its result as `tool_result`. A body is stored once per project
-// by its digest (a model call repeats the whole history, so most bodies recur); each span
-// keeps the list of (role, digest) it holds, in order. A span sent again replaces its list.
+// by its digest (a model call repeats the whole history, so most bodies recur), and each message
+// once per conversation (per trace outside any), at its first occurrence: the earliest by
+// (started_at, span_id, order in the span). A span sent again, moved to another conversation or
+// purged hands its first occurrences to the next ones (each engine's span-message-writes.ts).
 import { createHash } from 'node:crypto';
-import type { SpanRow } from '../../query/span-columns.js';
 
 export interface SpanMessage {
   readonly role: string;
@@ -26,8 +27,33 @@ function listOf(json: unknown): unknown[] {
   }
 }
 
+/** The span columns messages are read from. */
+export const FANOUT_COLUMNS = [
+  'system_instructions',
+  'input_messages',
+  'output_messages',
+  'tool_call_arguments',
+  'tool_call_result',
+] as const;
+export type FanoutSpan = { readonly [c in (typeof FANOUT_COLUMNS)[number]]?: string | number | null };
+
+/** A message's scope: its conversation, else its trace (the key of the first-occurrence rows). */
+export const messageScope = (conversationId: string | null, traceId: string): string =>
+  conversationId === null ? `t:${traceId}` : `c:${conversationId}`;
+
+/** Whether occurrence a (start, span id, order) comes before b: the first occurrence is the least. */
+export const occursBefore = (
+  a: { readonly started_at: number; readonly span_id: string; readonly ord: number },
+  b: { readonly started_at: number; readonly span_id: string; readonly ord: number },
+): boolean =>
+  a.started_at !== b.started_at
+    ? a.started_at < b.started_at
+    : a.span_id !== b.span_id
+      ? a.span_id < b.span_id
+      : a.ord < b.ord;
+
 /** The searchable messages of one span, in order; blank contents are left out. */
-export function messageFanout(row: SpanRow): SpanMessage[] {
+export function messageFanout(row: FanoutSpan): SpanMessage[] {
   const out: SpanMessage[] = [];
   const add = (role: unknown, content: unknown) => {
     if (typeof content !== 'string' || content.trim() === '') return;

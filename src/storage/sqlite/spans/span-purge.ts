@@ -1,8 +1,10 @@
 // The retention purge of agent spans (SpanStore.purgeExpired), run by the writer inside its
 // transaction, so a purge and a write of one trace never interleave. Spans have no expiry
 // column: a trace expires, whole, once one of its spans started more than its project's current
-// time-to-live ago (project_settings), and goes with everything kept beside it: its message
-// index rows (and the bodies no other span of the project names, out of the FTS5 index too),
+// time-to-live ago (project_settings), and goes with everything kept beside it: the first
+// occurrences of messages it held (each handed to the message's next occurrence in its
+// conversation, if any: span-message-writes.ts; a body no message names any more leaves the
+// FTS5 index too),
 // its per-trace rollups, its historical-turn records and the feedback on the turn and its steps,
 // and its conversations from span_conversations when no other span carries them.
 // The agent rollups of the agents it counted for are then recomputed from the per-trace
@@ -11,6 +13,7 @@
 import { ROLLUP_SUMS } from '../../spans/span-rollups.js';
 import type { SqliteDb } from '../engine/database.js';
 import { spanConversationWrites } from './span-conversation-writes.js';
+import { spanMessageWrites } from './span-message-writes.js';
 
 const DAY_MICROS = 86_400_000_000;
 const KEY = 'project_id = ? AND agent_name = ? AND agent_version = ? AND model = ?';
@@ -30,11 +33,8 @@ export function spanPurges(db: SqliteDb) {
   const expired = db
     .prepare('SELECT trace_id FROM spans WHERE project_id = ? AND started_at < ? ORDER BY started_at LIMIT ?')
     .pluck();
-  const spanIds = db.prepare('SELECT span_id FROM spans WHERE project_id = ? AND trace_id = ?').pluck();
-  // Messages are keyed by their span's rowid (migration 18).
-  const OF_TRACE = 'span_rowid IN (SELECT rowid FROM spans WHERE project_id = ? AND trace_id = ?)';
-  const bodiesOf = db.prepare(`SELECT DISTINCT body_id FROM span_messages WHERE ${OF_TRACE}`).pluck();
-  const dropMessages = db.prepare(`DELETE FROM span_messages WHERE ${OF_TRACE}`);
+  const spansOf = db.prepare('SELECT rowid, span_id FROM spans WHERE project_id = ? AND trace_id = ?');
+  const messages = spanMessageWrites(db);
   const named = db.prepare('SELECT 1 FROM span_messages WHERE body_id = ? LIMIT 1').pluck();
   const body = db.prepare('SELECT content FROM span_message_bodies WHERE id = ?').pluck();
   // An external-content FTS5 table forgets a row only when told its indexed text.
@@ -57,14 +57,9 @@ export function spanPurges(db: SqliteDb) {
   function dropTrace(project: string, trace: string, touched: Map<string, RollupKey>): number {
     // Trace and span ids are hex (OTLP), which Weave's ref quoting leaves as they are.
     dropFeedback.run(project, `weave:///${project}/agent_turn/${trace}`);
-    for (const span of spanIds.all(project, trace) as string[])
-      dropFeedback.run(project, `weave:///${project}/agent_span/${span}`);
-    const bodies = bodiesOf.all(project, trace) as number[];
-    dropMessages.run(project, trace);
-    for (const id of bodies) {
-      if (named.get(id) !== undefined) continue;
-      unindex.run(id, body.get(id));
-      dropBody.run(id);
+    for (const span of spansOf.all(project, trace) as { rowid: number; span_id: string }[]) {
+      dropFeedback.run(project, `weave:///${project}/agent_span/${span.span_id}`);
+      messages.forget(span.rowid);
     }
     for (const k of keysOf.all(project, trace) as Record<string, string>[]) {
       const key: RollupKey = [k.project_id!, k.agent_name!, k.agent_version!, k.model!];
@@ -90,6 +85,12 @@ export function spanPurges(db: SqliteDb) {
         const traces = [...new Set(found)];
         for (const trace of traces) deleted += dropTrace(p.project_id, trace, touched);
         if (traces.length > 0) dropTurns.run(p.project_id, JSON.stringify(traces));
+      }
+      // Once the traces are gone, each message they said first is found at its next occurrence.
+      for (const id of new Set(messages.refind())) {
+        if (named.get(id) !== undefined) continue;
+        unindex.run(id, body.get(id));
+        dropBody.run(id);
       }
       for (const key of touched.values()) {
         dropRollup.run(...key);

@@ -1,6 +1,7 @@
 // /agents/search on SQLite (storage/spans/span-store.ts SpanSearchQuery): FTS5 finds the project's
-// bodies holding every phrase, span_messages their occurrences; filters on the span itself
-// (agent, provider, model) read the spans row by its key. Values reach SQL only as
+// bodies holding every phrase, span_messages their first occurrences (one per conversation,
+// migration 21); filters on the span itself (agent, provider, model) read the first
+// occurrence's span row by its rowid. Values reach SQL only as
 // parameters; the statement's shape depends only on which filters are set.
 import { fts5Match } from '../../../query/search-terms.js';
 import type { SpanSearchHit, SpanSearchQuery } from '../../spans/span-store.js';
@@ -20,14 +21,7 @@ function filters(q: SpanSearchQuery, params: Params, walk: boolean): string {
     params[name] = value;
   };
   const t = walk ? 's' : 'm';
-  // The trace's spans by the primary key; their rowids are in the body index.
-  add(
-    walk
-      ? 's.trace_id = @trace'
-      : 'm.span_rowid IN (SELECT rowid FROM spans WHERE project_id = @project AND trace_id = @trace)',
-    'trace',
-    q.traceId,
-  );
+  add(`${t}.trace_id = @trace`, 'trace', q.traceId);
   add(`${t}.conversation_id = @conversation`, 'conversation', q.conversationId);
   add(`${t}.started_at >= @after`, 'after', q.startedAfter);
   add(`${t}.started_at < @before`, 'before', q.startedBefore);
@@ -65,18 +59,16 @@ const WALK = `SELECT s.conversation_id, s.trace_id, s.span_id, m.ord, m.role, s.
   WHERE s.project_id = @project`;
 const WALK_ORDER = 'ORDER BY s.started_at DESC, s.span_id DESC, m.ord';
 const MATCHED = 'm.body_id IN (SELECT rowid FROM span_message_fts WHERE span_message_fts MATCH @match)';
-/** Occurrences read newest first before a common term's walk gives up for the term-first plan. */
+/** First occurrences read newest first before a common term's walk gives up for the term-first plan. */
 const WALK_MAX_ROWS = 200_000;
 const WALK_CHUNK = 512;
 
 type Occurrence = Omit<SpanSearchHit, 'content' | 'digest'> & { readonly ord: number; readonly body_id: number };
-/** A hit's identity: its conversation (else trace), role and body; the newest occurrence stands for it. */
-const hitKey = (o: Occurrence) => `${o.role}\u0001${o.body_id}\u0001${o.conversation_id ?? o.trace_id}`;
 
 /**
- * Two plans for a term's page. Term first: every occurrence of the matching bodies, read from
- * the covering body index (migration 14), one per hit, sorted. Newest first: the project's
- * spans by start time (the start index), each span's messages by key (migration 18), kept when
+ * Two plans for a term's page. Term first: every first occurrence of the matching bodies, read
+ * from the covering body index (migration 21), sorted. Newest first: the project's spans by
+ * start time (the start index), each span's first occurrences (span_messages_span), kept when
  * their body matches, until the page is full; it wins when the term is common (`invoice` in
  * 178,000 of 1M bodies: ~40 ms against ~1 s), as a page of `want` hits then needs about
  * `want * bodies / matched` rows. Bounded by WALK_MAX_ROWS, after which (filters that rarely
@@ -85,28 +77,20 @@ const hitKey = (o: Occurrence) => `${o.role}\u0001${o.body_id}\u0001${o.conversa
 export function createSqliteSpanSearch(reads: ReadThreads) {
   async function termFirst(where: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[]> {
     return reads.all<Occurrence>(
-      `SELECT * FROM (
-         SELECT ${OCCURRENCE}, row_number() OVER (PARTITION BY coalesce(m.conversation_id, m.trace_id), m.role, m.body_id ORDER BY ${NEWEST}) AS n
-         FROM span_messages AS m INDEXED BY span_messages_body WHERE ${MATCHED} AND m.project_id = @project${where}
-       ) WHERE n = 1 ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset`,
+      `SELECT ${OCCURRENCE} FROM span_messages AS m INDEXED BY span_messages_body
+       WHERE ${MATCHED} AND m.project_id = @project${where} ORDER BY ${NEWEST} LIMIT @limit OFFSET @offset`,
       [{ ...params, limit: q.limit, offset: q.offset }],
     );
   }
 
   async function newestFirst(walkWhere: string, params: Params, q: SpanSearchQuery): Promise<Occurrence[] | null> {
     const want = q.offset + q.limit;
-    const seen = new Set<string>();
     const kept: Occurrence[] = [];
     let read = 0;
     const sql = `${WALK} AND ${MATCHED}${walkWhere} ${WALK_ORDER}`;
     for await (const chunk of reads.stream<Occurrence>(sql, [params], WALK_CHUNK)) {
-      for (const o of chunk) {
-        const key = hitKey(o);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        kept.push(o);
-        if (kept.length >= want) return kept.slice(q.offset);
-      }
+      kept.push(...chunk);
+      if (kept.length >= want) return kept.slice(q.offset, want);
       read += chunk.length;
       if (read >= WALK_MAX_ROWS) return null;
     }

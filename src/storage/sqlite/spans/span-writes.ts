@@ -7,7 +7,7 @@ import { ROLLUP_SUMS, contributionKey, traceContributions, type Contribution } f
 import { settleTrace, unsettled, type SettleSpan } from '../../spans/span-settle.js';
 import type { SqliteDb } from '../engine/database.js';
 import { spanConversationWrites } from './span-conversation-writes.js';
-import { spanMessageWrites } from './span-message-writes.js';
+import { spanMessageWrites, STORED_SPAN, type OccurringSpan } from './span-message-writes.js';
 
 const quote = (c: string) => `"${c}"`;
 /** Kept on a re-sent span's upsert: its key, and what the settlement (below) decides. */
@@ -64,9 +64,13 @@ type StoredContribution = Omit<Contribution, 'sums'> & Record<(typeof ROLLUP_SUM
 
 export function spanWrites(db: SqliteDb) {
   const insert = db.prepare(INSERT_SQL);
-  // The messages are keyed by the span's rowid (migration 18), read back by the key just
-  // written: measured, an upsert with RETURNING rowid cut ingest to a quarter (1.3k spans/s).
+  // A span's first occurrences point at its rowid (migration 21): read by the key before the
+  // upsert (a stored span is being sent again), else the insert's own rowid. Measured, an
+  // upsert with RETURNING rowid cut ingest to a quarter (1.3k spans/s).
   const rowidOf = db.prepare('SELECT rowid FROM spans WHERE project_id = ? AND trace_id = ? AND span_id = ?').pluck();
+  const storedSpan = db.prepare(
+    `SELECT ${STORED_SPAN} FROM spans WHERE project_id = ? AND trace_id = ? AND span_id = ?`,
+  );
   const traceSpans = db.prepare(`SELECT ${ROLLUP_COLUMNS.join(', ')} FROM spans WHERE project_id = ? AND trace_id = ?`);
   const setSettled = db.prepare(
     'UPDATE spans SET owner_agent_name = ?, owner_agent_version = ?, tokens_counted = ?, conversation_id = ?, conversation_inherited = ? WHERE project_id = ? AND trace_id = ? AND span_id = ?',
@@ -78,8 +82,8 @@ export function spanWrites(db: SqliteDb) {
   const writeMessages = spanMessageWrites(db);
   const conversations = spanConversationWrites(db);
 
-  /** Settles the trace (span-settle.ts) and its rollups; returns its spans' conversation ids. */
-  function settle(projectId: string, traceId: string): (string | null)[] {
+  /** Settles the trace (span-settle.ts) and its rollups; returns each span's conversation id before and after. */
+  function settle(projectId: string, traceId: string): { span_id: string; was: string | null; now: string | null }[] {
     const spans = traceSpans.all(projectId, traceId) as TraceSpan[];
     const settlement = settleTrace(spans);
     const settled = spans.map((s) => {
@@ -138,24 +142,46 @@ export function spanWrites(db: SqliteDb) {
         c.first_seen,
         c.last_seen,
       );
-    return settled.map((s) => s.conversation_id);
+    return spans.map((s, i) => ({ span_id: s.span_id, was: s.conversation_id, now: settled[i]!.conversation_id }));
   }
 
   return {
     'spans.write'(rows: readonly SpanRow[]): void {
       // Each trace's conversations before its first span of the batch is written.
       const traces = new Map<string, [project: string, trace: string, before: string[]]>();
+      // The batch's spans by key: their messages are added once their trace is settled.
+      const written = new Map<string, [row: SpanRow, rowid: number]>();
       for (const row of rows) {
         const key = `${row.project_id}\u0000${row.trace_id}`;
         if (!traces.has(key)) {
           const [project, trace] = [String(row.project_id), String(row.trace_id)];
           traces.set(key, [project, trace, conversations.before(project, trace)]);
         }
-        insert.run(SPAN_COLUMNS.map((c) => row[c]));
-        writeMessages(row, rowidOf.get(row.project_id, row.trace_id, row.span_id) as number);
+        const spanKey = `${key}\u0000${row.span_id}`;
+        const stored = rowidOf.get(row.project_id, row.trace_id, row.span_id) as number | undefined;
+        if (stored !== undefined && !written.has(spanKey)) writeMessages.forget(stored);
+        const rowid = Number(insert.run(SPAN_COLUMNS.map((c) => row[c])).lastInsertRowid);
+        written.set(spanKey, [row, stored ?? rowid]);
       }
-      for (const [projectId, traceId, before] of traces.values())
-        conversations.after(projectId, before, settle(projectId, traceId));
+      for (const [projectId, traceId, before] of traces.values()) {
+        const spans = settle(projectId, traceId);
+        conversations.after(
+          projectId,
+          before,
+          spans.map((s) => s.now),
+        );
+        for (const s of spans) {
+          const mine = written.get(`${projectId}\u0000${traceId}\u0000${s.span_id}`);
+          if (mine !== undefined) writeMessages.add(projectId, mine[0] as unknown as OccurringSpan, mine[1], s.now);
+          else if (s.was !== s.now) {
+            // Settled into another conversation (its trace's root arrived): its messages move.
+            const moved = storedSpan.get(projectId, traceId, s.span_id) as OccurringSpan & { rowid: number };
+            writeMessages.forget(moved.rowid);
+            writeMessages.add(projectId, moved, moved.rowid, s.now);
+          }
+        }
+      }
+      writeMessages.refind();
     },
   };
 }

@@ -21,6 +21,7 @@ import { MIGRATION_17 } from './017-feedback-created.js';
 import { MIGRATION_18 } from './018-span-messages-by-rowid.js';
 import { MIGRATION_19 } from './019-span-conversations.js';
 import { MIGRATION_20 } from './020-turn-conversations.js';
+import { MIGRATION_21 } from './021-conversation-messages.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -43,4 +44,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_18,
   MIGRATION_19,
   MIGRATION_20,
+  MIGRATION_21,
 ];
