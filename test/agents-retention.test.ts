@@ -86,7 +86,7 @@ async function stored(t: TestApp, project: string) {
   const database = clickhouseDatabase(t.store);
   const tables = {
     spans: 'count(DISTINCT trace_id, span_id)',
-    span_messages: 'count(DISTINCT trace_id, span_id)',
+    span_first_messages: 'count(DISTINCT trace_id, span_id)',
     span_message_bodies: 'count(DISTINCT digest)',
   };
   const out: Record<string, number> = {};
@@ -97,13 +97,13 @@ async function stored(t: TestApp, project: string) {
         `SELECT ${n} AS n FROM ${database}.${table} WHERE project_id = {p:String}`,
         { p: project },
       );
-      out[table] = Number(row!.n);
+      out[table === 'span_first_messages' ? 'span_messages' : table] = Number(row!.n);
     }
     return out;
   }
   const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
   try {
-    // span_messages: one row per message on SQLite, per span on ClickHouse; counted by span.
+    // The spans holding a first occurrence of a message (span_first_messages on ClickHouse).
     for (const [table, key] of [
       ['spans', 'trace_id, span_id'],
       ['span_messages', 'trace_id, span_id'],

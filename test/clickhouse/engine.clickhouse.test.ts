@@ -53,6 +53,77 @@ test('migrations are recorded once; a database of a newer schema is refused', as
   await c.command({ query: `DROP DATABASE ${db}` });
 });
 
+test("migration 8 folds each span's message list into first occurrences per settled conversation", async () => {
+  const c = chdbClient();
+  const db = `weft_test_${process.pid}_mig8`;
+  await migrateClickHouse(
+    c,
+    db,
+    undefined,
+    CLICKHOUSE_MIGRATIONS.filter((m) => m.version <= 7),
+  );
+  const span = (trace: string, id: string, at: number, conversation: string | null) => ({
+    project_id: 'e/p',
+    trace_id: trace,
+    span_id: id,
+    span_name: 'chat',
+    span_kind: 'CLIENT',
+    started_at: at,
+    status_code: 'OK',
+    conversation_id: conversation,
+    input_messages: '[]',
+    output_messages: '[]',
+    system_instructions: '[]',
+    custom_attrs_string: '{}',
+    custom_attrs_int: '{}',
+    custom_attrs_float: '{}',
+    custom_attrs_bool: '{}',
+    tokens_counted: 1,
+    raw_span_dump: '{}',
+    seq: 1,
+  });
+  // The second span inherited the conversation after its message list was written without one.
+  await c.insert({
+    table: `${db}.spans`,
+    values: [span('t1', 'a1', 1, 'conv-1'), span('t2', 'b2', 2, 'conv-1'), span('t3', 'c3', 3, null)],
+    format: 'JSONEachRow',
+  });
+  const list = (trace: string, id: string, at: number, roles: string[], digests: string[]) => ({
+    project_id: 'e/p',
+    trace_id: trace,
+    span_id: id,
+    conversation_id: null,
+    started_at: at,
+    roles,
+    digests,
+    seq: 1,
+  });
+  await c.insert({
+    table: `${db}.span_messages`,
+    values: [
+      list('t1', 'a1', 1, ['user'], ['d1']),
+      list('t2', 'b2', 2, ['user', 'assistant'], ['d1', 'd2']),
+      list('t3', 'c3', 3, ['user'], ['d1']),
+    ],
+    format: 'JSONEachRow',
+  });
+  await migrateClickHouse(c, db);
+  assert.deepEqual(
+    await selectRows(
+      c,
+      `SELECT scope, role, digest, span_id, toInt32(ord) AS ord, toInt32(started_at) AS at, conversation_id
+       FROM ${db}.span_first_messages FINAL ORDER BY scope, role`,
+    ),
+    [
+      { scope: 'c:conv-1', role: 'assistant', digest: 'd2', span_id: 'b2', ord: 1, at: 2, conversation_id: 'conv-1' },
+      { scope: 'c:conv-1', role: 'user', digest: 'd1', span_id: 'a1', ord: 0, at: 1, conversation_id: 'conv-1' },
+      { scope: 't:t3', role: 'user', digest: 'd1', span_id: 'c3', ord: 0, at: 3, conversation_id: null },
+    ],
+  );
+  assert.equal((await selectRows<{ result: number }>(c, `EXISTS TABLE ${db}.span_messages`))[0]!.result, 0);
+  await c.command({ query: `DROP DATABASE ${db}` });
+});
+
 test('the dialect binds every value as a typed parameter and sorts NULLs last both ways', async () => {
   const params = new ChParams();
   const field = { kind: 'field', field: { kind: 'column', name: 'v', type: 'string' } } as const;

@@ -140,11 +140,15 @@ export interface ConversationSpan {
 }
 
 /**
- * /agents/search over the messages of spans (storage/spans/message-fanout.ts). With terms, a message
- * matches when it holds every phrase (query/search-terms.ts), and identical messages (same
- * role and digest) within one conversation (else one trace) count once, as their newest
- * occurrence; without terms every message of the filtered spans is one hit. Hits come newest
- * first (started_at, then span id descending, then message order).
+ * /agents/search over the messages of spans (storage/spans/message-fanout.ts), each kept once per
+ * conversation (else per trace) at its first occurrence: the earliest (started_at, span id,
+ * order in the span) of the identical messages (same role and digest) of its stored spans, kept
+ * right as spans are sent again, settled into a conversation later, or purged. A hit is that
+ * occurrence: every filter (trace, conversation, the span's agent, provider and model, time)
+ * applies to it, so a message repeated by a later turn is found at the turn that said it first.
+ * With terms, a message matches when it holds every phrase (query/search-terms.ts); without, every
+ * first occurrence the filters select is a hit. Hits come newest first (started_at, then span id
+ * descending, then message order); `conversations` counts those of every hit.
  */
 export interface SpanSearchQuery {
   readonly projectId: string;

@@ -101,6 +101,14 @@ export function alterDdl(database: string, alter: ChAlter, mode: ChDdlMode): str
   return alter.distributed ? [statement(`${name}_local`), statement(name)] : [statement(`${name}_local`)];
 }
 
+/** Drops a table of an earlier migration in this mode (its shards' tables too). */
+export function dropTableDdl(database: string, table: string, mode: ChDdlMode): string[] {
+  const db = chIdentifier(database);
+  const name = chIdentifier(table);
+  const drop = (t: string) => `DROP TABLE IF EXISTS ${db}.${t}${onCluster(mode)}`;
+  return mode.sharded ? [drop(name), drop(`${name}_local`)] : [drop(name)];
+}
+
 /**
  * A lightweight DELETE of a table's rows in this mode. On a sharded cluster the rows live in
  * <name>_local on every shard (a Distributed table takes no DELETE), so it runs there ON CLUSTER;

@@ -1,8 +1,9 @@
 // The retention purge of agent spans on ClickHouse (SpanStore.purgeExpired; the rule is
 // SQLite's, sqlite/spans/span-purge.ts): a trace expires, whole, once one of its spans started
-// more than its project's current time-to-live ago, and goes with its message index rows (and
-// the bodies no other span of the project names), per-trace rollups, historical-turn records and
-// turn and step feedback. The agent rollups it counted for are recomputed from the per-trace
+// more than its project's current time-to-live ago, and goes with the bodies no message of the
+// project names any more, per-trace rollups, historical-turn records and
+// turn and step feedback; what its messages said first is handed to their next occurrences
+// (span-message-writes.ts). The agent rollups it counted for are recomputed from the per-trace
 // rollups of the other traces: a min and a max cannot be taken away by a delta row, so the
 // keys' rows are deleted and one recomputed row each inserted.
 //
@@ -22,7 +23,13 @@ const TRACES = 'trace_id IN (SELECT arrayJoin({t:Array(String)}))';
 const KEYS =
   '(agent_name, agent_version, model) IN (SELECT arrayJoin(arrayZip({a:Array(String)}, {v:Array(String)}, {m:Array(String)})))';
 
-export function createClickHouseSpanPurge(client: ClickHouseClient, database: string, mode: ChDdlMode) {
+export function createClickHouseSpanPurge(
+  client: ClickHouseClient,
+  database: string,
+  mode: ChDdlMode,
+  /** Hands what the traces said first to the next occurrences; the digests said nowhere else in their scopes. */
+  handOn: (p: string, t: readonly string[]) => Promise<string[]>,
+) {
   const db = chIdentifier(database);
   const drop = (table: string, where: string, params: Record<string, unknown>) =>
     client.command({ query: deleteStatement(database, table, mode, where), query_params: params });
@@ -60,28 +67,21 @@ export function createClickHouseSpanPurge(client: ClickHouseClient, database: st
       });
   }
 
-  /** Deletes the message rows of the traces, then the bodies no other span of the project names. */
+  /** Hands on the traces' first occurrences, then deletes the bodies no message of the project names. */
   async function dropMessages(p: string, t: readonly string[]) {
-    const digests = (
-      await selectRows<{ d: string }>(
-        client,
-        `SELECT DISTINCT arrayJoin(digests) AS d FROM ${db}.span_messages WHERE project_id = {p:String} AND ${TRACES}`,
-        { p, t },
-      )
-    ).map((r) => r.d);
-    await drop('span_messages', `project_id = {p:String} AND ${TRACES}`, { p, t });
+    const digests = await handOn(p, t);
     if (digests.length === 0) return;
     const named = new Set(
       (
         await selectRows<{ d: string }>(
           client,
-          `SELECT DISTINCT arrayJoin(digests) AS d FROM ${db}.span_messages
-           WHERE project_id = {p:String} AND hasAny(digests, {ds:Array(String)})`,
+          `SELECT DISTINCT digest AS d FROM ${db}.span_first_messages FINAL
+           WHERE project_id = {p:String} AND has({ds:Array(String)}, digest)`,
           { p, ds: digests },
         )
       ).map((r) => r.d),
     );
-    const orphans = digests.filter((d) => !named.has(d));
+    const orphans = [...new Set(digests)].filter((d) => !named.has(d));
     if (orphans.length > 0)
       await drop(
         'span_message_bodies',

@@ -1,54 +1,23 @@
-// The searchable messages of agent spans on ClickHouse (engine/migrations/005-span-messages.ts):
-// written beside the spans, read by /agents/search (storage/spans/span-store.ts SpanSearchQuery).
+// /agents/search on ClickHouse (storage/spans/span-store.ts SpanSearchQuery) over the first
+// occurrences of messages (engine/migrations/008-conversation-messages.ts, kept by
+// span-message-writes.ts) and their bodies (005).
 // A phrase matches through a LIKE on the lower-cased body (the n-gram index prunes granules),
 // then an RE2 pattern that holds it as whole words (query/search-terms.ts). GLOBAL IN keeps
 // the subqueries right on a sharded cluster. Values reach SQL only as bound parameters.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { phrasePattern } from '../../../query/search-terms.js';
-import type { SpanRow } from '../../../query/span-columns.js';
-import { messageFanout } from '../../spans/message-fanout.js';
 import type { SpanSearchHit, SpanSearchQuery } from '../../spans/span-store.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, chIdentifier } from '../engine/dialect.js';
 
 type Hit = Omit<SpanSearchHit, 'content' | 'started_at'> & { started_at: string | number };
 
-export function createClickHouseSpanMessages(client: ClickHouseClient, database: string, nextSeq: () => number) {
+export function createClickHouseSpanSearch(client: ClickHouseClient, database: string) {
   const db = chIdentifier(database);
   const bodies = `${db}.span_message_bodies`;
-  const lists = `${db}.span_messages`;
+  const firsts = `${db}.span_first_messages`;
 
-  async function write(rows: readonly SpanRow[]): Promise<void> {
-    const found = new Map<string, Record<string, unknown>>();
-    const listRows = rows.map((r) => {
-      const messages = messageFanout(r);
-      for (const m of messages)
-        found.set(`${r.project_id}\u0000${m.digest}`, {
-          project_id: r.project_id,
-          digest: m.digest,
-          content: m.content,
-        });
-      return {
-        project_id: r.project_id,
-        trace_id: r.trace_id,
-        span_id: r.span_id,
-        conversation_id: r.conversation_id,
-        started_at: r.started_at,
-        roles: messages.map((m) => m.role),
-        digests: messages.map((m) => m.digest),
-        seq: nextSeq(),
-      };
-    });
-    if (found.size > 0)
-      await client.insert({
-        table: bodies,
-        values: [...found.values()].map((b) => ({ ...b, seq: nextSeq() })),
-        format: 'JSONEachRow',
-      });
-    if (listRows.length > 0) await client.insert({ table: lists, values: listRows, format: 'JSONEachRow' });
-  }
-
-  /** The occurrences matching the query, one row per message (SQL over `m`). */
+  /** The first occurrences matching the query, one row per message. */
   function occurrences(q: SpanSearchQuery, params: ChParams): string {
     const p = params.add(q.projectId, 'String');
     const where = [`project_id = ${p}`];
@@ -75,16 +44,13 @@ export function createClickHouseSpanMessages(client: ClickHouseClient, database:
       where.push(
         `(trace_id, span_id) GLOBAL IN (SELECT trace_id, span_id FROM ${db}.spans FINAL WHERE project_id = ${p} AND ${span.join(' AND ')})`,
       );
-    return `SELECT conversation_id, trace_id, span_id, started_at, role, digest, ord FROM ${lists} FINAL
-      ARRAY JOIN roles AS role, digests AS digest, arrayEnumerate(roles) AS ord
+    return `SELECT conversation_id, trace_id, span_id, started_at, role, digest, ord FROM ${firsts} FINAL
       WHERE ${where.join(' AND ')}`;
   }
 
   async function search(q: SpanSearchQuery): Promise<{ hits: SpanSearchHit[]; conversations: number }> {
     const params = new ChParams();
     const inner = occurrences(q, params);
-    // With text, one hit per (conversation, else trace; role; body): its newest occurrence.
-    const once = q.terms === null ? '' : 'LIMIT 1 BY ifNull(conversation_id, trace_id), role, digest';
     const order = 'ORDER BY started_at DESC, span_id DESC, ord';
     const limit = params.add(q.limit, 'Int64');
     const offset = params.add(q.offset, 'Int64');
@@ -94,7 +60,7 @@ export function createClickHouseSpanMessages(client: ClickHouseClient, database:
       client,
       `SELECT conversation_id, trace_id, span_id, role, digest, started_at, n FROM (
          SELECT *, uniqExact(ifNull(conversation_id, '')) OVER () AS n FROM (${inner})
-       ) ${order} ${once} LIMIT ${limit} OFFSET ${offset}`,
+       ) ${order} LIMIT ${limit} OFFSET ${offset}`,
       params.values,
     );
     // An empty page past the first has no row to carry the count: then it is read alone.
@@ -125,5 +91,5 @@ export function createClickHouseSpanMessages(client: ClickHouseClient, database:
     };
   }
 
-  return { write, search };
+  return search;
 }

@@ -30,7 +30,8 @@ import {
 import { seqClock } from '../engine/seq-clock.js';
 import { createClickHouseConversationPage } from './conversation-page.js';
 import { createClickHouseSpanGroups } from './span-groups.js';
-import { createClickHouseSpanMessages } from './span-search.js';
+import { createClickHouseMessageWrites } from './span-message-writes.js';
+import { createClickHouseSpanSearch } from './span-search.js';
 import { createClickHouseSpanStats } from './span-stats.js';
 import { createClickHouseSpanDistributions } from './span-distributions.js';
 import { createClickHouseSpanHistogram } from './span-histogram.js';
@@ -112,8 +113,8 @@ export function createClickHouseSpanStore(
   // ClickHouse do not share this lane (docs/agents.md).
   let lane: Promise<unknown> = Promise.resolve();
   const nextSeq = seqClock().next;
-  const messages = createClickHouseSpanMessages(client, database, nextSeq);
-  const purge = createClickHouseSpanPurge(client, database, mode);
+  const messages = createClickHouseMessageWrites(client, database, mode, nextSeq);
+  const purge = createClickHouseSpanPurge(client, database, mode, messages.purge);
   const insert = (rows: readonly SpanRow[]) =>
     client.insert({ table, values: rows.map((r) => ({ ...r, seq: nextSeq() })), format: 'JSONEachRow' });
 
@@ -141,6 +142,7 @@ export function createClickHouseSpanStore(
     }
     if (changed.length > 0) await insert(changed);
     await replaceRollups(projectId, traceIds, byTrace, settlements);
+    return byTrace;
   }
 
   /** Replaces what these traces add to the agent rollups: the deltas, then the traces' new contributions. */
@@ -203,14 +205,15 @@ export function createClickHouseSpanStore(
         });
     }
     await insert(rows.map((r) => settled.get(`${r.project_id}\u0000${r.trace_id}\u0000${r.span_id}`)!));
-    await messages.write(rows);
+    await messages.bodies(rows);
     const traces = new Map<string, Set<string>>();
     for (const r of rows) {
       const p = String(r.project_id);
       if (!traces.has(p)) traces.set(p, new Set());
       traces.get(p)!.add(String(r.trace_id));
     }
-    for (const [projectId, ids] of traces) await settleOwners(projectId, [...ids]);
+    // Messages are keyed by each span's conversation as settled.
+    for (const [projectId, ids] of traces) await messages.write(projectId, await settleOwners(projectId, [...ids]));
   }
 
   function whereOf(q: SpansQuery, params: ChParams): string {
@@ -233,7 +236,7 @@ export function createClickHouseSpanStore(
     stats,
     distributions: createClickHouseSpanDistributions(client, table, feedback, printSpanField),
     histogram: createClickHouseSpanHistogram(client, table, feedback, printSpanField),
-    search: messages.search,
+    search: createClickHouseSpanSearch(client, database),
     ...createClickHouseTraceReads(client, table, decoded),
 
     async customAttrKeys(q) {

@@ -4,10 +4,12 @@
 // them for a single server, a replicated cluster or a sharded one.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from '../client.js';
+import { chIdentifier } from '../dialect.js';
 import {
   SINGLE_SERVER,
   alterDdl,
   databaseDdl,
+  dropTableDdl,
   migrationsTableDdl,
   tableDdl,
   type ChAlter,
@@ -21,12 +23,17 @@ import { MIGRATION_4 } from './004-spans.js';
 import { MIGRATION_5 } from './005-span-messages.js';
 import { MIGRATION_6 } from './006-historical-turns.js';
 import { MIGRATION_7 } from './007-turn-conversations.js';
+import { MIGRATION_8 } from './008-conversation-messages.js';
 
 export interface ChMigration {
   readonly version: number;
   readonly tables: readonly ChTableSpec[];
   /** Changes to tables of earlier migrations, after `tables`. */
   readonly alters?: readonly ChAlter[];
+  /** Rows converted into the new tables (INSERT ... SELECT, given the quoted database), after `alters`. */
+  readonly copies?: readonly ((db: string) => string)[];
+  /** Tables of earlier migrations dropped last (their rows copied). */
+  readonly drops?: readonly string[];
 }
 
 export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
@@ -37,12 +44,15 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
   MIGRATION_5,
   MIGRATION_6,
   MIGRATION_7,
+  MIGRATION_8,
 ];
 
 /** Every statement of one migration in a mode. */
 const migrationStatements = (database: string, m: ChMigration, mode: ChDdlMode): string[] => [
   ...m.tables.flatMap((t) => tableDdl(database, t, mode)),
   ...(m.alters ?? []).flatMap((a) => alterDdl(database, a, mode)),
+  ...(m.copies ?? []).map((copy) => copy(chIdentifier(database))),
+  ...(m.drops ?? []).flatMap((t) => dropTableDdl(database, t, mode)),
 ];
 
 /** Every statement of the migrations, in order, for a database and a mode (golden-file tests print these). */
