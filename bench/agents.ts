@@ -9,6 +9,7 @@
 //   (50 turns, the most a page holds) of a 200-turn conversation < 300 ms, /agents/search p50
 //   < 100 ms, /agents/spans/stats over 30 days < 1 s. The baseline of each engine's figure is
 //   the other engine's, measured in the same rounds.
+//   BENCH_AGENT_PARTS=ingest runs the ingest alone (no 1M-span dataset), =reads the reads alone.
 // Run alone: node --import tsx bench/agents.ts
 import { readFileSync, rmSync } from 'node:fs';
 import { ExportTraceServiceRequest } from '../src/ingest/otlp/otlp-proto.js';
@@ -58,10 +59,12 @@ async function ingestRun(
   path: string,
   traffic: { bodies: Buffer[]; spans: number },
   check: boolean,
+  engine: Engine,
 ): Promise<number> {
   const dir = dataPath('tmp', 'agents-ingest');
   rmSync(dir, { recursive: true, force: true });
-  const server = await startWeft(opts, dir);
+  const flags = engine === 'clickhouse' ? ['--engine', 'clickhouse', '--clickhouse-url', `chdb:${dir}/chdb`] : [];
+  const server = await startWeft(opts, dataPath('tmp', 'agents-ingest'), flags);
   try {
     let next = 0;
     const client = async () => {
@@ -89,6 +92,47 @@ async function ingestRun(
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Ingest on each engine: the same bodies to both routes, alternating which goes first. */
+async function ingest(opts: BenchOptions, rows: Row[], notes: string[]) {
+  const traffic = prepareBodies(opts);
+  if (opts.agentEngines.includes('clickhouse')) ensureChdb();
+  for (const engine of opts.agentEngines) await ingestOn(engine, opts, traffic, rows, notes);
+}
+
+async function ingestOn(
+  engine: Engine,
+  opts: BenchOptions,
+  traffic: ReturnType<typeof prepareBodies>,
+  rows: Row[],
+  notes: string[],
+) {
+  const name = engine === 'sqlite' ? 'SQLite' : 'ClickHouse';
+  const calls: number[] = [];
+  const agents: number[] = [];
+  for (let i = 0; i < opts.runs; i++) {
+    const order = i % 2 === 0 ? (['calls', 'agents'] as const) : (['agents', 'calls'] as const);
+    for (const which of order) {
+      const path = which === 'agents' ? '/agents/otel/v1/traces' : '/otel/v1/traces';
+      (which === 'agents' ? agents : calls).push(await ingestRun(opts, path, traffic, i < 2, engine));
+    }
+    process.stderr.write(
+      `bench: agents ingest (${name}) run ${i + 1}/${opts.runs}: ${fmtRate(agents[i]!, 'spans')} vs /otel/v1/traces ${fmtRate(calls[i]!, 'spans')} (load ${loadavg()})\n`,
+    );
+  }
+  const ingestRatio = median(agents.map((a, i) => a / calls[i]!));
+  rows.push({
+    figure: `Agent span ingest /agents/otel/v1/traces, protobuf (${opts.clients} clients, ${Math.floor(opts.batchItems / 2)} spans/request) [${name}]`,
+    weft: fmtRate(median(agents), 'spans'),
+    baseline: `${fmtRate(median(calls), 'spans')} (/otel/v1/traces, same bodies)`,
+    ratio: fmtRatio(ingestRatio),
+    target: '>= 0.80x',
+    met: ingestRatio >= 0.8,
+  });
+  notes.push(
+    `Ingest (${name}): ${traffic.spans} spans per run in ${traffic.bodies.length} requests (${(traffic.bytes / 1048576).toFixed(0)} MB of protobuf). Per run: agents ${agents.map((x) => x.toFixed(0)).join('/')}, calls route ${calls.map((x) => x.toFixed(0)).join('/')} spans/s.`,
+  );
 }
 
 interface Read {
@@ -196,33 +240,9 @@ export async function run(opts: BenchOptions = benchOptions()): Promise<BenchRes
   const engines = opts.agentEngines;
   const rows: Row[] = [];
   const notes: string[] = [];
-
-  // Ingest: the same bodies to both routes, alternating which goes first.
-  const traffic = prepareBodies(opts);
-  const calls: number[] = [];
-  const agents: number[] = [];
-  for (let i = 0; i < opts.runs; i++) {
-    const order = i % 2 === 0 ? (['calls', 'agents'] as const) : (['agents', 'calls'] as const);
-    for (const which of order) {
-      const path = which === 'agents' ? '/agents/otel/v1/traces' : '/otel/v1/traces';
-      (which === 'agents' ? agents : calls).push(await ingestRun(opts, path, traffic, i < 2));
-    }
-    process.stderr.write(
-      `bench: agents ingest run ${i + 1}/${opts.runs}: ${fmtRate(agents[i]!, 'spans')} vs /otel/v1/traces ${fmtRate(calls[i]!, 'spans')} (load ${loadavg()})\n`,
-    );
-  }
-  const ingestRatio = median(agents.map((a, i) => a / calls[i]!));
-  rows.push({
-    figure: `Agent span ingest /agents/otel/v1/traces, protobuf (${opts.clients} clients, ${Math.floor(opts.batchItems / 2)} spans/request)`,
-    weft: fmtRate(median(agents), 'spans'),
-    baseline: `${fmtRate(median(calls), 'spans')} (/otel/v1/traces, same bodies)`,
-    ratio: fmtRatio(ingestRatio),
-    target: '>= 0.80x',
-    met: ingestRatio >= 0.8,
-  });
-  notes.push(
-    `Ingest: ${traffic.spans} spans per run in ${traffic.bodies.length} requests (${(traffic.bytes / 1048576).toFixed(0)} MB of protobuf). Per run: agents ${agents.map((x) => x.toFixed(0)).join('/')}, calls route ${calls.map((x) => x.toFixed(0)).join('/')} spans/s.`,
-  );
+  const parts = (process.env.BENCH_AGENT_PARTS ?? 'ingest,reads').split(',');
+  if (parts.includes('ingest')) await ingest(opts, rows, notes);
+  if (!parts.includes('reads')) return { name: 'agents', rows, notes };
 
   // Reads on the big dataset.
   const { dir, manifest } = await ensureAgentDataset(opts);
