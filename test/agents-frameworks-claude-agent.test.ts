@@ -10,6 +10,7 @@ import {
   agentsOf,
   chatOutline,
   conversationChat,
+  conversationsOf,
   countByOperation,
   spansOf,
   startFrameworkRig,
@@ -120,6 +121,11 @@ test("the Claude Code CLI's own telemetry: the agent claude-code, its model call
       ['claude-code', 2, 2 * perTurn.input],
     ],
     'two instrumentations of the same work: each counts it',
+  );
+  assert.deepEqual(
+    await conversationsOf(rig, PROJECT),
+    [[session, 4, 4 * perTurn.input, 4 * perTurn.output, QUESTIONS[0][0], finalAnswer('Berlin')]],
+    "the conversations list: the session, the SDK's two turns and the CLI's two",
   );
   const conversation = await conversationChat(rig, PROJECT, session!);
   assert.equal(conversation.total_turns, 4, "the SDK's two traces and the CLI's two");

@@ -10,6 +10,7 @@ import {
   agentsOf,
   chatOutline,
   conversationChat,
+  conversationsOf,
   countByOperation,
   spansOf,
   startFrameworkRig,
@@ -18,7 +19,7 @@ import {
   type FrameworkRig,
 } from './helpers/agent-frameworks.js';
 import { QUESTIONS, runLangGraph } from './helpers/langgraph.js';
-import { finalAnswer, forecast, MODEL, USAGE } from './helpers/model-standin.js';
+import { finalAnswer, forecast, MODEL, TOOL_TURN, USAGE } from './helpers/model-standin.js';
 
 let rig: FrameworkRig;
 before(async () => {
@@ -94,6 +95,8 @@ test('LangGraph with OpenInference: the graph as the agent, its thread as the co
     ],
   );
 
+  const listed = [THREAD, 2, 2 * TOOL_TURN.input, 2 * TOOL_TURN.output, QUESTIONS[0][0], finalAnswer('Berlin')];
+  assert.deepEqual(await conversationsOf(rig, PROJECT), [listed], 'the conversations list');
   const conversation = await conversationChat(rig, PROJECT, THREAD);
   assert.equal(conversation.total_turns, 2);
   for (const [i, turn] of conversation.turns.entries()) {

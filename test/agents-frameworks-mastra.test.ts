@@ -9,6 +9,7 @@ import {
   agentsOf,
   chatOutline,
   conversationChat,
+  conversationsOf,
   countByOperation,
   spansOf,
   startFrameworkRig,
@@ -17,7 +18,7 @@ import {
   type FrameworkRig,
 } from './helpers/agent-frameworks.js';
 import { QUESTIONS, runMastra } from './helpers/mastra.js';
-import { finalAnswer, forecast, MODEL, USAGE } from './helpers/model-standin.js';
+import { finalAnswer, forecast, MODEL, TOOL_TURN, USAGE } from './helpers/model-standin.js';
 
 let rig: FrameworkRig;
 before(async () => {
@@ -105,6 +106,8 @@ test('Mastra: the agent, its memory thread as the conversation, tools, tokens on
     ],
   );
 
+  const listed = [THREAD, 2, 2 * TOOL_TURN.input, 2 * TOOL_TURN.output, QUESTIONS[0][0], finalAnswer('Berlin')];
+  assert.deepEqual(await conversationsOf(rig, PROJECT), [listed], 'the conversations list');
   const conversation = await conversationChat(rig, PROJECT, THREAD);
   assert.equal(conversation.total_turns, 2);
   for (const [i, turn] of conversation.turns.entries()) {

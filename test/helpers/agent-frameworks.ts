@@ -61,6 +61,26 @@ export async function agentVersionsOf(rig: FrameworkRig, project: string, agent:
   return (await post(rig, '/agents/agent-versions/query', { project_id: project, agent_name: agent })).versions;
 }
 
+/**
+ * The conversations list as the Agents view asks for it (spans grouped by conversation, latest
+ * first): [conversation id, turns, input tokens, output tokens, first user text, last answer].
+ */
+export async function conversationsOf(rig: FrameworkRig, project: string): Promise<unknown[][]> {
+  const body = await post(rig, '/agents/spans/query', {
+    project_id: project,
+    group_by: [{ source: 'column', key: 'conversation_id', alias: 'conversation_id' }],
+    sort_by: [{ field: 'last_seen', direction: 'desc' }],
+  });
+  return body.groups.map((g: Row) => [
+    g.group_keys.conversation_id,
+    g.turn_count,
+    g.total_input_tokens,
+    g.total_output_tokens,
+    g.first_message?.text,
+    g.last_message?.text,
+  ]);
+}
+
 export async function traceChat(rig: FrameworkRig, project: string, traceId: string): Promise<Row> {
   return post(rig, '/agents/traces/chat', { project_id: project, trace_id: traceId });
 }

@@ -77,6 +77,11 @@ export async function runClaudeAgent(
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
     DISABLE_TELEMETRY: opts.cliTelemetry ? '' : '1',
+    // Belt and braces: a request to any host but loopback goes to a closed loopback port (the
+    // CLI honours these: without the NO_PROXY entry its model calls are refused).
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    NO_PROXY: '127.0.0.1,localhost',
     ...(opts.cliTelemetry ? cliTelemetry(rig, project) : {}),
   };
   try {

@@ -19,6 +19,11 @@ export const USAGE = {
   plain: { input: 7, output: 3 },
 } as const;
 export type Round = keyof typeof USAGE;
+/** The tokens of a turn that calls the tool once, then answers. */
+export const TOOL_TURN = {
+  input: USAGE.tool.input + USAGE.final.input,
+  output: USAGE.tool.output + USAGE.final.output,
+} as const;
 
 /** The forecast the tests' weather tool returns for a city. */
 export function forecast(city: string): { city: string; sky: string; celsius: number } {
@@ -343,7 +348,8 @@ export async function startModelStandin(): Promise<ModelStandin> {
           calls.push({ path, round: d.round, body });
           return responsesAnswer(body, d, res);
         }
-        if (req.method === 'POST' && path.endsWith('/v1/messages/count_tokens')) return json(res, { input_tokens: 100 });
+        if (req.method === 'POST' && path.endsWith('/v1/messages/count_tokens'))
+          return json(res, { input_tokens: 100 });
         if (req.method === 'POST' && path.endsWith('/v1/messages')) {
           const d = messagesView(body);
           calls.push({ path, round: d.round, body });
