@@ -4,10 +4,10 @@
 // answers. Both themes are screenshotted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startFrameworkRig, type FrameworkRig } from '../helpers/agent-frameworks.js';
 import { QUESTIONS, runLangGraph } from '../helpers/langgraph.js';
-import { finalAnswer, USAGE } from '../helpers/model-standin.js';
+import { finalAnswer, forecast, USAGE } from '../helpers/model-standin.js';
 import { launch, openPage, shot } from './browser.js';
 
 const ENTITY = 'ui-langgraph';
@@ -26,6 +26,17 @@ after(async () => {
   await browser?.close();
   await rig?.close();
 });
+
+/** Opens every tool call of the page (folded by default) and waits for their results. */
+async function unfoldTools(page: Page): Promise<void> {
+  const tools = page.locator('details[data-kind=tool]');
+  await tools.first().waitFor();
+  for (let i = 0; i < (await tools.count()); i++) await tools.nth(i).locator('summary').click();
+  await page
+    .getByText('"sky"')
+    .nth((await tools.count()) - 1)
+    .waitFor();
+}
 
 test("a LangGraph thread reads as a conversation: questions, the tool's arguments and result, answers", async () => {
   const origin = rig.weft.url;
@@ -47,17 +58,27 @@ test("a LangGraph thread reads as a conversation: questions, the tool's argument
     assert.ok(text.includes(finalAnswer(city)), `the answer about ${city}`);
   }
   assert.match(text, /2 turns/);
-  // A tool call shows its name and arguments; unfolded, its result.
-  const tool = page.locator('button, summary, div', { hasText: /^get_weather/ }).first();
-  assert.ok((await page.getByText('get_weather').count()) >= 2, 'a tool call in each turn');
-  await tool.click();
-  await page.getByText('"sky"').first().waitFor();
-  const unfolded = await page.locator('body').innerText();
-  assert.match(unfolded, /"sky":\s*"sunny"/, "the tool's result, unfolded");
+  await unfoldTools(page);
+  const turns = page.locator('[data-testid=turn]');
+  assert.equal(await turns.count(), 2);
+  for (const [i, [question, city]] of QUESTIONS.entries()) {
+    const turn = turns.nth(i);
+    assert.ok((await turn.innerText()).includes(question), `turn ${i + 1} asks "${question}"`);
+    const tool = turn.locator('details[data-kind=tool]');
+    assert.equal(await tool.count(), 1, `turn ${i + 1}: one tool call`);
+    // Unfolded: its name, the arguments LangChain passed (the city) and the forecast it returned.
+    const shown = await tool.innerText();
+    assert.match(shown, new RegExp(`^get_weather\\s+${city}`), 'the name and the arguments, folded');
+    assert.match(shown, new RegExp(`Arguments\\s+${city}\\s+Result`, 'i'));
+    const { sky, celsius } = forecast(city);
+    assert.match(shown, new RegExp(`"sky":\\s*"${sky}",\\s*"celsius":\\s*${celsius}`), "the tool's result");
+    assert.ok((await turn.innerText()).includes(finalAnswer(city)), `turn ${i + 1} answers about ${city}`);
+  }
   await shot(page, 'agents-langgraph-light');
   const dark = await openPage(browser, origin, { theme: 'dark' });
   await dark.page.goto(page.url());
   await dark.page.getByText(finalAnswer('Berlin')).first().waitFor();
+  await unfoldTools(dark.page);
   await shot(dark.page, 'agents-langgraph-dark');
   await dark.context.close();
   assert.deepEqual(errors, []);
