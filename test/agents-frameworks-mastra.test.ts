@@ -2,7 +2,7 @@
 // stand-in, two turns of one memory thread, exported by Mastra's own OTel exporter (protobuf) to
 // a real Weft and read back through the agent API. Mastra sends the memory thread as
 // gen_ai.conversation.id on every span, and the run's question and answer only in its own
-// `mastra.agent_run.*` keys; its model calls carry tokens but no input messages.
+// `mastra.agent_run.*` keys; its model calls carry tokens but no input messages (their steps do).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -90,6 +90,31 @@ test('Mastra: the agent, its memory thread as the conversation, tools, tokens on
   assert.deepEqual(
     tools.map((s) => [s.tool_name, JSON.parse(s.tool_call_arguments), JSON.parse(s.tool_call_result)]),
     QUESTIONS.map(([, city]) => ['get_weather', { city }, forecast(city)]),
+  );
+  // A model step holds its model call's input (tool turns as Mastra summarizes them) and the
+  // tool call it asked for (its chat span sends an empty text there); its answer stays on the chat.
+  const steps = spans.filter((s) => s.operation_name === 'agent_step');
+  const asked = (i: number) => [
+    { type: 'tool_call', id: tools[i]!.tool_call_id, name: 'get_weather', arguments: { city: QUESTIONS[i]![1] } },
+  ];
+  assert.deepEqual(
+    steps.map((s) => s.output_messages.map((m: any) => JSON.parse(m.content))),
+    [[asked(0)], [], [asked(1)], []],
+  );
+  const [question] = QUESTIONS[0];
+  assert.deepEqual(
+    steps.slice(0, 2).map((s) => [s.system_instructions, s.input_messages.map((m: any) => [m.role, m.content])]),
+    [
+      [['You report the weather.'], [['user', question]]],
+      [
+        ['You report the weather.'],
+        [
+          ['user', question],
+          ['assistant', '[tool: get_weather]'],
+          ['tool', '[tool-result: get_weather]'],
+        ],
+      ],
+    ],
   );
 
   const agents = await agentsOf(rig, PROJECT);
