@@ -8,10 +8,10 @@
 // of the same size, seed and generator under an older schema is upgraded in place by Weft's own
 // migrations, as a user's database is (minutes of seeding saved per schema change); a change
 // whose migration cannot bring old rows level must bump AGENT_GEN_VERSION. The ClickHouse twin's
-// key covers its own schema, not SQLite's.
+// key covers its own schema, not SQLite's; an older twin is copied and migrated the same way.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spanRow } from '../../src/ingest/genai/span-row.js';
 import type { SpanRow } from '../../src/query/span-columns.js';
@@ -137,6 +137,15 @@ export async function ensureAgentDataset(
   return { dir, manifest };
 }
 
+/** The ClickHouse twins of these spans, any schema, by key. */
+const chTwins = (opts: Pick<BenchOptions, 'agentSpans' | 'seed'>) =>
+  readdirSync(dataPath()).filter(
+    (name) =>
+      /^ch[0-9a-f]{8}-/.test(name) &&
+      name.endsWith(`-${generatedKey(opts)}`) &&
+      existsSync(join(DATA_DIR, name, 'seeded')),
+  );
+
 /** The dataset in ClickHouse (chdb), seeded once by seed-agents-ch.ts in a child process (the same spans). */
 export function ensureAgentClickHouse(opts: Pick<BenchOptions, 'agentSpans' | 'seed'>): {
   chdb: string;
@@ -149,15 +158,33 @@ export function ensureAgentClickHouse(opts: Pick<BenchOptions, 'agentSpans' | 's
   if (existsSync(done))
     return { chdb, seedSeconds: (JSON.parse(readFileSync(done, 'utf8')) as { s: number }).s, cached: true };
   rmSync(dir, { recursive: true, force: true });
-  process.stderr.write(`bench: seeding the agent spans into ClickHouse (${dir})...\n`);
+  // A twin under an older schema: a copy of it migrated by Weft (seed-agents-ch.ts with 0 spans).
+  const [old] = chTwins(opts).sort((a, b) => statSync(join(DATA_DIR, b)).mtimeMs - statSync(join(DATA_DIR, a)).mtimeMs);
+  if (old !== undefined) cpSync(join(DATA_DIR, old, 'chdb'), chdb, { recursive: true });
+  process.stderr.write(
+    old === undefined
+      ? `bench: seeding the agent spans into ClickHouse (${dir})...\n`
+      : `bench: migrating a copy of the ClickHouse agent spans ${old} to ${dir}...\n`,
+  );
   const t0 = performance.now();
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(REPO_DIR, 'bench', 'lib', 'seed-agents-ch.ts'), chdb, String(opts.agentSpans), opts.seed],
+    [
+      '--import',
+      'tsx',
+      join(REPO_DIR, 'bench', 'lib', 'seed-agents-ch.ts'),
+      chdb,
+      old === undefined ? String(opts.agentSpans) : '0',
+      opts.seed,
+    ],
     { cwd: REPO_DIR, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   if (r.status !== 0) throw new Error(`seeding ClickHouse failed (${r.status})`);
-  const s = (performance.now() - t0) / 1000;
+  const s =
+    old === undefined
+      ? (performance.now() - t0) / 1000
+      : (JSON.parse(readFileSync(join(DATA_DIR, old, 'seeded'), 'utf8')) as { s: number }).s;
+  if (old !== undefined) process.stderr.write(`bench: migrated in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
   writeFileSync(done, JSON.stringify({ s }));
   return { chdb, seedSeconds: s, cached: false };
 }

@@ -3,6 +3,7 @@
 // in writes of WRITE_SPANS spans. Run as a child by agent-dataset.ts, so that chdb never loads
 // into the benchmark's own process:
 //   node --import tsx bench/lib/seed-agents-ch.ts <chdb dir> <spans> <seed>
+// With 0 spans it only migrates the database (a copy of a twin under an older schema).
 // Not `weft copy`: the copy writes pages of 1,000 spans, and each ClickHouse span write
 // settles its traces with FINAL reads over the table (storage/clickhouse/spans/span-store.ts),
 // so the copy runs at a few hundred spans/s on these machines; larger writes make fewer reads
@@ -21,7 +22,7 @@ const url = `chdb:${dir}`;
 const store = await createClickHouseStore({ url, database: 'weft', connection: chdbConnection(url)! });
 let rows: SpanRow[] = [];
 let written = 0;
-for (const t of generateAgentTurns({ seed, spans: Number(spans) })) {
+for (const t of Number(spans) > 0 ? generateAgentTurns({ seed, spans: Number(spans) }) : []) {
   for (const s of t.spans) rows.push(spanRow(s, {}, { projectId: AGENTS_PROJECT, wbUserId: USER_ID }));
   if (rows.length >= WRITE_SPANS) {
     await store.spans.write(rows);

@@ -84,6 +84,8 @@ export interface ChAlter {
   readonly table: string;
   /** What follows ALTER TABLE <name>: ADD COLUMN ..., ADD INDEX ... (code, never input). */
   readonly clause: string;
+  /** The clause run instead when `clause` fails: a server without the feature (older ClickHouse). */
+  readonly fallback?: string;
   /** Whether a Distributed table (sharded clusters) takes it too: columns yes, indexes no. */
   readonly distributed: boolean;
 }

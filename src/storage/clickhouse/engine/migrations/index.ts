@@ -24,6 +24,7 @@ import { MIGRATION_5 } from './005-span-messages.js';
 import { MIGRATION_6 } from './006-historical-turns.js';
 import { MIGRATION_7 } from './007-turn-conversations.js';
 import { MIGRATION_8 } from './008-conversation-messages.js';
+import { MIGRATION_9 } from './009-search-indexes.js';
 
 export interface ChMigration {
   readonly version: number;
@@ -45,14 +46,23 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
   MIGRATION_6,
   MIGRATION_7,
   MIGRATION_8,
+  MIGRATION_9,
 ];
 
+/** A statement, and the one run instead when it fails (an alter's fallback, ddl.ts ChAlter). */
+type Step = { readonly sql: string; readonly fallback?: string };
+
+const alterSteps = (database: string, a: ChAlter, mode: ChDdlMode): Step[] => {
+  const fallbacks = a.fallback === undefined ? [] : alterDdl(database, { ...a, clause: a.fallback }, mode);
+  return alterDdl(database, a, mode).map((sql, i) => ({ sql, fallback: fallbacks[i] }));
+};
+
 /** Every statement of one migration in a mode. */
-const migrationStatements = (database: string, m: ChMigration, mode: ChDdlMode): string[] => [
-  ...m.tables.flatMap((t) => tableDdl(database, t, mode)),
-  ...(m.alters ?? []).flatMap((a) => alterDdl(database, a, mode)),
-  ...(m.copies ?? []).map((copy) => copy(chIdentifier(database))),
-  ...(m.drops ?? []).flatMap((t) => dropTableDdl(database, t, mode)),
+const migrationSteps = (database: string, m: ChMigration, mode: ChDdlMode): Step[] => [
+  ...m.tables.flatMap((t) => tableDdl(database, t, mode)).map((sql) => ({ sql })),
+  ...(m.alters ?? []).flatMap((a) => alterSteps(database, a, mode)),
+  ...(m.copies ?? []).map((copy) => ({ sql: copy(chIdentifier(database)) })),
+  ...(m.drops ?? []).flatMap((t) => dropTableDdl(database, t, mode)).map((sql) => ({ sql })),
 ];
 
 /** Every statement of the migrations, in order, for a database and a mode (golden-file tests print these). */
@@ -64,7 +74,7 @@ export function migrationDdl(
   return [
     databaseDdl(database, mode),
     migrationsTableDdl(database, mode),
-    ...migrations.flatMap((m) => migrationStatements(database, m, mode)),
+    ...migrations.flatMap((m) => migrationSteps(database, m, mode).map((s) => s.sql)),
   ];
 }
 
@@ -91,7 +101,15 @@ export async function migrateClickHouse(
     );
   for (const m of migrations) {
     if (done.has(m.version)) continue;
-    for (const statement of migrationStatements(database, m, mode)) await client.command({ query: statement });
+    for (const step of migrationSteps(database, m, mode)) {
+      try {
+        await client.command({ query: step.sql });
+      } catch (err) {
+        // An older server without the feature (a text index): the alter's fallback instead.
+        if (step.fallback === undefined) throw err;
+        await client.command({ query: step.fallback });
+      }
+    }
     await client.insert({ table: `${db}.weft_migrations`, values: [{ version: m.version }], format: 'JSONEachRow' });
   }
 }
