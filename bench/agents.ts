@@ -144,6 +144,9 @@ interface Read {
   readonly target: number;
 }
 
+/** The busiest agent (gen-agents.ts weighs them): a tenth of the traces. */
+const FILTER_AGENT = 'agent-00';
+
 function reads(project_id: string): Read[] {
   const iso = (ms: number) => new Date(ms).toISOString();
   const window = { start: iso(AGENT_END_MS - AGENT_DAYS * 86_400_000), end: iso(AGENT_END_MS) };
@@ -188,6 +191,27 @@ function reads(project_id: string): Read[] {
           project_id,
           group_by: [{ source: 'field', key: 'conversation_id', alias: 'conversation_id' }],
           include_costs: true,
+          limit: 50,
+        },
+      ],
+      target: 100,
+    },
+    {
+      key: 'conversations-agent',
+      label: `Conversations page filtered by agent (${FILTER_AGENT}): its conversations, as the Agents view picks them, limit 50`,
+      path: '/agents/spans/query',
+      bodies: [
+        {
+          project_id,
+          query: {
+            $expr: {
+              $and: [
+                { $eq: [{ $getField: 'owner_agent_name' }, { $literal: FILTER_AGENT }] },
+                { $not: [{ $eq: [{ $getField: 'conversation_id' }, { $literal: null }] }] },
+              ],
+            },
+          },
+          group_by: [{ source: 'field', key: 'conversation_id', alias: 'conversation_id' }],
           limit: 50,
         },
       ],
