@@ -9,7 +9,7 @@ import { TOKEN_COLUMNS } from '../../spans/span-rollups.js';
 import { selectRows } from '../engine/client.js';
 import { ChParams, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
 import { havingSql, measureSql, signalSql } from './span-filters.js';
-import { latestOfTraces } from './trace-reads.js';
+import { latestOfTraces, TRACES } from './trace-reads.js';
 
 const counted = (c: string) => `sumIf(coalesce(s.${c}, 0), s.tokens_counted = 1)`;
 const BUNDLE = [
@@ -93,13 +93,22 @@ export function createClickHouseSpanGroups(
     given?: { readonly sql: string; readonly values: Record<string, unknown> },
   ): Promise<{ rows: SpanGroupRow[]; total: number }> => {
     const ids = given === undefined ? namedConversations(q.where) : null;
+    // Their traces found once (a scan of one column), then each statement reads them by key.
+    const traces =
+      ids === null
+        ? []
+        : await selectRows<{ t: string }>(
+            client,
+            `SELECT DISTINCT trace_id AS t FROM ${table} WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))`,
+            { p: q.projectId, ids },
+          );
     const source =
       given ??
       (ids === null
         ? undefined
         : {
-            sql: `(${latestOfTraces(table, '*', `SELECT trace_id FROM ${table} WHERE project_id = {p:String} AND conversation_id IN (SELECT arrayJoin({ids:Array(String)}))`)}) AS s`,
-            values: { p: q.projectId, ids },
+            sql: `(${latestOfTraces(table, '*', TRACES)}) AS s`,
+            values: { p: q.projectId, t: traces.map((r) => r.t) },
           });
     const params = new ChParams();
     const keys = q.keys.map((k, i) => ({
