@@ -327,8 +327,8 @@ test('conversations: figures, filters in the URL, and a search with its matches 
   assert.deepEqual([...new Set(await page.locator('[data-testid=search-hits] mark').allInnerTexts())], ['Lisbon']);
   assert.deepEqual(
     (await page.locator('[data-testid=hit]').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
-    ['ASSISTANT Flights to Lisbon leave hourly.', 'ASSISTANT Booked TP1234 to Lisbon.', 'USER Book a flight to Lisbon'],
-    'newest first; the answer the agent repeats from its model call counts once',
+    ['ASSISTANT Flights to Lisbon leave hourly.', 'USER Book a flight to Lisbon', 'ASSISTANT Booked TP1234 to Lisbon.'],
+    'newest first where each was first said; the answer the agent repeats from its model call counts once, at the agent span that said it first (in order after the question there)',
   );
   await shot(page, 'conversations-search-light');
   const dark = await openPage(browser, w.url, { theme: 'dark' });
