@@ -38,6 +38,17 @@ export type WriteArgs<K extends WriteName> = Parameters<WriteProcedures[K]>;
 export type WriteResult<K extends WriteName> = ReturnType<WriteProcedures[K]>;
 /** One queued write: a procedure name and its arguments. */
 export type WriteJob = readonly [WriteName, readonly unknown[]];
+
+/**
+ * Work deferred past a write's answer (span-message-backlog.ts), done by the writer when no
+ * job waits: `job` returns how much is left, and the jobs named in `fedBy` may leave more.
+ * A chunk of IDLE_CHUNK spans takes ~25-50 ms: a write arriving meanwhile waits at most that.
+ */
+export const IDLE_CHUNK = 500;
+export const IDLE_WORK: { readonly job: WriteJob; readonly fedBy: ReadonlySet<WriteName> } = {
+  job: ['spans.indexMessages', [IDLE_CHUNK]],
+  fedBy: new Set<WriteName>(['spans.write']),
+};
 /** What a job came to: its value, or the error it threw (its message and SQLite code). */
 export type JobResult =
   | { readonly ok: true; readonly value: unknown }

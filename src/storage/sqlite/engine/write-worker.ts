@@ -3,11 +3,14 @@
 // committed together in the next transaction (group commit), and each result goes back with
 // its job's id once that transaction has committed and the WAL is synced (sqlite/engine/wal-sync.ts),
 // with the seconds the group took (the writer's commit latency, StoreStats.onCommit).
+// Work deferred past the answers (IDLE_WORK: indexing span messages) runs in chunks of its
+// own transactions once no job has arrived for IDLE_MS, and at startup (a backlog left by a
+// stop or a crash); a job arriving meanwhile waits for one chunk at most.
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteConnection } from './database.js';
 import { markWorkerReady } from './worker-ready.js';
-import { createGroupRunner, type JobResult, type WriteJob } from './write-procedures.js';
+import { createGroupRunner, IDLE_WORK, type JobResult, type WriteJob } from './write-procedures.js';
 import { syncedByCommit, walSync } from './wal-sync.js';
 
 const path = (workerData as { path: string }).path;
@@ -32,6 +35,11 @@ db.pragma('cache_size = -16384');
 const runGroup = createGroupRunner(db);
 let waiting: [number, WriteJob][] = [];
 let scheduled = false;
+/** How long the writer waits with nothing to do before it does deferred work. */
+const IDLE_MS = 10;
+/** Whether deferred work may be left (a write fed it, or the last chunk left some). */
+let deferred = true;
+let idleTimer: NodeJS.Timeout | null = null;
 
 function commitWaiting(): void {
   scheduled = false;
@@ -43,7 +51,27 @@ function commitWaiting(): void {
   const answered = err === null ? results : results.map((r) => (r.ok ? notDurable(err) : r));
   const seconds = (performance.now() - began) / 1000;
   parentPort!.postMessage([group.map(([id], i) => [id, answered[i]]), seconds]);
+  if (group.some(([, job]) => IDLE_WORK.fedBy.has(job[0]))) deferred = true;
+  armIdle();
 }
+
+function armIdle(): void {
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  idleTimer = deferred && waiting.length === 0 ? setTimeout(runIdle, IDLE_MS) : null;
+  idleTimer?.unref();
+}
+
+/** One chunk of deferred work in its own transaction, then the next while nothing waits. */
+function runIdle(): void {
+  idleTimer = null;
+  if (waiting.length > 0) return;
+  const [r] = runGroup([IDLE_WORK.job]);
+  // A chunk that failed is tried again after the next write, not in a loop.
+  deferred = r!.ok && (r!.value as number) > 0;
+  if (sync() !== null) deferred = true;
+  if (deferred) setImmediate(() => waiting.length === 0 && idleTimer === null && runIdle());
+}
+armIdle();
 
 /**
  * A committed write whose WAL could not be synced is not acknowledged: a 503 (sqlite/engine/faults.ts).
@@ -58,6 +86,10 @@ const notDurable = (err: NodeJS.ErrnoException): JobResult => ({
 
 parentPort!.on('message', (msg: [number, WriteJob]) => {
   waiting.push(msg);
+  if (idleTimer !== null) {
+    clearTimeout(idleTimer);
+    idleTimer = null;
+  }
   // After the messages already delivered in this turn: they join the same group.
   if (!scheduled) {
     scheduled = true;

@@ -24,6 +24,7 @@ import { faultKind, sqliteFault } from './faults.js';
 import { createCommitListeners } from '../../engine/commit-listeners.js';
 import {
   createGroupRunner,
+  IDLE_WORK,
   type JobResult,
   type WriteArgs,
   type WriteJob,
@@ -112,15 +113,26 @@ function createFullDiskWatch(path: string) {
   };
 }
 
-/** Runs each job at once on `db`, in its own transaction (or a savepoint of the caller's). */
+/**
+ * Runs each job at once on `db`, in its own transaction (or a savepoint of the caller's), and
+ * the deferred work it feeds (IDLE_WORK) right after it: nothing is left for later.
+ */
 export function createInlineWriter(db: SqliteDb): SqliteWriter {
   const runGroup = createGroupRunner(db);
   const watch = createFullDiskWatch(db.name);
   const commits = createCommitListeners();
+  /** Deferred work until none is left (or a chunk fails: the next feeding job tries again). */
+  const drainDeferred = () => {
+    for (;;) {
+      const [r] = runGroup([IDLE_WORK.job]);
+      if (!r!.ok || (r!.value as number) === 0) return;
+    }
+  };
   return {
     run(name, args) {
       const began = performance.now();
       const [result] = runGroup([[name, args]]);
+      if (result!.ok && IDLE_WORK.fedBy.has(name)) drainDeferred();
       commits.emit((performance.now() - began) / 1000);
       watch.saw(result!);
       return (

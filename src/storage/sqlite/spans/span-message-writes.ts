@@ -9,6 +9,10 @@
 // stored, then `refind`: each forgotten message is given its next occurrence in its scope, read
 // from the scope's stored spans, or dropped when none is left. A span's messages are only ever
 // looked at again on those rare paths, so nothing per span beyond the first occurrences is kept.
+//
+// Between `begin` and `end` (one procedure, one transaction) the body ids met and the first
+// occurrences written are remembered, so a history repeated by the batch's model calls costs
+// no probe at all; nothing outlives the procedure, so a rollback leaves nothing stale.
 import {
   FANOUT_COLUMNS,
   messageFanout,
@@ -32,6 +36,7 @@ export type OccurringSpan = FanoutSpan & {
 };
 type StoredSpan = OccurringSpan & { readonly rowid: number; readonly conversation_id: string | null };
 type Lost = { project: string; scope: string; keys: Map<string, number> };
+type Occurrence = { readonly started_at: number; readonly span_id: string; readonly ord: number };
 
 export function spanMessageWrites(db: SqliteDb) {
   const bodyId = db.prepare('SELECT id FROM span_message_bodies WHERE project_id = ? AND digest = ?').pluck();
@@ -56,12 +61,21 @@ export function spanMessageWrites(db: SqliteDb) {
     `SELECT ${STORED_SPAN} FROM spans WHERE project_id = ? AND trace_id = ? AND conversation_id IS NULL ORDER BY started_at, span_id`,
   );
   const lost = new Map<string, Lost>();
+  // The batch's memory (begin/end): body ids by project and digest, earliest occurrences by key.
+  const ids = new Map<string, number>();
+  const firsts = new Map<string, Occurrence>();
+  let batch = false;
 
   function idOf(project: string, digest: string, content: string): number {
-    const known = bodyId.get(project, digest) as number | undefined;
-    if (known !== undefined) return known;
-    const id = Number(addBody.run(project, digest, content).lastInsertRowid);
-    index.run(id, content);
+    const key = `${project}\u0000${digest}`;
+    const cached = ids.get(key);
+    if (cached !== undefined) return cached;
+    let id = bodyId.get(project, digest) as number | undefined;
+    if (id === undefined) {
+      id = Number(addBody.run(project, digest, content).lastInsertRowid);
+      index.run(id, content);
+    }
+    if (batch) ids.set(key, id);
     return id;
   }
 
@@ -72,6 +86,18 @@ export function spanMessageWrites(db: SqliteDb) {
   }
 
   return {
+    /** Remembers body ids and occurrences until `end`: call both within one transaction. */
+    begin(): void {
+      batch = true;
+      ids.clear();
+      firsts.clear();
+    },
+    end(): void {
+      batch = false;
+      ids.clear();
+      firsts.clear();
+    },
+
     /** Drops the first occurrences the span at `rowid` holds; `refind` gives them their next ones. */
     forget(rowid: number): void {
       for (const r of forgetSpan.all(rowid) as { project_id: string; scope: string; role: string; body_id: number }[]) {
@@ -87,6 +113,14 @@ export function spanMessageWrites(db: SqliteDb) {
       const scope = messageScope(conversationId, row.trace_id);
       messageFanout(row).forEach((m, ord) => {
         const body = idOf(project, m.digest, m.content);
+        if (batch) {
+          // A later occurrence of a message this batch already wrote leaves its row as it is.
+          const key = `${project}\u0000${scope}\u0000${m.role}\u0000${body}`;
+          const first = firsts.get(key);
+          const here = { started_at: row.started_at, span_id: row.span_id, ord };
+          if (first !== undefined && !occursBefore(here, first)) return;
+          firsts.set(key, here);
+        }
         add.run(project, scope, m.role, body, rowid, ord, row.started_at, conversationId, row.trace_id, row.span_id);
       });
     },

@@ -42,6 +42,9 @@ function printSpanField(field: FieldRef): FieldSql {
   throw new Error(`spans cannot print field ${JSON.stringify(field)}`);
 }
 
+/** Spans a search indexes a job while a backlog is left: other writes wait for one such job at most. */
+const BARRIER_CHUNK = 2000;
+
 /** Point reads (a trace's or a conversation's spans by index) run here, on `db`; reads that may
  * scan (queries, groups, stats, search, custom attribute keys) on the reader threads. */
 export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): SpanStore {
@@ -55,9 +58,16 @@ export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: 
   const lastOutput = db.prepare(
     "SELECT output_messages AS m FROM spans WHERE project_id = ? AND conversation_id = ? AND output_messages <> '[]' ORDER BY coalesce(ended_at, started_at) DESC, span_id DESC LIMIT 1",
   );
+  /** Indexes the messages still waiting (span-message-backlog.ts): a search sees every acknowledged write. */
+  async function indexed(): Promise<void> {
+    while ((await writer.run('spans.indexMessages', [BARRIER_CHUNK])) > 0);
+  }
   return {
     groups: async (q) => (await conversationPage(q)) ?? groups(q),
-    search,
+    search: async (q) => {
+      await indexed();
+      return search(q);
+    },
     stats,
     distributions: createSqliteSpanDistributions(reads, printSpanField),
     histogram: createSqliteSpanHistogram(reads, printSpanField),

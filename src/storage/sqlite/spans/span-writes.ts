@@ -1,13 +1,15 @@
 // The write procedure of agent spans (run by the writer inside its transaction): upsert the
-// spans and their searchable messages; then, for each trace they touch, settle every span's
-// owner (storage/spans/span-owners.ts) and replace what the trace adds to the agent rollups
-// (storage/spans/span-rollups.ts), so that the rollups always equal the sums over the stored spans. Values reach SQL only as parameters.
+// spans; then, for each trace they touch, settle every span (storage/spans/span-settle.ts) and
+// replace what the trace adds to the agent rollups (storage/spans/span-rollups.ts), so that the
+// rollups always equal the sums over the stored spans. The spans written, and those settled
+// into another conversation, are listed for their searchable messages to be indexed after the
+// answer (span-message-backlog.ts). Values reach SQL only as parameters.
 import { SPAN_COLUMNS, type SpanRow } from '../../../query/span-columns.js';
 import { ROLLUP_SUMS, contributionKey, traceContributions, type Contribution } from '../../spans/span-rollups.js';
 import { settleTrace, unsettled, type SettleSpan } from '../../spans/span-settle.js';
 import type { SqliteDb } from '../engine/database.js';
 import { spanConversationWrites } from './span-conversation-writes.js';
-import { spanMessageWrites, STORED_SPAN, type OccurringSpan } from './span-message-writes.js';
+import { spanMessageBacklog } from './span-message-backlog.js';
 
 const quote = (c: string) => `"${c}"`;
 /** Kept on a re-sent span's upsert: its key, and what the settlement (below) decides. */
@@ -68,9 +70,6 @@ export function spanWrites(db: SqliteDb) {
   // upsert (a stored span is being sent again), else the insert's own rowid. Measured, an
   // upsert with RETURNING rowid cut ingest to a quarter (1.3k spans/s).
   const rowidOf = db.prepare('SELECT rowid FROM spans WHERE project_id = ? AND trace_id = ? AND span_id = ?').pluck();
-  const storedSpan = db.prepare(
-    `SELECT ${STORED_SPAN} FROM spans WHERE project_id = ? AND trace_id = ? AND span_id = ?`,
-  );
   const traceSpans = db.prepare(`SELECT ${ROLLUP_COLUMNS.join(', ')} FROM spans WHERE project_id = ? AND trace_id = ?`);
   const setSettled = db.prepare(
     'UPDATE spans SET owner_agent_name = ?, owner_agent_version = ?, tokens_counted = ?, conversation_id = ?, conversation_inherited = ? WHERE project_id = ? AND trace_id = ? AND span_id = ?',
@@ -79,7 +78,7 @@ export function spanWrites(db: SqliteDb) {
   const dropRollups = db.prepare('DELETE FROM agent_trace_rollups WHERE project_id = ? AND trace_id = ?');
   const addRollup = db.prepare(ADD_ROLLUP);
   const addTraceRollup = db.prepare(ADD_TRACE_ROLLUP);
-  const writeMessages = spanMessageWrites(db);
+  const backlog = spanMessageBacklog(db);
   const conversations = spanConversationWrites(db);
 
   /** Settles the trace (span-settle.ts) and its rollups; returns each span's conversation id before and after. */
@@ -149,8 +148,8 @@ export function spanWrites(db: SqliteDb) {
     'spans.write'(rows: readonly SpanRow[]): void {
       // Each trace's conversations before its first span of the batch is written.
       const traces = new Map<string, [project: string, trace: string, before: string[]]>();
-      // The batch's spans by key: their messages are added once their trace is settled.
-      const written = new Map<string, [row: SpanRow, rowid: number]>();
+      // The batch's spans by key, with their rowids: listed for indexing once settled.
+      const written = new Map<string, number>();
       for (const row of rows) {
         const key = `${row.project_id}\u0000${row.trace_id}`;
         if (!traces.has(key)) {
@@ -159,10 +158,11 @@ export function spanWrites(db: SqliteDb) {
         }
         const spanKey = `${key}\u0000${row.span_id}`;
         const stored = rowidOf.get(row.project_id, row.trace_id, row.span_id) as number | undefined;
-        if (stored !== undefined && !written.has(spanKey)) writeMessages.forget(stored);
         const rowid = Number(insert.run(SPAN_COLUMNS.map((c) => row[c])).lastInsertRowid);
-        written.set(spanKey, [row, stored ?? rowid]);
+        if (!written.has(spanKey)) backlog.add(stored ?? rowid, stored === undefined);
+        written.set(spanKey, stored ?? rowid);
       }
+      let listed = written.size;
       for (const [projectId, traceId, before] of traces.values()) {
         const spans = settle(projectId, traceId);
         conversations.after(
@@ -170,18 +170,15 @@ export function spanWrites(db: SqliteDb) {
           before,
           spans.map((s) => s.now),
         );
-        for (const s of spans) {
-          const mine = written.get(`${projectId}\u0000${traceId}\u0000${s.span_id}`);
-          if (mine !== undefined) writeMessages.add(projectId, mine[0] as unknown as OccurringSpan, mine[1], s.now);
-          else if (s.was !== s.now) {
-            // Settled into another conversation (its trace's root arrived): its messages move.
-            const moved = storedSpan.get(projectId, traceId, s.span_id) as OccurringSpan & { rowid: number };
-            writeMessages.forget(moved.rowid);
-            writeMessages.add(projectId, moved, moved.rowid, s.now);
+        // Settled into another conversation (its trace's root arrived): its messages move.
+        for (const s of spans)
+          if (s.was !== s.now && !written.has(`${projectId}\u0000${traceId}\u0000${s.span_id}`)) {
+            backlog.add(rowidOf.get(projectId, traceId, s.span_id) as number, false);
+            listed++;
           }
-        }
       }
-      writeMessages.refind();
+      backlog.bound(listed);
     },
+    'spans.indexMessages': backlog['spans.indexMessages'],
   };
 }

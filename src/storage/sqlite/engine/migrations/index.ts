@@ -22,6 +22,7 @@ import { MIGRATION_18 } from './018-span-messages-by-rowid.js';
 import { MIGRATION_19 } from './019-span-conversations.js';
 import { MIGRATION_20 } from './020-turn-conversations.js';
 import { MIGRATION_21 } from './021-conversation-messages.js';
+import { MIGRATION_22 } from './022-span-message-backlog.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -45,4 +46,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_19,
   MIGRATION_20,
   MIGRATION_21,
+  MIGRATION_22,
 ];
