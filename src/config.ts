@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseAllowedHost } from './outbound/address-policy.js';
 
 /** How log lines are written: JSON (one object a line) or pretty (one readable line, for a terminal). */
 export type LogFormat = 'json' | 'pretty';
@@ -29,6 +30,11 @@ export interface Config {
    * (http/host-policy.ts); `.example.com` also allows its subdomains; `*` alone turns the check off.
    */
   readonly allowedHosts: readonly string[];
+  /**
+   * Hosts that requests Weft sends out (model providers, judges) may reach although their
+   * addresses are not public (outbound/address-policy.ts): `host` or `host:port`.
+   */
+  readonly outboundAllowedHosts: readonly string[];
   /** Requests per minute allowed per API key; 0 = no limit. */
   readonly rateLimitPerMinute: number;
   /** Bytes of call batches that may wait to be written before ingest answers 503. */
@@ -65,6 +71,7 @@ export const DEFAULTS = {
   metricsToken: null,
   insecureOpen: false,
   allowedHosts: [],
+  outboundAllowedHosts: [],
   rateLimitPerMinute: 0,
   ingestQueueBytes: 256 * 1024 * 1024,
   retentionIntervalMs: 60_000,
@@ -124,6 +131,13 @@ export const SETTINGS: readonly Setting[] = [
     env: 'WEFT_ALLOWED_HOSTS',
     value: 'NAMES',
     help: 'host names or addresses answered without API keys besides localhost (comma-separated; * = any)',
+  },
+  {
+    key: 'outboundAllowedHosts',
+    flag: 'outbound-allowed-hosts',
+    env: 'WEFT_OUTBOUND_ALLOWED_HOSTS',
+    value: 'HOSTS',
+    help: 'private hosts that requests to models and judges may reach: host or host:port (comma-separated)',
   },
   {
     key: 'rateLimitPerMinute',
@@ -232,15 +246,19 @@ function toBool(key: keyof Config, raw: string): boolean {
   throw new ConfigError(`${key} must be true or false, got "${raw}"`);
 }
 
+/** The entries of a comma-separated list, trimmed and lowercased, empty ones dropped. */
+const lowercaseList = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
+
 /**
  * WEFT_ALLOWED_HOSTS: comma-separated host names or IP addresses (IPv6 without brackets),
  * lowercased, without ports; `.name` allows the name and its subdomains; `*` alone allows any Host.
  */
 function toHostList(raw: string): readonly string[] {
-  const names = raw
-    .split(',')
-    .map((n) => n.trim().toLowerCase())
-    .filter((n) => n !== '');
+  const names = lowercaseList(raw);
   for (const n of names) {
     if (n === '*' || isIP(n) !== 0) continue;
     if (!/^\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(n)) {
@@ -252,6 +270,24 @@ function toHostList(raw: string): readonly string[] {
   if (names.includes('*') && names.length > 1)
     throw new ConfigError('allowedHosts: * allows every name; list it alone');
   return Object.freeze(names);
+}
+
+/**
+ * WEFT_OUTBOUND_ALLOWED_HOSTS: comma-separated `host` or `host:port` entries (IPv6 addresses in
+ * brackets when they carry a port), lowercased; their grammar is the outbound policy's own.
+ */
+function toOutboundHostList(raw: string): readonly string[] {
+  const entries = lowercaseList(raw);
+  for (const e of entries) {
+    try {
+      parseAllowedHost(e);
+    } catch (err) {
+      throw new ConfigError(
+        `outboundAllowedHosts must list host names or IP addresses, each with an optional :port (comma-separated; [::1]:11434 for an IPv6 address with a port): ${(err as Error).message}`,
+      );
+    }
+  }
+  return Object.freeze(entries);
 }
 
 /**
@@ -317,6 +353,10 @@ export function configFrom(
     metricsToken: raw.metricsToken ?? DEFAULTS.metricsToken,
     insecureOpen: raw.insecureOpen !== undefined ? toBool('insecureOpen', raw.insecureOpen) : DEFAULTS.insecureOpen,
     allowedHosts: raw.allowedHosts !== undefined ? toHostList(raw.allowedHosts) : DEFAULTS.allowedHosts,
+    outboundAllowedHosts:
+      raw.outboundAllowedHosts !== undefined
+        ? toOutboundHostList(raw.outboundAllowedHosts)
+        : DEFAULTS.outboundAllowedHosts,
     rateLimitPerMinute:
       raw.rateLimitPerMinute !== undefined
         ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute)

@@ -107,3 +107,31 @@ test('allowed hosts: comma-separated names, lowercased, .domain entries, * alone
     assert.throws(() => loadConfig([`--allowed-hosts=${bad}`], {}), /allowedHosts/, bad);
   }
 });
+
+test('outbound allowed hosts: comma-separated host or host:port, lowercased; URLs, paths and bad ports are errors', () => {
+  assert.deepEqual(loadConfig([], {}).outboundAllowedHosts, []);
+  assert.deepEqual(
+    loadConfig([], { WEFT_OUTBOUND_ALLOWED_HOSTS: ' LocalHost:11434 , vllm.lan,,10.0.0.5:8000,[::1]:11434,FD00::5' })
+      .outboundAllowedHosts,
+    ['localhost:11434', 'vllm.lan', '10.0.0.5:8000', '[::1]:11434', 'fd00::5'],
+  );
+  const flag = loadConfig(['--outbound-allowed-hosts', 'a.example:1'], { WEFT_OUTBOUND_ALLOWED_HOSTS: 'b.example' });
+  assert.deepEqual(flag.outboundAllowedHosts, ['a.example:1']);
+  for (const bad of [
+    'http://localhost:11434',
+    'localhost:0',
+    'localhost:70000',
+    'localhost:',
+    'a b',
+    'a/b',
+    '[x]:1',
+    '*',
+  ]) {
+    assert.throws(
+      () => loadConfig([`--outbound-allowed-hosts=${bad}`], {}),
+      /outboundAllowedHosts must list host names or IP addresses/,
+      bad,
+    );
+  }
+  assert.ok(SETTINGS.some((s) => s.env === 'WEFT_OUTBOUND_ALLOWED_HOSTS' && s.flag === 'outbound-allowed-hosts'));
+});
