@@ -1,8 +1,10 @@
 // The conversations page (/agents/spans/query grouped by conversation, latest activity first, no
-// filter) has its own plan on SQLite (storage/sqlite/spans/conversation-page.ts): it must answer
-// exactly what the general grouped read answers for the same spans. A filter that keeps every
-// span sends the same request to the general read; the two are compared page by page, with spans
-// outside any conversation, conversations tied on their latest activity, time bounds and measures.
+// filter, or spans outside conversations left out and a filter such as an agent) has its own
+// plan on each engine (storage/*/spans/conversation-page.ts): it must answer exactly what the
+// general grouped read answers for the same spans. A filter that keeps every span, or the
+// conversations' filter written as a double negation, sends the same request to the general
+// read; the two are compared page by page, with spans outside any conversation, conversations
+// tied on their latest activity, time bounds and measures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -20,6 +22,9 @@ const NAME = `page-${hexId(4)}`;
 const PROJECT = `acme/${NAME}`;
 const T0 = Date.UTC(2026, 10, 22, 8);
 const EVERY_SPAN = { $expr: { $not: [{ $eq: [{ $getField: 'span_name' }, { $literal: 'never' }] }] } };
+const NOT_NULL = { $not: [{ $eq: [{ $getField: 'conversation_id' }, { $literal: null }] }] };
+/** The same filter as NOT_NULL, in a shape the page's plan does not take: the general read answers. */
+const NOT_NULL_GENERAL = { $not: [{ $not: [NOT_NULL] }] };
 
 function span(conversation: string | null, startMs: number, endMs: number | undefined, tokens: number): TestSpan {
   return {
@@ -69,7 +74,11 @@ test('the conversations page answers what the general grouped read answers', asy
   const NAMED = { $expr: { $not: [{ $eq: [{ $getField: 'conversation_id' }, { $literal: null }] }] } };
   const filters = [
     { fast: {}, general: { query: EVERY_SPAN } },
-    { fast: { query: NAMED }, general: { query: { $expr: { $and: [NAMED.$expr, EVERY_SPAN.$expr] } } } },
+    { fast: { query: NAMED }, general: { query: { $expr: { $and: [NOT_NULL_GENERAL, EVERY_SPAN.$expr] } } } },
+    {
+      fast: { query: { $expr: { $and: [NAMED.$expr, EVERY_SPAN.$expr] } } },
+      general: { query: { $expr: { $and: [NOT_NULL_GENERAL, EVERY_SPAN.$expr] } } },
+    },
   ];
   for (const filter of filters)
     for (const window of windows)
@@ -101,6 +110,96 @@ test('the conversations page answers what the general grouped read answers', asy
     first.groups.map((g) => (g.group_keys as Record<string, unknown>).conversation_id),
     ['c-20', 'c-15', 'c-10', 'c-05', 'c-00'],
   );
+});
+
+/** A turn of `agent` in `conversation`: its invocation and a model call, `endMs` after `startMs`. */
+function agentTurn(agent: string, conversation: string, startMs: number, endMs: number, tokens: number): TestSpan[] {
+  const traceId = hexId(16);
+  const root = hexId(8);
+  const base = { 'gen_ai.conversation.id': conversation, 'gen_ai.agent.name': agent };
+  return [
+    {
+      traceId,
+      spanId: root,
+      name: `invoke_agent ${agent}`,
+      startMs,
+      endMs,
+      attributes: { ...base, 'gen_ai.operation.name': 'invoke_agent' },
+    },
+    {
+      traceId,
+      spanId: hexId(8),
+      parentSpanId: root,
+      name: 'chat gpt-4o',
+      startMs: startMs + 10,
+      endMs: endMs - 10,
+      attributes: {
+        ...base,
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': tokens % 2 === 0 ? 'gpt-4o' : 'gpt-4o-mini',
+        'gen_ai.usage.input_tokens': tokens,
+        'gen_ai.usage.output_tokens': 1,
+      },
+    },
+  ];
+}
+
+test("an agent's conversations page answers what the general grouped read answers", async () => {
+  const name = `agent-page-${hexId(4)}`;
+  const spans: TestSpan[] = [];
+  // Conversations shared by two agents, some only one's; the agents' latest turns differ in time.
+  for (let i = 0; i < 30; i++) {
+    const c = `c-${String(i).padStart(2, '0')}`;
+    const start = T0 + i * 60_000;
+    if (i % 3 !== 2) spans.push(...agentTurn('alpha', c, start, start + 5_000, i));
+    if (i % 2 === 0) spans.push(...agentTurn('beta', c, start + (i % 4) * 90_000, start + 200_000, i + 1));
+  }
+  // Ties on the latest activity, and a turn outside any conversation.
+  for (const c of ['tie-b', 'tie-a']) spans.push(...agentTurn('alpha', c, T0 + 4 * 60_000, T0 + 4 * 60_000 + 5_000, 2));
+  spans.push(
+    ...agentTurn('alpha', 'x', T0, T0 + 1_000, 1).map((s) => ({
+      ...s,
+      attributes: { ...s.attributes, 'gen_ai.conversation.id': '' },
+    })),
+  );
+  const r = await t.postRaw(
+    '/agents/otel/v1/traces',
+    otlpJson({ 'wandb.entity': 'acme', 'wandb.project': name }, spans),
+    'application/json',
+  );
+  assert.equal(r.status, 200, r.text);
+  const query = (filter: unknown, named: unknown) => ({ $expr: { $and: [named, filter] } });
+  const ALPHA = { $eq: [{ $getField: 'owner_agent_name' }, { $literal: 'alpha' }] };
+  const MINI = { $eq: [{ $getField: 'request_model' }, { $literal: 'gpt-4o-mini' }] };
+  const counts: Record<string, number> = {};
+  for (const [label, filter] of [
+    ['alpha', ALPHA],
+    ['mini', MINI],
+  ] as const)
+    for (const window of [{}, { started_after: new Date(T0 + 10 * 60_000).toISOString() }])
+      for (const limit of [3, 8, 50])
+        for (let offset = 0; offset < 40; offset += limit) {
+          const body = { group_by: [{ key: 'conversation_id' }], include_costs: true, limit, offset, ...window };
+          const fast = await t.post('/agents/spans/query', {
+            project_id: `acme/${name}`,
+            ...body,
+            query: query(filter, NOT_NULL),
+          });
+          const general = await t.post('/agents/spans/query', {
+            project_id: `acme/${name}`,
+            ...body,
+            query: query(filter, NOT_NULL_GENERAL),
+          });
+          assert.equal(fast.status, 200, fast.text);
+          assert.deepEqual(fast.body, general.body, JSON.stringify({ label, window, limit, offset }));
+          counts[`${label}${'started_after' in window ? '+window' : ''}`] = (
+            fast.body as { total_count: number }
+          ).total_count;
+        }
+  // alpha: i % 3 != 2 of 30 (20) and the two ties; after 10 minutes, i = 10..29 less seven (13).
+  // gpt-4o-mini (odd tokens): alpha's odd i (10 of 15) and every beta turn (15); after 10
+  // minutes, alpha's 13..27 (6) and beta's i = 10..28 (10).
+  assert.deepEqual(counts, { alpha: 22, 'alpha+window': 13, mini: 25, 'mini+window': 16 });
 });
 
 test('the count follows spans re-sent under another conversation or none', async () => {

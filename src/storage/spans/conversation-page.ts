@@ -1,6 +1,7 @@
 // The conversations page: /agents/spans/query grouped by conversation, latest activity first,
 // with no filter but the time bounds and, as the Agents view asks, spans outside any
-// conversation left out. Each engine answers it with its own plan (sqlite/spans and
+// conversation left out, or those spans left out and any other filter (an agent, a model:
+// the Agents view's filtered list). Each engine answers it with its own plan (sqlite/spans and
 // clickhouse/spans conversation-page.ts): the page's conversations first, then their figures
 // from the general grouped read restricted to them.
 import type { Expr, FieldRef } from '../../query/plan.js';
@@ -35,19 +36,26 @@ export function inConversations(where: Expr | null): boolean {
 }
 
 /**
- * Whether the query is the conversations page: one conversation key, latest first, no filter
- * but the time bounds and, optionally, leaving out the spans outside any conversation.
+ * The conversations page's parts: whether the spans outside any conversation are left out
+ * (`named`) and the filter on the spans beside that (null: none; only with `named`). Null when
+ * the query is not the page: one conversation key, latest first, no other option set.
  */
-export function isConversationPage(q: SpanGroupsQuery): boolean {
+export function conversationPage(q: SpanGroupsQuery): { named: boolean; filter: Expr | null } | null {
   const key = q.keys.length === 1 ? q.keys[0]!.field : null;
-  return (
+  const page =
     key !== null &&
     key.kind === 'column' &&
     key.name === 'conversation_id' &&
-    (q.where === null || inConversations(q.where)) &&
     q.sort.every((s) => s.name === 'last_seen' && s.direction === 'desc') &&
-    Object.entries(q).every(([k, v]) => PLAIN.has(k) || unset(v))
-  );
+    Object.entries(q).every(([k, v]) => PLAIN.has(k) || unset(v));
+  if (!page) return null;
+  if (q.where === null) return { named: false, filter: null };
+  if (inConversations(q.where)) return { named: true, filter: null };
+  if (q.where.kind !== 'and') return null;
+  const at = q.where.items.findIndex(inConversations);
+  const rest = q.where.items.filter((_, i) => i !== at);
+  if (at < 0 || rest.length === 0) return null;
+  return { named: true, filter: rest.length === 1 ? rest[0]! : { kind: 'and', items: rest } };
 }
 
 /** `conversation_id IN (ids)`, or NULL for the spans outside any conversation. */

@@ -2,12 +2,14 @@
 // from a narrow grouping of the spans (conversation, latest activity), their count, then their
 // figures from the general grouped read over those conversations' traces alone (their newest
 // span versions, trace-reads.ts), not the whole table under FINAL three times (chdb, 1M spans:
-// 3.4 s). A page holding the spans outside any conversation takes the general read.
+// 3.4 s). A page holding the spans outside any conversation takes the general read. A filter
+// beside the page (an agent) joins the narrow grouping, and its figures' read.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { among, inConversations, isConversationPage } from '../../spans/conversation-page.js';
+import type { Expr } from '../../../query/plan.js';
+import { among, conversationPage } from '../../spans/conversation-page.js';
 import type { SpanGroupRow, SpanGroupsQuery } from '../../spans/span-store.js';
 import { selectRows } from '../engine/client.js';
-import { ChParams } from '../engine/dialect.js';
+import { ChParams, printChExpr, type ChFieldPrinter } from '../engine/dialect.js';
 import { latestOfTraces } from './trace-reads.js';
 
 type Groups = (
@@ -15,15 +17,22 @@ type Groups = (
   source?: { readonly sql: string; readonly values: Record<string, unknown> },
 ) => Promise<{ rows: SpanGroupRow[]; total: number }>;
 
-export function createClickHouseConversationPage(client: ClickHouseClient, table: string, groups: Groups) {
+export function createClickHouseConversationPage(
+  client: ClickHouseClient,
+  table: string,
+  groups: Groups,
+  printField: ChFieldPrinter,
+) {
   return async (q: SpanGroupsQuery): Promise<{ rows: SpanGroupRow[]; total: number } | null> => {
-    if (!isConversationPage(q)) return null;
+    const parts = conversationPage(q);
+    if (parts === null) return null;
+    const { named, filter } = parts;
     const params = new ChParams();
     const where = [`project_id = ${params.add(q.projectId, 'String')}`];
     if (q.startedAfter !== null) where.push(`started_at >= ${params.add(q.startedAfter, 'Int64')}`);
     if (q.startedBefore !== null) where.push(`started_at < ${params.add(q.startedBefore, 'Int64')}`);
-    const named = inConversations(q.where);
     if (named) where.push('conversation_id IS NOT NULL');
+    if (filter !== null) where.push(printChExpr(filter, printField, params));
     const from = `FROM ${table} AS s FINAL WHERE ${where.join(' AND ')}`;
     // The general read's order: latest activity, then the key.
     const [page, [count]] = await Promise.all([
@@ -47,7 +56,7 @@ export function createClickHouseConversationPage(client: ClickHouseClient, table
     const { rows } = await groups(
       {
         ...q,
-        where: named ? { kind: 'and', items: [q.where!, among(ids)] } : among(ids),
+        where: named ? ({ kind: 'and', items: [q.where!, among(ids)] } satisfies Expr) : among(ids),
         offset: 0,
         limit: ids.length,
       },

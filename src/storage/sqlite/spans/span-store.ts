@@ -49,7 +49,7 @@ const BARRIER_CHUNK = 2000;
  * scan (queries, groups, stats, search, custom attribute keys) on the reader threads. */
 export function createSqliteSpanStore(db: SqliteDb, reads: ReadThreads, writer: SqliteWriter): SpanStore {
   const groups = createSqliteSpanGroups(reads, printSpanField);
-  const conversationPage = createSqliteConversationPage(reads, groups);
+  const conversationPage = createSqliteConversationPage(reads, groups, printSpanField);
   const search = createSqliteSpanSearch(reads);
   const stats = createSqliteSpanStats(reads, printSpanField);
   const firstInput = db.prepare(

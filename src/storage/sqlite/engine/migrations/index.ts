@@ -23,6 +23,7 @@ import { MIGRATION_19 } from './019-span-conversations.js';
 import { MIGRATION_20 } from './020-turn-conversations.js';
 import { MIGRATION_21 } from './021-conversation-messages.js';
 import { MIGRATION_22 } from './022-span-message-backlog.js';
+import { MIGRATION_23 } from './023-span-owner-conversations.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -47,4 +48,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_20,
   MIGRATION_21,
   MIGRATION_22,
+  MIGRATION_23,
 ];
