@@ -211,3 +211,22 @@ test('versions side by side, errors, sorting, paging and costs', async () => {
   assert.equal((await t.post('/agents/agent-versions/query', { project_id: p })).status, 422);
   assert.equal((await t.post('/agents/query', { project_id: p, limit: 10_001 })).status, 422);
 });
+
+test('writes sent at once (batched together on ClickHouse) keep the figures exact', async () => {
+  const p = newProject();
+  const t0 = Date.UTC(2026, 10, 21, 12);
+  const requests: TestSpan[][] = [];
+  for (let i = 0; i < 12; i++) {
+    const trace = hexId(16);
+    const root = agent(trace, i % 2 === 0 ? 'even' : 'odd', 'v1', t0 + i * 10_000);
+    const call = chat(trace, root.spanId, 'gpt-4o', 10, 1, t0 + i * 10_000 + 10);
+    // The model call first, its root in another request, and the call sent twice.
+    requests.push([call], [root], [call]);
+  }
+  await Promise.all(requests.map((spans) => send(p, spans)));
+  const rows = (await agents(p)).agents.map((a) => [a.agent_name, a.invocation_count, a.total_input_tokens]);
+  assert.deepEqual(rows.sort(), [
+    ['even', 6, 60],
+    ['odd', 6, 60],
+  ]);
+});

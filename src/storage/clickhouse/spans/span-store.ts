@@ -100,6 +100,9 @@ function decoded(r: Record<string, unknown>): SpanRow {
   return out as SpanRow;
 }
 
+/** Spans a batch of waiting writes holds at most (write, below). */
+const BATCH_ROWS = 5000;
+
 export function createClickHouseSpanStore(
   client: ClickHouseClient,
   database: string,
@@ -112,6 +115,8 @@ export function createClickHouseSpanStore(
   // writes of one trace could both take away its old figures). Replicas of Weft over one
   // ClickHouse do not share this lane (docs/agents.md).
   let lane: Promise<unknown> = Promise.resolve();
+  /** The batch waiting for the lane, which later writes join (up to BATCH_ROWS spans). */
+  let waiting: { rows: SpanRow[]; done: Promise<void> } | null = null;
   const nextSeq = seqClock().next;
   const messages = createClickHouseMessageWrites(client, database, mode, nextSeq);
   const purge = createClickHouseSpanPurge(client, database, mode, messages.purge);
@@ -227,7 +232,7 @@ export function createClickHouseSpanStore(
   // The grouped reads' signal filters read the feedback table of the same database.
   const feedback = `${chIdentifier(database)}.feedback`;
   const groups = createClickHouseSpanGroups(client, table, feedback, printSpanField);
-  const conversationPage = createClickHouseConversationPage(client, table, groups);
+  const conversationPage = createClickHouseConversationPage(client, table, groups, printSpanField);
 
   const stats = createClickHouseSpanStats(client, table, feedback, printSpanField);
 
@@ -256,9 +261,21 @@ export function createClickHouseSpanStore(
 
     write(rows) {
       if (rows.length === 0) return Promise.resolve();
-      const run = lane.then(() => writeNow(rows));
-      lane = run.catch(() => undefined);
-      return run;
+      // Writes that arrive while the lane is busy wait as one batch, written together (as
+      // SQLite's writer groups its jobs): each of a write's statements then serves several
+      // requests. A batch that fails fails every write in it.
+      if (waiting !== null && waiting.rows.length < BATCH_ROWS) {
+        waiting.rows.push(...rows);
+        return waiting.done;
+      }
+      const batch = { rows: [...rows], done: Promise.resolve() };
+      waiting = batch;
+      batch.done = lane.then(() => {
+        if (waiting === batch) waiting = null;
+        return writeNow(batch.rows);
+      });
+      lane = batch.done.catch(() => undefined);
+      return batch.done;
     },
 
     // In the write lane: it replaces rollup rows a write adds to.
