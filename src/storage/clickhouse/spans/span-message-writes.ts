@@ -149,11 +149,14 @@ export function createClickHouseMessageWrites(
       const touched = [...traces.keys()];
       const inTouched = new Set(touched);
       const scopes = [...new Set([...found.values()].map((f) => f.scope))];
-      const before = await stored('(has({s:Array(String)}, scope) OR has({t:Array(String)}, trace_id))', {
-        p,
-        s: scopes,
-        t: touched,
-      });
+      // Two reads, each by its index (the key's scope; the trace's bloom filter, migration 10):
+      // as one condition with OR, neither prunes anything.
+      const [byScope, byTrace] = await Promise.all([
+        scopes.length === 0 ? [] : stored('scope IN {s:Array(String)}', { p, s: scopes }),
+        stored('trace_id IN {t:Array(String)}', { p, t: touched }),
+      ]);
+      // A key in both: the scope's read (by the key itself, exact under FINAL) wins.
+      const before = [...new Map([...byTrace, ...byScope].map((f) => [keyOf(f), f])).values()];
       const now = new Map(before.map((f) => [keyOf(f), f]));
       const add: First[] = [];
       const lost = new Map<string, First>();
