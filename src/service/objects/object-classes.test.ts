@@ -39,11 +39,15 @@ test('objectClasses: base class is the one above Object/BaseObject, or the leaf 
 
 test('resolveObjectClasses: builtin_object_class rules', () => {
   const ds = { _class_name: 'Dataset', _bases: ['Object', 'BaseModel'] };
-  assert.deepEqual(resolveObjectClasses(ds, 'Dataset'), { base_object_class: 'Dataset', leaf_object_class: 'Dataset' });
+  assert.deepEqual(resolveObjectClasses(ds, 'Dataset'), {
+    base_object_class: 'Dataset',
+    leaf_object_class: 'Dataset',
+    val: ds,
+  });
   assert.throws(() => resolveObjectClasses([1], 'Dataset'), InvalidRequestError);
   assert.throws(() => resolveObjectClasses(ds, 'Model'), /must match/);
   assert.throws(() => resolveObjectClasses({ a: 1 }, 'Leaderboard'), /Unknown object class: Leaderboard/);
-  assert.deepEqual(resolveObjectClasses(5, null), { base_object_class: null, leaf_object_class: null });
+  assert.deepEqual(resolveObjectClasses(5, null), { base_object_class: null, leaf_object_class: null, val: 5 });
 });
 
 test('assertSafeFileKeys: nested CustomWeaveType files keys may not be absolute or climb out', () => {

@@ -2,6 +2,7 @@
 // (weave-api.md §3.3; weave/shared/object_class_util.py, weave/shared/digest.py).
 import { InvalidRequestError } from '../../api/errors.js';
 import type { ObjectKind } from '../../storage/objects/object-store.js';
+import { builtinObjectVal } from './builtin-objects.js';
 
 export interface ObjectClasses {
   readonly base_object_class: string | null;
@@ -43,21 +44,29 @@ export function objectClasses(val: unknown): ObjectClasses {
 }
 
 /**
- * Applies the `builtin_object_class` request field. Python validates and normalizes the
- * value with a server-side registry of pydantic classes; Weft has no registry yet, so a
- * requested class is accepted only when the value already declares exactly that class.
+ * Applies the `builtin_object_class` request field: the value to store and its classes. A value
+ * without its own class envelope is validated and normalized by the builtin class
+ * (builtin-objects.ts: Provider, ProviderModel); for any other class it is accepted only
+ * when it already declares exactly that class.
  */
-export function resolveObjectClasses(val: unknown, builtinObjectClass: string | null): ObjectClasses {
-  if (builtinObjectClass === null) return objectClasses(val);
+export function resolveObjectClasses(
+  val: unknown,
+  builtinObjectClass: string | null,
+): ObjectClasses & { readonly val: unknown } {
+  if (builtinObjectClass === null) return { ...objectClasses(val), val };
   if (!isDict(val)) throw new InvalidRequestError('object_class cannot be provided for non-dict objects');
   const own = objectClasses(val);
-  if (own.leaf_object_class === null) throw new InvalidRequestError(`Unknown object class: ${builtinObjectClass}`);
+  if (own.leaf_object_class === null) {
+    const normalized = builtinObjectVal(builtinObjectClass, val);
+    if (normalized === null) throw new InvalidRequestError(`Unknown object class: ${builtinObjectClass}`);
+    return { base_object_class: builtinObjectClass, leaf_object_class: builtinObjectClass, val: normalized };
+  }
   if (own.leaf_object_class !== builtinObjectClass) {
     throw new InvalidRequestError(
       `object_class must match val's defined object class: ${own.leaf_object_class} != ${builtinObjectClass}`,
     );
   }
-  return own;
+  return { ...own, val };
 }
 
 /** Absolute, or still climbing above its root after normalization (`a/../b` is fine). */

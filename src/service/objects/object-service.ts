@@ -34,8 +34,11 @@ export async function createObject(
   const obj = req.obj;
   validateObjectId(obj.object_id);
   assertSafeFileKeys(obj.val);
-  const classes = resolveObjectClasses(obj.val, obj.builtin_object_class ?? obj.set_base_object_class ?? null);
-  const val = canonicalizeVal(obj.val);
+  const { val: stored, ...classes } = resolveObjectClasses(
+    obj.val,
+    obj.builtin_object_class ?? obj.set_base_object_class ?? null,
+  );
+  const val = canonicalizeVal(stored);
   const digest = strDigest(val);
   if (obj.expected_digest != null && obj.expected_digest !== digest) {
     throw new DigestMismatchError(
@@ -46,7 +49,7 @@ export async function createObject(
     project_id: obj.project_id,
     object_id: obj.object_id,
     digest,
-    kind: objectKind(obj.val),
+    kind: objectKind(stored),
     ...classes,
     val,
     wb_user_id: userId,
