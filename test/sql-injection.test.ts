@@ -464,11 +464,14 @@ test('every string of every valid example replaced by an injection string: never
   }
 });
 
+/** Queues the server empties itself: only their existence is checked. */
+const QUEUES = new Set(['span_message_backlog']);
+
 test('every table still exists and holds at least its rows', () => {
   const now = dbCounts(t.dataDir);
   for (const [name, n] of tablesBefore) {
     assert.ok(now.has(name), `table ${name} is gone`);
-    assert.ok(now.get(name)! >= n, `table ${name}: ${now.get(name)} rows, had ${n}`);
+    if (!QUEUES.has(name)) assert.ok(now.get(name)! >= n, `table ${name}: ${now.get(name)} rows, had ${n}`);
   }
   const db = new Database(join(t.dataDir, 'weft.sqlite'), { readonly: true });
   try {
