@@ -23,6 +23,11 @@ export interface Config {
    * host; null: only loopback peers and admin keys may.
    */
   readonly metricsToken: string | null;
+  /**
+   * The key sealing stored secrets (32 bytes, base64 or hex); null: the file secrets.key in
+   * the data directory, created on first need (service/secrets/secret-key.ts).
+   */
+  readonly secretsKey: string | null;
   /** Serve without API keys on a non-loopback address (refused unless set). */
   readonly insecureOpen: boolean;
   /**
@@ -69,6 +74,7 @@ export const DEFAULTS = {
   logLevel: 'warn',
   logFormat: 'json',
   metricsToken: null,
+  secretsKey: null,
   insecureOpen: false,
   allowedHosts: [],
   outboundAllowedHosts: [],
@@ -174,6 +180,13 @@ export const SETTINGS: readonly Setting[] = [
     env: 'WEFT_METRICS_TOKEN',
     value: 'SECRET',
     help: 'a bearer token that may read /metrics from another host',
+  },
+  {
+    key: 'secretsKey',
+    flag: 'secrets-key',
+    env: 'WEFT_SECRETS_KEY',
+    value: 'KEY',
+    help: '32 bytes (base64) sealing stored secrets; none: secrets.key in the data directory (prefer the variable: a flag shows in ps)',
   },
   {
     key: 'defaultEntity',
@@ -351,6 +364,7 @@ export function configFrom(
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
     logFormat,
     metricsToken: raw.metricsToken ?? DEFAULTS.metricsToken,
+    secretsKey: raw.secretsKey ?? DEFAULTS.secretsKey,
     insecureOpen: raw.insecureOpen !== undefined ? toBool('insecureOpen', raw.insecureOpen) : DEFAULTS.insecureOpen,
     allowedHosts: raw.allowedHosts !== undefined ? toHostList(raw.allowedHosts) : DEFAULTS.allowedHosts,
     outboundAllowedHosts:

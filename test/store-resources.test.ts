@@ -80,6 +80,8 @@ const SEED: { readonly [K in ResourceKey]: (t: TestApp, projectId: string) => Pr
     });
     assert.equal(res.statusCode, 201, res.body);
   },
+  secrets: async (t) =>
+    ok(await t.post('/admin/secrets/set', { entity: 'resources', name: 'RESOURCE_KEY', value: 'v' })),
   auth: async (t) => {
     await createKey(t.store.auth, { user: 'resources-user', entity: 'resources', role: 'reader' }, OPEN_ACCESS);
   },

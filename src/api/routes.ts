@@ -15,6 +15,7 @@ import { objectsRoutes } from './objects.js';
 import { otlpRoutes } from './otlp.js';
 import { projectsRoutes } from './projects.js';
 import { refsRoutes } from './refs.js';
+import { secretsRoutes } from './secrets.js';
 import type { RouteSpec } from './route-spec.js';
 import { tablesRoutes } from './tables.js';
 import { threadsRoutes } from './threads.js';
@@ -31,6 +32,7 @@ export const ROUTE_GROUPS = {
   refs: refsRoutes,
   costs: costsRoutes,
   admin: adminRoutes,
+  secrets: secretsRoutes,
   projects: projectsRoutes,
   threads: threadsRoutes,
   graphql: graphqlRoutes,

@@ -1,4 +1,5 @@
 // Builds the Fastify application: parsers, validation settings, identity, errors, routes.
+import { secretsKeySource } from '../service/secrets/secret-key.js';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { DEFAULTS, type Config } from '../config.js';
@@ -53,6 +54,8 @@ export interface AppDeps {
         | 'defaultEntity'
         | 'logFormat'
         | 'metricsToken'
+        | 'dataDir'
+        | 'secretsKey'
       >
     >;
   /** Where log lines go (default: stdout). */
@@ -98,7 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: deps.config.bodyLimit } });
   registerRetentionAndLimits(app, store, { ...DEFAULTS, ...deps.config });
   // Every service once, over the metered store; then every route group, in the table's order.
-  const services = createServices(store);
+  const services = createServices(store, {
+    secretsKey: secretsKeySource(deps.config.secretsKey ?? null, deps.config.dataDir ?? DEFAULTS.dataDir),
+  });
   const opts = {
     bodyLimit: deps.config.bodyLimit,
     defaultEntity: deps.config.defaultEntity ?? null,

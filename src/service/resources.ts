@@ -85,6 +85,12 @@ export const RESOURCES: { readonly [K in ResourceKey]: ResourcePolicy } = {
     metrics: { skip: 'its spans count in weft_spans_written_total; each import answers its own status' },
     perProject: true,
   },
+  secrets: {
+    copy: { skip: 'per entity, not per project: weft copy does not carry them yet; set them again on the target' },
+    purgeExpired: { skip: 'settings, not traces' },
+    metrics: { skip: 'a few rows an operator writes' },
+    perProject: false,
+  },
 };
 
 export const isSkip = (v: unknown): v is Skip => typeof v === 'object' && v !== null && 'skip' in v;

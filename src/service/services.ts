@@ -9,6 +9,7 @@ import { type CallsService, createCallsService } from './calls/calls-service.js'
 import { type CostService, createCostService } from './costs/cost-service.js';
 import { createFeedbackService, type FeedbackService } from './feedback/feedback-service.js';
 import { createRetentionService, type RetentionService } from './retention/retention-service.js';
+import { createSecretsService, type SecretsService } from './secrets/secret-service.js';
 
 export interface Services {
   /** For the services that are functions over a sub-store (objects, tables, files, refs, threads). */
@@ -19,9 +20,15 @@ export interface Services {
   readonly retention: RetentionService;
   readonly agents: AgentsService;
   readonly historicalTurns: HistoricalTurnsService;
+  readonly secrets: SecretsService;
 }
 
-export function createServices(store: Store): Services {
+export interface ServiceOptions {
+  /** The key sealing stored secrets, read on first need (secrets/secret-key.ts). */
+  readonly secretsKey: () => Buffer;
+}
+
+export function createServices(store: Store, opts: ServiceOptions): Services {
   return {
     store,
     calls: createCallsService(store),
@@ -30,5 +37,6 @@ export function createServices(store: Store): Services {
     retention: createRetentionService(store),
     agents: createAgentsService(store.spans, store.costs, store.feedback),
     historicalTurns: createHistoricalTurnsService(store.spans, store.historicalTurns),
+    secrets: createSecretsService({ store: store.secrets, key: opts.secretsKey }),
   };
 }

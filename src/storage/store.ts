@@ -11,6 +11,7 @@ import type { ProjectSettingsStore } from './settings/project-settings-store.js'
 import type { AuthStore } from './auth/auth-store.js';
 import type { SpanStore } from './spans/span-store.js';
 import type { HistoricalTurnStore } from './historical-turns/historical-turn-store.js';
+import type { SecretStore } from './secrets/secret-store.js';
 
 /**
  * What an engine reports for /metrics. Both figures come from the engine because only it
@@ -45,6 +46,7 @@ export interface ResourceStores {
   readonly auth: AuthStore;
   readonly spans: SpanStore;
   readonly historicalTurns: HistoricalTurnStore;
+  readonly secrets: SecretStore;
 }
 
 export type ResourceKey = keyof ResourceStores;

@@ -78,6 +78,8 @@ export interface TestAppOptions {
   metricsToken?: string;
   /** Open this data directory (kept on close) instead of a new temporary one. */
   dataDir?: string;
+  /** WEFT_SECRETS_KEY (default: none, so secrets.key in the data directory). */
+  secretsKey?: string;
   /** WEFT_ALLOWED_HOSTS (default: none). */
   allowedHosts?: readonly string[];
 }
@@ -108,6 +110,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
       defaultEntity: opts.defaultEntity ?? null,
       allowedHosts: opts.allowedHosts ?? [],
+      dataDir,
+      secretsKey: opts.secretsKey ?? null,
     },
     ...(opts.uiDir !== undefined ? { uiDir: opts.uiDir } : {}),
     ...(opts.log ? { logDestination: opts.log.destination } : {}),

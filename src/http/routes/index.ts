@@ -18,6 +18,7 @@ import { registerObjectRoutes } from './object-routes.js';
 import { registerOtlpRoutes } from './otlp-routes.js';
 import { registerProjectRoutes, registerThreadRoutes } from './project-routes.js';
 import { registerRefRoutes } from './ref-routes.js';
+import { registerSecretRoutes } from './secret-routes.js';
 import { registerTableRoutes } from './table-routes.js';
 import { registerUiRoutes } from './ui-routes.js';
 
@@ -43,6 +44,7 @@ export const ROUTE_BINDINGS: { readonly [G in RouteGroup]: BindGroup } = {
   refs: (app, s) => registerRefRoutes(app, s.store),
   costs: (app, s) => registerCostRoutes(app, s.costs),
   admin: (app, s) => registerAdminRoutes(app, s.store),
+  secrets: (app, s) => registerSecretRoutes(app, s.secrets),
   projects: (app, s) => registerProjectRoutes(app, s.store, s.retention),
   threads: (app, s) => registerThreadRoutes(app, s.store),
   graphql: (app, s, o) => registerGraphqlRoutes(app, s.store, { defaultEntity: o.defaultEntity }),

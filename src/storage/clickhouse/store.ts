@@ -2,6 +2,7 @@
 // official client (or, for tests and experiments, chdb in process through the same client).
 // Weft keeps no state of its own beside it: several Weft processes on one database are
 // replicas. Opening it creates the database and applies the migrations it lacks.
+import { createClickHouseSecretStore } from './secrets/secret-store.js';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Store } from '../store.js';
 import { connectClickHouse, selectRows, type ClickHouseConnection } from './engine/client.js';
@@ -58,6 +59,7 @@ export function clickHouseStores(
     auth: createClickHouseAuthStore(client, database),
     spans: createClickHouseSpanStore(client, database, mode),
     historicalTurns: createClickHouseHistoricalTurnStore(client, database),
+    secrets: createClickHouseSecretStore(client, database),
     stats: {
       // The parts of the server Weft talks to (on a cluster, that node's share).
       async sizeBytes() {

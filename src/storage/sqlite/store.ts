@@ -1,6 +1,7 @@
 // The embedded default engine: one SQLite file (WAL) under the data directory. Point reads
 // run on this thread's connection, reads that may scan on the reader threads
 // (sqlite/engine/read-threads.ts), and every write goes through the one writer (sqlite/engine/writer.ts).
+import { createSqliteSecretStore } from './secrets/secret-store.js';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store.js';
@@ -81,6 +82,7 @@ export function createSqliteStore(
     auth: createSqliteAuthStore(db, writer),
     spans: createSqliteSpanStore(db, reads, writer),
     historicalTurns: createSqliteHistoricalTurnStore(db, writer),
+    secrets: createSqliteSecretStore(db, writer),
     stats: { sizeBytes: () => databaseBytes(db, path), onCommit: writer.onCommit },
     health: () => writer.health(),
     async projectIds() {

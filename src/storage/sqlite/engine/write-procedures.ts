@@ -15,6 +15,7 @@ import { authWrites } from '../auth/auth-writes.js';
 import { spanWrites } from '../spans/span-writes.js';
 import { spanPurges } from '../spans/span-purge.js';
 import { historicalTurnWrites } from '../historical-turns/historical-turn-writes.js';
+import { secretWrites } from '../secrets/secret-writes.js';
 
 export function createWriteProcedures(db: SqliteDb) {
   return {
@@ -29,6 +30,7 @@ export function createWriteProcedures(db: SqliteDb) {
     ...spanWrites(db),
     ...spanPurges(db),
     ...historicalTurnWrites(db),
+    ...secretWrites(db),
   };
 }
 

@@ -24,6 +24,7 @@ import { MIGRATION_20 } from './020-turn-conversations.js';
 import { MIGRATION_21 } from './021-conversation-messages.js';
 import { MIGRATION_22 } from './022-span-message-backlog.js';
 import { MIGRATION_23 } from './023-span-owner-conversations.js';
+import { MIGRATION_24 } from './024-secrets.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -49,4 +50,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_21,
   MIGRATION_22,
   MIGRATION_23,
+  MIGRATION_24,
 ];
