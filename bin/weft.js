@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `weft keys ...` manages API keys, `weft copy ...` moves data between engines, `weft backup FILE` copies the
-// SQLite database; anything else starts the server (which also answers --help and --version).
+// `weft keys ...` manages API keys, `weft secrets ...` an entity's secrets, `weft copy ...` moves data between
+// engines, `weft backup FILE` copies the SQLite database; anything else starts the server (which also answers --help and --version).
 // On a Node older than 22 it runs itself again on a current LTS (scripts/lts-node.mjs, whose
 // isSupported this test repeats so that nothing more is loaded here).
 if (Number(process.versions.node.split('.')[0]) < 22) {
@@ -8,7 +8,7 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
   relaunch([...process.execArgv, import.meta.filename, ...process.argv.slice(2)]);
   await new Promise(() => {}); // relaunch exits this process when the child does
 }
-const entry = ['keys', 'copy', 'backup'].includes(process.argv[2]) ? '../dist/cli.js' : '../dist/main.js';
+const entry = ['keys', 'secrets', 'copy', 'backup'].includes(process.argv[2]) ? '../dist/cli.js' : '../dist/main.js';
 try {
   await import(entry);
 } catch (err) {

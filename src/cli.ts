@@ -1,6 +1,7 @@
 // `weft keys ...`: create, list and revoke API keys in the data directory's database;
 // `weft copy ...`: copy a Weft's history between engines (cli/copy.ts).
 // `weft backup FILE`: a consistent copy of the SQLite database, also while serving (cli/backup.ts).
+// `weft secrets ...`: set, list and delete an entity's secrets (cli/secrets.ts).
 // Whoever can run this can read the database file anyway, so the CLI acts with full rights.
 //   weft keys create --user NAME --entity ENTITY --role admin|writer|reader [--project PROJECT] [--json]
 //   weft keys list [--json]
@@ -14,6 +15,7 @@ import { argsError, ConfigError, configFrom, DEFAULTS, SETTINGS } from './config
 import { openStore } from './open-store.js';
 import { COPY_USAGE, CopyUsageError, runCopy } from './cli/copy.js';
 import { runBackup } from './cli/backup.js';
+import { runSecrets, SECRETS_USAGE, SecretsUsageError } from './cli/secrets.js';
 import type { AuthStore } from './storage/auth/auth-store.js';
 import { WeftError } from './api/errors.js';
 import { StartupError } from './startup-error.js';
@@ -79,6 +81,7 @@ function need(p: Parsed, flag: string): string {
 async function run(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'copy') return runCopy(argv.slice(1));
   if (argv[0] === 'backup') return runBackup(argv.slice(1));
+  if (argv[0] === 'secrets') return runSecrets(argv.slice(1));
   if (argv[0] !== 'keys') throw new UsageError(`unknown command ${argv[0] ?? '(none)'}`);
   const p = parse(argv.slice(1));
   if (p.help) {
@@ -159,6 +162,10 @@ run(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UsageError) {
       process.stderr.write(`weft: ${err.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    if (err instanceof SecretsUsageError) {
+      process.stderr.write(`weft: ${err.message}\n${SECRETS_USAGE}`);
       process.exit(2);
     }
     if (err instanceof CopyUsageError) {

@@ -40,7 +40,8 @@ test('weft --help lists every option with its environment variable and exits 0; 
       assert.ok(line, `--${s.flag} is not listed`);
       assert.ok(line.includes(s.env), `--${s.flag}'s line does not name ${s.env}`);
     }
-    for (const command of ['keys', 'copy', 'backup']) assert.ok(r.out.includes(`weft ${command} --help`), command);
+    for (const command of ['keys', 'secrets', 'copy', 'backup'])
+      assert.ok(r.out.includes(`weft ${command} --help`), command);
   }
 });
 
@@ -69,8 +70,10 @@ test('usage mistakes exit 2 with the reason and a pointer to --help, before anyt
   }
 });
 
-test('weft keys, copy and backup answer --help with their usage (exit 0) and mistakes with exit 2', () => {
+test('weft keys, secrets, copy and backup answer --help with their usage (exit 0) and mistakes with exit 2', () => {
   for (const args of [
+    ['secrets', '--help'],
+    ['secrets', 'set', '-h'],
     ['keys', '--help'],
     ['keys', 'create', '--help'],
     ['keys', '-h'],
@@ -82,7 +85,17 @@ test('weft keys, copy and backup answer --help with their usage (exit 0) and mis
     assert.match(r.out, new RegExp(`usage:[\\s\\S]*weft ${args[0]}`), args.join(' '));
   }
   const dataDir = join(dirs.make(), 'not-created');
-  for (const args of [['keys', '--bogus'], ['keys'], ['keys', 'frobnicate'], ['keys', 'create', '--user']]) {
+  for (const args of [
+    ['keys', '--bogus'],
+    ['keys'],
+    ['keys', 'frobnicate'],
+    ['keys', 'create', '--user'],
+    ['secrets'],
+    ['secrets', 'list'],
+    ['secrets', 'set', '--entity', 'acme'],
+    ['secrets', 'delete', '--entity', 'acme', 'A', 'B'],
+    ['secrets', 'rotate', '--entity', 'acme'],
+  ]) {
     const r = run('src/cli.ts', ...args, '--data-dir', dataDir);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     assert.match(r.err, /^weft: /);

@@ -26,6 +26,10 @@ export const EXCEPTIONS = {
     reason:
       'the UI reads through the HTTP API whose contract runs on both engines; a browser per engine would double the slowest suite',
   },
+  'test/secrets-cli.test.ts': {
+    engines: ['sqlite'],
+    reason: "weft secrets on a data directory; the store under it is the contract suite's (test/secrets.test.ts)",
+  },
   'test/auth-cli.test.ts': {
     engines: ['sqlite'],
     reason: 'weft keys on a data directory; on ClickHouse: test/clickhouse/engine-select',

@@ -15,6 +15,7 @@ export function serverUsage(): string {
   );
   return `usage: weft [options]            start the server
        weft keys ...              create, list and revoke API keys (weft keys --help)
+       weft secrets ...           set, list and delete an entity's secrets (weft secrets --help)
        weft copy ...              copy every project between SQLite and ClickHouse (weft copy --help)
        weft backup FILE ...       a consistent copy of the SQLite database (weft backup --help)
        weft --help | --version
