@@ -3,11 +3,15 @@
 // opens only as the secret it was sealed for (moved to another name or entity, it fails
 // authentication). Sealed form: `v1.<nonce>.<tag>.<ciphertext>`, each base64url.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { InvalidRequestError } from '../../api/errors.js';
 
 const VERSION = 'v1';
 
-/** A sealed value that does not open: another key, another secret's value, or damaged. */
-export class SecretOpenError extends Error {
+/**
+ * A sealed value that does not open: another key, another secret's value, or damaged. A 400
+ * where a request needs it: setting the secret again is what mends it.
+ */
+export class SecretOpenError extends InvalidRequestError {
   constructor(entity: string, name: string) {
     super(
       `secret ${name} of entity ${entity} does not open with this server's key (WEFT_SECRETS_KEY or secrets.key): set it again`,
