@@ -5,6 +5,7 @@ import { adminRoutes } from './admin.js';
 import { agentsOtlpRoutes, agentsRoutes } from './agents.js';
 import { callsRoutes } from './calls.js';
 import { callsV2Routes } from './calls-v2.js';
+import { completionsRoutes } from './completions.js';
 import { costsRoutes } from './costs.js';
 import { feedbackRoutes } from './feedback.js';
 import { filesRoutes } from './files.js';
@@ -33,6 +34,7 @@ export const ROUTE_GROUPS = {
   costs: costsRoutes,
   admin: adminRoutes,
   secrets: secretsRoutes,
+  completions: completionsRoutes,
   projects: projectsRoutes,
   threads: threadsRoutes,
   graphql: graphqlRoutes,

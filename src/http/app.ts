@@ -56,10 +56,13 @@ export interface AppDeps {
         | 'metricsToken'
         | 'dataDir'
         | 'secretsKey'
+        | 'outboundAllowedHosts'
       >
     >;
   /** Where log lines go (default: stdout). */
   readonly logDestination?: LogDestination;
+  /** Where WEFT_PROVIDER_<NAME>_BASE_URL and WEFT_SECRET_<NAME> are read (default: process.env). */
+  readonly env?: NodeJS.ProcessEnv;
   /** The built web UI's directory (default: <package root>/dist/ui); null: none, the UI answers 503. */
   readonly uiDir?: string | null;
 }
@@ -103,6 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every service once, over the metered store; then every route group, in the table's order.
   const services = createServices(store, {
     secretsKey: secretsKeySource(deps.config.secretsKey ?? null, deps.config.dataDir ?? DEFAULTS.dataDir),
+    outboundAllowedHosts: deps.config.outboundAllowedHosts ?? DEFAULTS.outboundAllowedHosts,
+    env: deps.env ?? process.env,
   });
   const opts = {
     bodyLimit: deps.config.bodyLimit,

@@ -10,6 +10,8 @@ import { type CostService, createCostService } from './costs/cost-service.js';
 import { createFeedbackService, type FeedbackService } from './feedback/feedback-service.js';
 import { createRetentionService, type RetentionService } from './retention/retention-service.js';
 import { createSecretsService, type SecretsService } from './secrets/secret-service.js';
+import { createCompletionsService, type CompletionsService } from './completions/completions-service.js';
+import { createSafeFetch } from '../outbound/safe-fetch.js';
 
 export interface Services {
   /** For the services that are functions over a sub-store (objects, tables, files, refs, threads). */
@@ -21,22 +23,36 @@ export interface Services {
   readonly agents: AgentsService;
   readonly historicalTurns: HistoricalTurnsService;
   readonly secrets: SecretsService;
+  readonly completions: CompletionsService;
 }
 
 export interface ServiceOptions {
   /** The key sealing stored secrets, read on first need (secrets/secret-key.ts). */
   readonly secretsKey: () => Buffer;
+  /** Hosts outbound requests may reach beyond public addresses (WEFT_OUTBOUND_ALLOWED_HOSTS). */
+  readonly outboundAllowedHosts: readonly string[];
+  /** Where WEFT_PROVIDER_<NAME>_BASE_URL and WEFT_SECRET_<NAME> are read. */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 export function createServices(store: Store, opts: ServiceOptions): Services {
+  const calls = createCallsService(store);
+  const secrets = createSecretsService({ store: store.secrets, key: opts.secretsKey, env: opts.env });
   return {
     store,
-    calls: createCallsService(store),
+    calls,
     feedback: createFeedbackService(store.feedback, { complete: createAgentFeedbackEnricher(store.spans) }),
     costs: createCostService(store.costs),
     retention: createRetentionService(store),
     agents: createAgentsService(store.spans, store.costs, store.feedback),
     historicalTurns: createHistoricalTurnsService(store.spans, store.historicalTurns),
-    secrets: createSecretsService({ store: store.secrets, key: opts.secretsKey }),
+    secrets,
+    completions: createCompletionsService({
+      objects: store.objects,
+      secrets,
+      calls,
+      fetch: createSafeFetch({ allowedHosts: opts.outboundAllowedHosts }),
+      env: opts.env,
+    }),
   };
 }

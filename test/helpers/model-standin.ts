@@ -8,7 +8,13 @@
 // output (`strands_structured_output`) -> a handoff to HANDOFF_TARGET, or the final answer as its
 // message after a weather result; else a plain answer. Token
 // counts are fixed per kind of round (USAGE), so tests can assert exact sums.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const MODEL = 'gpt-standin';
@@ -40,6 +46,7 @@ export interface StandinCall {
   readonly path: string;
   readonly round: Round;
   readonly body: any;
+  readonly headers: IncomingHttpHeaders;
 }
 export interface ModelStandin {
   /** http://127.0.0.1:<port> */
@@ -340,25 +347,25 @@ export async function startModelStandin(): Promise<ModelStandin> {
         const path = (req.url ?? '').split('?')[0]!;
         if (req.method === 'POST' && path.endsWith('/chat/completions')) {
           const d = chatView(body);
-          calls.push({ path, round: d.round, body });
+          calls.push({ path, round: d.round, body, headers: req.headers });
           return chatAnswer(body, d, res);
         }
         if (req.method === 'POST' && path.endsWith('/responses')) {
           const d = responsesView(body);
-          calls.push({ path, round: d.round, body });
+          calls.push({ path, round: d.round, body, headers: req.headers });
           return responsesAnswer(body, d, res);
         }
         if (req.method === 'POST' && path.endsWith('/v1/messages/count_tokens'))
           return json(res, { input_tokens: 100 });
         if (req.method === 'POST' && path.endsWith('/v1/messages')) {
           const d = messagesView(body);
-          calls.push({ path, round: d.round, body });
+          calls.push({ path, round: d.round, body, headers: req.headers });
           return messagesAnswer(body, d, res);
         }
         const gemini = /\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.exec(path);
         if (req.method === 'POST' && gemini) {
           const d = geminiView(body);
-          calls.push({ path, round: d.round, body });
+          calls.push({ path, round: d.round, body, headers: req.headers });
           return geminiAnswer(gemini[1] === 'streamGenerateContent', d, res);
         }
         res.writeHead(404, { 'content-type': 'application/json' });

@@ -353,6 +353,16 @@ export function validExamples(f: Fixtures): Record<string, Example> {
     },
     'POST /v2/:entity/:project/call/start': { url: `/v2/${P}/call/start`, body: { start: start() } },
     'PUT /agents/v1/historical-turns/:logical_key': { method: 'PUT', url: TURN_URL, body: TURN_BODY },
+    // Models no provider serves: Weave's 200 with response.error, and nothing leaves the host.
+    'POST /completions/create': {
+      url: '/completions/create',
+      body: { project_id: P, inputs: { model: 'custom::nowhere::m', messages: [{ role: 'user', content: 'hi' }] } },
+    },
+    'POST /completions/create_stream': {
+      url: '/completions/create_stream',
+      body: { project_id: P, inputs: { model: 'unknown-model', messages: [{ role: 'user', content: 'hi' }] } },
+    },
+    'POST /completions/models': { url: '/completions/models', body: { project_id: P } },
     'POST /v2/:entity/:project/call/end': {
       url: `/v2/${P}/call/end`,
       body: { end: { ...end(f.callId), started_at: '2026-11-21T05:03:29.057Z', trace_id: f.traceId } },

@@ -82,6 +82,10 @@ export interface TestAppOptions {
   secretsKey?: string;
   /** WEFT_ALLOWED_HOSTS (default: none). */
   allowedHosts?: readonly string[];
+  /** WEFT_OUTBOUND_ALLOWED_HOSTS (default: none). */
+  outboundAllowedHosts?: readonly string[];
+  /** The environment the server reads WEFT_PROVIDER_* and WEFT_SECRET_* from (default: none). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -112,7 +116,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       allowedHosts: opts.allowedHosts ?? [],
       dataDir,
       secretsKey: opts.secretsKey ?? null,
+      outboundAllowedHosts: opts.outboundAllowedHosts ?? [],
     },
+    env: opts.env ?? {},
     ...(opts.uiDir !== undefined ? { uiDir: opts.uiDir } : {}),
     ...(opts.log ? { logDestination: opts.log.destination } : {}),
   });

@@ -8,6 +8,7 @@ import type { Services } from '../../service/services.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { registerAgentOtlpRoutes, registerAgentRoutes } from './agent-routes.js';
 import { registerCallRoutes, registerCallV2Routes } from './call-routes.js';
+import { registerCompletionRoutes } from './completion-routes.js';
 import { registerCostRoutes } from './cost-routes.js';
 import { registerFeedbackRoutes } from './feedback-routes.js';
 import { registerFileRoutes } from './file-routes.js';
@@ -45,6 +46,7 @@ export const ROUTE_BINDINGS: { readonly [G in RouteGroup]: BindGroup } = {
   costs: (app, s) => registerCostRoutes(app, s.costs),
   admin: (app, s) => registerAdminRoutes(app, s.store),
   secrets: (app, s) => registerSecretRoutes(app, s.secrets),
+  completions: (app, s) => registerCompletionRoutes(app, s.completions),
   projects: (app, s) => registerProjectRoutes(app, s.store, s.retention),
   threads: (app, s) => registerThreadRoutes(app, s.store),
   graphql: (app, s, o) => registerGraphqlRoutes(app, s.store, { defaultEntity: o.defaultEntity }),

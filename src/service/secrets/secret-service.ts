@@ -67,11 +67,17 @@ export function createSecretsService({ store, key, env = process.env }: SecretsD
       return { entity, name, deleted: true as const };
     },
 
+    /** Whether `value` would find one; opens nothing. */
+    async has(entity: string, name: string): Promise<boolean> {
+      if ((await store.get(entity, name)) !== null) return true;
+      return Boolean(env[`${ENV_PREFIX}${name}`]);
+    },
+
     /** The value the server uses: the entity's secret, else WEFT_SECRET_<NAME>, else null. Never answered. */
     async value(entity: string, name: string): Promise<string | null> {
       const sealed = await store.get(entity, name);
       if (sealed !== null) return openSecret(key(), entity, name, sealed);
-      return env[`${ENV_PREFIX}${name}`] ?? null;
+      return env[`${ENV_PREFIX}${name}`] || null;
     },
   };
 }
