@@ -86,7 +86,8 @@ export const RESOURCES: { readonly [K in ResourceKey]: ResourcePolicy } = {
     perProject: true,
   },
   secrets: {
-    copy: { skip: 'per entity, not per project: weft copy does not carry them yet; set them again on the target' },
+    // Sealed, with each project's entity: they open on the target under the source's key.
+    copy: ['secrets'],
     purgeExpired: { skip: 'settings, not traces' },
     metrics: { skip: 'a few rows an operator writes' },
     perProject: false,

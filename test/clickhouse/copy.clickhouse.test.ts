@@ -6,14 +6,41 @@ import { hexId, otlpJson } from '../helpers/agent-spans.js';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { end, endItem, start, startItem } from '../helpers/calls.js';
 import { CHILD_ENV, ROOT, serve, tempDirs } from '../helpers/weft-process.js';
 
 const dirs = tempDirs('weft-copy-');
-after(() => dirs.removeAll());
+/** The servers' secrets key: a secret copied sealed opens on the target under the same key. */
+const KEY = randomBytes(32).toString('base64');
+const SECRET = `sk-copied-${randomBytes(8).toString('hex')}`;
+/** A provider that answers whether it was sent the secret as the key. */
+const echo = createServer((req, res) => {
+  req.resume().on('end', () => {
+    const content = req.headers.authorization === `Bearer ${SECRET}` ? 'the right key' : 'a wrong key';
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: 'c',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      }),
+    );
+  });
+});
+const echoReady = new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+const echoHost = () => `127.0.0.1:${(echo.address() as AddressInfo).port}`;
+after(() => {
+  dirs.removeAll();
+  echo.close();
+});
 
 function weft(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: CHILD_ENV });
@@ -176,6 +203,14 @@ async function seed(t: TestApp): Promise<{ fileDigest: string; tableDigest: stri
     },
   ]);
   assert.equal((await t.postRaw('/agents/otel/v1/traces', agentSpans, 'application/json')).status, 200);
+  assert.equal((await t.post('/admin/secrets/set', { entity: 'team', name: 'ECHO_KEY', value: SECRET })).status, 200);
+  for (const [object_id, cls, val] of [
+    ['echo', 'Provider', { base_url: `http://${echoHost()}/v1`, api_key_name: 'ECHO_KEY' }],
+    ['echo-m', 'ProviderModel', { name: 'm', provider: 'echo', max_tokens: 9 }],
+  ] as const) {
+    const r = await t.post('/obj/create', { obj: { project_id: P2, object_id, val, builtin_object_class: cls } });
+    assert.equal(r.status, 200, r.text);
+  }
   return { fileDigest, tableDigest };
 }
 
@@ -223,14 +258,24 @@ async function snapshot(post: Post, refs: { fileDigest: string; tableDigest: str
       })
     ).body,
     agents: (await post('/agents/query', { project_id: P1 })).body,
+    secrets: (await post('/admin/secrets/list', { entity: 'team' })).body.secrets.map((x: any) => x.name),
+    answer: (
+      await post('/completions/create', {
+        project_id: P2,
+        inputs: { model: 'custom::echo::m', messages: [{ role: 'user', content: 'which key?' }] },
+        track_llm_call: false,
+      })
+    ).body.response,
   };
 }
 
 test('weft copy moves everything from SQLite to ClickHouse and back; reruns add nothing; a checkpoint resumes', {
   timeout: 240_000,
 }, async () => {
-  const t = await startTestApp();
+  await echoReady;
+  const t = await startTestApp({ secretsKey: KEY, outboundAllowedHosts: [echoHost()] });
   const ch = join(dirs.make(), 'ch');
+  const keyArgs = ['--secrets-key', KEY, '--outbound-allowed-hosts', echoHost()];
   const back = dirs.make();
   try {
     const refs = await seed(t);
@@ -242,12 +287,14 @@ test('weft copy moves everything from SQLite to ClickHouse and back; reruns add 
     assert.equal(source.objs.length, 2);
     assert.equal(source.spans.total_count, 2);
     assert.equal(source.agents.agents[0].total_input_tokens, 5);
+    assert.deepEqual(source.secrets, ['ECHO_KEY']);
+    assert.equal(source.answer.choices[0].message.content, 'the right key');
 
     const first = await weft(['copy', '--from', `sqlite:${t.dataDir}`, '--to', `clickhouse:chdb:${ch}`]);
     assert.equal(first.code, 0, first.err);
     assert.match(first.err, /2 projects copied; every count matches/);
     assert.match(first.out, /team\/alpha\tcalls\t3\t3\n/);
-    const chArgs = ['--engine', 'clickhouse', '--clickhouse-url', `chdb:${ch}`];
+    const chArgs = ['--engine', 'clickhouse', '--clickhouse-url', `chdb:${ch}`, ...keyArgs];
     const onClickHouse = await onServer(chArgs, (post) => snapshot(post, refs));
     assert.deepEqual(
       { ...onClickHouse, file: onClickHouse.file.length },
@@ -261,10 +308,11 @@ test('weft copy moves everything from SQLite to ClickHouse and back; reruns add 
     assert.match(again.out, /team\/alpha\tprices\t1\t1\n/);
     assert.match(again.out, /team\/alpha\tfeedback\t1\t1\n/);
     assert.match(again.out, /team\/alpha\tspans\t2\t2\n/);
+    assert.match(again.out, /team\/beta\tsecrets\t1\t1\n/);
 
     const home = await weft(['copy', '--from', `clickhouse:chdb:${ch}`, '--to', `sqlite:${back}`]);
     assert.equal(home.code, 0, home.err);
-    const onSqlite = await onServer(['--data-dir', back], (post) => snapshot(post, refs));
+    const onSqlite = await onServer(['--data-dir', back, ...keyArgs], (post) => snapshot(post, refs));
     assert.deepEqual({ ...onSqlite, file: onSqlite.file.length }, { ...source, file: onSqlite.file.length });
 
     // A checkpoint saying beta's calls were done (as an interrupted run would leave it): the

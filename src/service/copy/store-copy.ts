@@ -5,7 +5,9 @@
 // replaces by id, prices already present are skipped), so an interrupted copy is resumed by
 // running it again; steps already finished (per project and resource) are skipped when the
 // caller remembers them. Not copied: deleted or expired calls and deleted object versions
-// (invisible in the source), and API keys and users (create them anew on the target).
+// (invisible in the source), and API keys and users (create them anew on the target). Secrets
+// go sealed, as stored, with each project's entity: they open on the target only under the
+// source's key (WEFT_SECRETS_KEY or secrets.key, docs/secrets.md).
 import type { Store } from '../../storage/store.js';
 import type { CallPart, StoredCall } from '../../storage/calls/call-store.js';
 import type { CallsQuery } from '../../query/calls-query.js';
@@ -25,6 +27,7 @@ export const COPY_RESOURCES = [
   'settings',
   'spans',
   'historical_turns',
+  'secrets',
 ] as const;
 export type CopyResource = (typeof COPY_RESOURCES)[number];
 
@@ -290,6 +293,21 @@ async function copyHistoricalTurns(from: Store, to: Store, project: string, prog
   }
 }
 
+/** The project's entity's secrets, sealed; a secret set again replaces itself. */
+async function copySecrets(from: Store, to: Store, project: string, progress: CopyProgress) {
+  const entity = entityOf(project);
+  const records = await from.secrets.list(entity);
+  progress.begin(project, 'secrets', records.length);
+  for (const r of records) {
+    const sealed = await from.secrets.get(entity, r.name);
+    if (sealed !== null && sealed !== (await to.secrets.get(entity, r.name)))
+      await to.secrets.set(entity, r.name, sealed, r.updatedAt, r.updatedBy);
+    progress.advance(1);
+  }
+}
+
+const entityOf = (project: string) => project.slice(0, project.indexOf('/'));
+
 async function historicalTurnCount(s: Store, project: string): Promise<number> {
   let n = 0;
   for await (const records of s.historicalTurns.all(project)) n += records.length;
@@ -322,6 +340,7 @@ const STEPS: Record<CopyResource, (from: Store, to: Store, project: string, prog
     settings: copySettings,
     spans: copySpans,
     historical_turns: copyHistoricalTurns,
+    secrets: copySecrets,
   };
 const ORDER: readonly CopyResource[] = [
   'tables',
@@ -333,6 +352,7 @@ const ORDER: readonly CopyResource[] = [
   'settings',
   'spans',
   'historical_turns',
+  'secrets',
 ];
 
 /** Copies every project of `from` into `to`; returns the projects copied. */
@@ -367,6 +387,7 @@ export async function countBoth(from: Store, to: Store, projects: readonly strin
     settings: (await s.projects.getRetentionDays(project)) ?? 0,
     spans: await spanCount(s, project),
     historical_turns: await historicalTurnCount(s, project),
+    secrets: (await s.secrets.list(entityOf(project))).length,
   });
   const out: CopyCount[] = [];
   for (const project of projects) {

@@ -7,6 +7,9 @@
 //   entity(name) { name readOnly }                      null unless the caller holds a role there
 //   users(ids) { edges { node { id username } } }       names of users by id
 //   serverInfo { frontendHost }
+//   entity(name) { secrets { entityId name createdAt } }  names only, for admins of the entity
+//   insertSecret(input: { entityName, secretName, secretValue }) { success }  the Weave UI's
+//                                                       "save as team secret"; admins only
 // Projects exist in Weft as soon as something is written to them, so upsertModel creates
 // nothing: it answers the project when the caller may write it, and W&B's permission error
 // otherwise.
@@ -22,6 +25,7 @@ import { InvalidRequestError } from '../../api/errors.js';
 import { GRAPHQL_MAX_FIELDS, GRAPHQL_MAX_TOKENS, MAX_FILTER_LENGTH } from '../../api/limits.js';
 import type { Grant } from '../../storage/auth/auth-store.js';
 import { mayAccessProject, type Access } from '../auth/auth-access.js';
+import type { SecretsService } from '../secrets/secret-service.js';
 
 const SCHEMA = buildSchema(`
   type Query {
@@ -35,9 +39,13 @@ const SCHEMA = buildSchema(`
   type Mutation {
     upsertModel(input: UpsertModelInput!): UpsertModelPayload
     upsertProject(input: UpsertModelInput!): UpsertModelPayload
+    insertSecret(input: InsertSecretInput!): InsertSecretPayload
   }
   type User { id: ID! username: String name: String defaultEntity: Entity }
-  type Entity { id: ID! name: String! readOnly: Boolean }
+  type Entity { id: ID! name: String! readOnly: Boolean secrets: [Secret!] }
+  type Secret { entityId: ID! name: String! createdAt: String }
+  input InsertSecretInput { entityName: String! secretName: String! secretValue: String! }
+  type InsertSecretPayload { success: Boolean! }
   type Project { id: ID! name: String! entityName: String! description: String entity: Entity }
   type ServerInfo { frontendHost: String }
   input UpsertModelInput { id: String name: String entityName: String description: String repo: String }
@@ -59,6 +67,8 @@ export interface GraphqlDeps {
   readonly frontendHost: string;
   /** Names of stored users by id. */
   readonly usernames: (ids: readonly string[]) => Promise<Map<string, string>>;
+  /** The entities' secrets; its own checks (admin of the entity) apply. */
+  readonly secrets: Pick<SecretsService, 'set' | 'list'>;
 }
 
 export interface GraphqlRequest {
@@ -130,7 +140,13 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
     const grants = caller.access.grants.filter((g) => g.entity === name);
     if (!caller.access.all && grants.length === 0) return null;
     const writesAll = caller.access.all || grants.some((g) => g.project === null && g.role !== 'reader');
-    return { id: name, name, readOnly: !writesAll };
+    const secrets = async () =>
+      (await deps.secrets.list(name, caller.access)).secrets.map((s) => ({
+        entityId: name,
+        name: s.name,
+        createdAt: s.created_at,
+      }));
+    return { id: name, name, readOnly: !writesAll, secrets };
   };
   const projectOf = (entityName: string, name: string) => ({
     id: `${entityName}/${name}`,
@@ -181,6 +197,14 @@ export async function executeGraphql(req: GraphqlRequest, caller: GraphqlCaller,
     },
     upsertModel: upsert,
     upsertProject: upsert,
+    insertSecret: async ({ input }: { input: { entityName: string; secretName: string; secretValue: string } }) => {
+      await deps.secrets.set(
+        { entity: input.entityName, name: input.secretName, value: input.secretValue },
+        caller.access,
+        caller.userId,
+      );
+      return { success: true };
+    },
   };
   const document = boundedDocument(req);
   if (!('kind' in document)) return document;
