@@ -26,6 +26,7 @@ import * as engine from './engine.js';
 import * as otlp from './otlp.js';
 import * as agents from './agents.js';
 import * as agentsUi from './agents-ui.js';
+import * as completions from './completions.js';
 
 type Bench = (opts: BenchOptions) => Promise<BenchResult>;
 /** In run order; the aliases are what the command line accepts. */
@@ -42,6 +43,7 @@ const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; 
   { name: 'costs', aliases: ['costs'], run: costs.run, seeded: true },
   { name: 'calls-sort', aliases: ['calls-sort', 'sort'], run: callsSort.run, seeded: true },
   { name: 'ui', aliases: ['ui'], run: ui.run, seeded: true },
+  { name: 'completions', aliases: ['completions', 'models'], run: completions.run, seeded: false },
   // Not part of a plain `npm run bench`: it needs chdb (~550 MB), installed on first use.
   { name: 'engine', aliases: ['engine', 'clickhouse'], run: engine.run, seeded: true },
   // Not part of a plain `npm run bench` either: its own 1,000,000-span dataset (cached), read on
