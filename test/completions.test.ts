@@ -19,10 +19,13 @@ const ENTITY = PROJECT.split('/')[0]!;
 const SECRET = `sk-standin-${randomBytes(12).toString('hex')}`;
 const ENV_SECRET = `sk-env-${randomBytes(12).toString('hex')}`;
 let standin: ModelStandin;
-/** Answers 401, hangs, or redirects to a private address, by path. */
+/** Answers 401, hangs, redirects to a private address, or streams one chunk and holds, by path. */
 let trouble: Server;
 let troubleUrl: string;
 let t: TestApp;
+/** Resolves when the provider's held stream (/drip/) is closed by its client, Weft. */
+let dripClosed: Promise<void>;
+let onDripClosed = () => {};
 
 const hostOf = (url: string) => new URL(url).host;
 const jsonl = (text: string) =>
@@ -62,6 +65,15 @@ before(async () => {
   standin = await startModelStandin();
   trouble = createServer((req, res) => {
     if (req.url?.startsWith('/hang/')) return; // never answers
+    if (req.url?.startsWith('/drip/')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const delta = { role: 'assistant', content: 'Once' };
+      res.write(
+        `data: ${JSON.stringify({ id: 'd', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
+      );
+      res.on('close', () => onDripClosed());
+      return;
+    }
     if (req.url?.startsWith('/redirect/')) {
       res.writeHead(307, { location: 'http://10.9.9.9/v1/chat/completions' });
       return res.end();
@@ -276,6 +288,34 @@ test('failures are 200 with response.error, as Weave answers them, and never hol
       assert.match(String(call.exception), error, model);
     }
   }
+});
+
+test('a client leaving the stream stops the provider’s stream; the call ends saying so', async () => {
+  await provider('drip', `${troubleUrl}/drip/v1`);
+  dripClosed = new Promise<void>((r) => (onDripClosed = r));
+  const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const abort = new AbortController();
+  const res = await fetch(`${url}/completions/create_stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      project_id: PROJECT,
+      inputs: { model: 'custom::drip::gpt-standin', messages: [user('a long story')] },
+    }),
+    signal: abort.signal,
+  });
+  const reader = res.body!.getReader();
+  let text = '';
+  while (!text.includes('Once')) text += new TextDecoder().decode((await reader.read()).value);
+  const meta = JSON.parse(text.split('\n')[0]!)._meta;
+  abort.abort();
+  await dripClosed;
+  // The call's end is written once the stream is torn down.
+  let call: any;
+  for (let i = 0; i < 100 && !(call = await readCall(meta.weave_call_id)).ended_at; i++)
+    await new Promise((r) => setTimeout(r, 20));
+  assert.equal(call.exception, 'The client closed the stream');
+  assert.equal(call.output.choices[0].message.content, 'Once');
 });
 
 test('/completions/models: builtin providers and the project’s own, with which secret is set', async () => {

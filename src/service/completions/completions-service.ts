@@ -11,6 +11,7 @@ import type { SafeFetch } from '../../outbound/safe-fetch.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import type { Caller, CallsService } from '../calls/calls-service.js';
 import type { SecretsService } from '../secrets/secret-service.js';
+import { abortableReadable } from './abortable-readable.js';
 import { ChunkAggregate } from './chunk-aggregate.js';
 import { startCompletionCall, type TrackedCall } from './completion-call.js';
 import { listModels } from './completion-models.js';
@@ -28,6 +29,7 @@ export interface CompletionsDeps {
 }
 
 type Dict = Record<string, unknown>;
+const CLIENT_LEFT = 'The client closed the stream';
 
 /** The answer's `response` for a failure: its message, and the provider's status when it sent one. */
 export function failure(err: unknown): Dict {
@@ -135,20 +137,18 @@ export function createCompletionsService(deps: CompletionsDeps) {
             yield line(chunk);
           }
         } catch (err) {
-          const f = abort.signal.aborted ? { error: 'The client closed the stream' } : failure(err);
+          const f = abort.signal.aborted ? { error: CLIENT_LEFT } : failure(err);
           error = String(f.error);
           if (!abort.signal.aborted) yield line(f);
         } finally {
-          // Runs on the stream's end, its failure and the client's leaving alike.
+          // Runs on the stream's end, its failure and the client's leaving alike (which may
+          // come while the generator waits at a yield, past the catch).
+          if (error === null && abort.signal.aborted) error = CLIENT_LEFT;
           const output = error === null ? sum.completion() : { ...sum.completion(), error };
           await call?.end(output, prepared.route.usageKey, error);
         }
       }
-      const out = Readable.from(lines(), { objectMode: false });
-      out.once('close', () => {
-        if (!out.readableEnded) abort.abort();
-      });
-      return out;
+      return abortableReadable(lines(), abort);
     },
 
     models: (projectId: string) => listModels(deps, projectId),
