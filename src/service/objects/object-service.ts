@@ -6,6 +6,7 @@ import type { ObjectSortField, ObjectsQuery, ObjectStore } from '../../storage/o
 import { canonicalJson, strDigest } from '../json/digest.js';
 import { assertSafeFileKeys, objectKind, resolveObjectClasses } from './object-classes.js';
 import { objJson } from './object-format.js';
+import { checkMonitorQuery, isMonitorClass } from './monitor-query.js';
 import { parseSelector, validateAliases, validateObjectId, validateTags } from './object-names.js';
 import { formatTimestamp, nowMicros } from '../../time.js';
 
@@ -38,6 +39,7 @@ export async function createObject(
     obj.val,
     obj.builtin_object_class ?? obj.set_base_object_class ?? null,
   );
+  if (isMonitorClass(classes)) checkMonitorQuery(stored);
   const val = canonicalizeVal(stored);
   const digest = strDigest(val);
   if (obj.expected_digest != null && obj.expected_digest !== digest) {
