@@ -80,6 +80,18 @@ const SEED: { readonly [K in ResourceKey]: (t: TestApp, projectId: string) => Pr
     });
     assert.equal(res.statusCode, 201, res.body);
   },
+  scoreJobs: async (t, p) => {
+    const job = {
+      project_id: p,
+      monitor_id: 'm',
+      monitor_digest: 'd',
+      scorer_ref: `weave:///${p}/object/s:d`,
+      target_kind: 'call' as const,
+      target_id: 'c',
+      created_at: Date.now() * 1000,
+    };
+    assert.equal(await t.store.scoreJobs.enqueue([job]), 1);
+  },
   secrets: async (t) =>
     ok(await t.post('/admin/secrets/set', { entity: 'resources', name: 'RESOURCE_KEY', value: 'v' })),
   auth: async (t) => {

@@ -85,6 +85,12 @@ export const RESOURCES: { readonly [K in ResourceKey]: ResourcePolicy } = {
     metrics: { skip: 'its spans count in weft_spans_written_total; each import answers its own status' },
     perProject: true,
   },
+  scoreJobs: {
+    copy: { skip: 'scoring work and its record: the target scores its own monitors anew' },
+    purgeExpired: { skip: 'a record that a target was scored, kept while its monitor version is' },
+    metrics: { skip: 'counted by the signals worker, not as writes' },
+    perProject: true,
+  },
   secrets: {
     // Sealed, with each project's entity: they open on the target under the source's key.
     copy: ['secrets'],

@@ -12,6 +12,7 @@ import type { AuthStore } from './auth/auth-store.js';
 import type { SpanStore } from './spans/span-store.js';
 import type { HistoricalTurnStore } from './historical-turns/historical-turn-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
+import type { ScoreJobStore } from './signals/score-job-store.js';
 
 /**
  * What an engine reports for /metrics. Both figures come from the engine because only it
@@ -47,6 +48,7 @@ export interface ResourceStores {
   readonly spans: SpanStore;
   readonly historicalTurns: HistoricalTurnStore;
   readonly secrets: SecretStore;
+  readonly scoreJobs: ScoreJobStore;
 }
 
 export type ResourceKey = keyof ResourceStores;

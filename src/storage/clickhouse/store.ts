@@ -3,6 +3,7 @@
 // Weft keeps no state of its own beside it: several Weft processes on one database are
 // replicas. Opening it creates the database and applies the migrations it lacks.
 import { createClickHouseSecretStore } from './secrets/secret-store.js';
+import { createClickHouseScoreJobStore } from './signals/score-job-store.js';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Store } from '../store.js';
 import { connectClickHouse, selectRows, type ClickHouseConnection } from './engine/client.js';
@@ -60,6 +61,7 @@ export function clickHouseStores(
     spans: createClickHouseSpanStore(client, database, mode),
     historicalTurns: createClickHouseHistoricalTurnStore(client, database),
     secrets: createClickHouseSecretStore(client, database),
+    scoreJobs: createClickHouseScoreJobStore(client, database),
     stats: {
       // The parts of the server Weft talks to (on a cluster, that node's share).
       async sizeBytes() {
@@ -84,6 +86,7 @@ export function clickHouseStores(
         'project_settings',
         'spans',
         'historical_turns',
+        'score_jobs',
       ].map((t) => `SELECT DISTINCT project_id AS p FROM ${db}.${t}`);
       from.push(`SELECT DISTINCT pricing_level_id AS p FROM ${db}.llm_token_prices WHERE pricing_level = 'project'`);
       return (await selectRows<{ p: string }>(client, `SELECT DISTINCT p FROM (${from.join(' UNION ALL ')})`)).map(

@@ -2,6 +2,7 @@
 // run on this thread's connection, reads that may scan on the reader threads
 // (sqlite/engine/read-threads.ts), and every write goes through the one writer (sqlite/engine/writer.ts).
 import { createSqliteSecretStore } from './secrets/secret-store.js';
+import { createSqliteScoreJobStore } from './signals/score-job-store.js';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store.js';
@@ -30,7 +31,8 @@ const PROJECT_IDS = `SELECT DISTINCT project_id AS p FROM calls UNION SELECT DIS
   UNION SELECT DISTINCT project_id FROM tables UNION SELECT DISTINCT project_id FROM files
   UNION SELECT DISTINCT project_id FROM feedback UNION SELECT DISTINCT project_id FROM project_settings
   UNION SELECT DISTINCT pricing_level_id FROM llm_token_prices WHERE pricing_level = 'project'
-  UNION SELECT DISTINCT project_id FROM spans UNION SELECT DISTINCT project_id FROM historical_turns`;
+  UNION SELECT DISTINCT project_id FROM spans UNION SELECT DISTINCT project_id FROM historical_turns
+  UNION SELECT DISTINCT project_id FROM score_jobs`;
 
 /** Bytes of a file, 0 when it does not exist (the WAL between checkpoints may not). */
 const fileBytes = (path: string) =>
@@ -83,6 +85,7 @@ export function createSqliteStore(
     spans: createSqliteSpanStore(db, reads, writer),
     historicalTurns: createSqliteHistoricalTurnStore(db, writer),
     secrets: createSqliteSecretStore(db, writer),
+    scoreJobs: createSqliteScoreJobStore(db, writer),
     stats: { sizeBytes: () => databaseBytes(db, path), onCommit: writer.onCommit },
     health: () => writer.health(),
     async projectIds() {

@@ -16,6 +16,7 @@ import { spanWrites } from '../spans/span-writes.js';
 import { spanPurges } from '../spans/span-purge.js';
 import { historicalTurnWrites } from '../historical-turns/historical-turn-writes.js';
 import { secretWrites } from '../secrets/secret-writes.js';
+import { scoreJobWrites } from '../signals/score-job-writes.js';
 
 export function createWriteProcedures(db: SqliteDb) {
   return {
@@ -31,6 +32,7 @@ export function createWriteProcedures(db: SqliteDb) {
     ...spanPurges(db),
     ...historicalTurnWrites(db),
     ...secretWrites(db),
+    ...scoreJobWrites(db),
   };
 }
 

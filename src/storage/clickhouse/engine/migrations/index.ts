@@ -27,6 +27,7 @@ import { MIGRATION_8 } from './008-conversation-messages.js';
 import { MIGRATION_9 } from './009-search-indexes.js';
 import { MIGRATION_10 } from './010-first-message-traces.js';
 import { MIGRATION_11 } from './011-secrets.js';
+import { MIGRATION_12 } from './012-score-jobs.js';
 
 export interface ChMigration {
   readonly version: number;
@@ -51,6 +52,7 @@ export const CLICKHOUSE_MIGRATIONS: readonly ChMigration[] = [
   MIGRATION_9,
   MIGRATION_10,
   MIGRATION_11,
+  MIGRATION_12,
 ];
 
 /** A statement, and the one run instead when it fails (an alter's fallback, ddl.ts ChAlter). */

@@ -25,6 +25,7 @@ import { MIGRATION_21 } from './021-conversation-messages.js';
 import { MIGRATION_22 } from './022-span-message-backlog.js';
 import { MIGRATION_23 } from './023-span-owner-conversations.js';
 import { MIGRATION_24 } from './024-secrets.js';
+import { MIGRATION_25 } from './025-score-jobs.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -51,4 +52,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_22,
   MIGRATION_23,
   MIGRATION_24,
+  MIGRATION_25,
 ];

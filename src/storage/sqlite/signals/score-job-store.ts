@@ -1,0 +1,35 @@
+// The scoring queue on SQLite (migration 25): writes through the writer (score-job-writes.ts),
+// reads here.
+import type { ScoreJob, ScoreJobCounts, ScoreJobStore } from '../../signals/score-job-store.js';
+import { scoreJobKey } from '../../signals/score-job-key.js';
+import type { SqliteDb } from '../engine/database.js';
+import type { SqliteWriter } from '../engine/writer.js';
+
+const STATES = ['queued', 'running', 'done', 'failed'] as const;
+
+export function createSqliteScoreJobStore(db: SqliteDb, writer: SqliteWriter): ScoreJobStore {
+  const byState = db.prepare(
+    'SELECT state, count(*) AS n FROM score_jobs WHERE (? IS NULL OR project_id = ?) GROUP BY state',
+  );
+  const one = db.prepare(
+    `SELECT key, project_id, monitor_id, monitor_digest, scorer_ref, target_kind, target_id, state, attempts,
+       last_error, created_at FROM score_jobs WHERE key = ?`,
+  );
+  return {
+    async enqueue(jobs) {
+      if (jobs.length === 0) return 0;
+      return writer.run('scoreJobs.enqueue', [jobs.map((j) => ({ ...j, key: scoreJobKey(j) }))]);
+    },
+    claim: (owner, now, leaseMicros, limit) => writer.run('scoreJobs.claim', [owner, now, leaseMicros, limit]),
+    finish: (key, owner, state, error, now) => writer.run('scoreJobs.finish', [key, owner, state, error, now]),
+    retry: (key, owner, dueAt, error, now) => writer.run('scoreJobs.retry', [key, owner, dueAt, error, now]),
+    async counts(projectId) {
+      const out: Record<string, number> = Object.fromEntries(STATES.map((s) => [s, 0]));
+      for (const r of byState.all(projectId, projectId) as { state: string; n: number }[]) out[r.state] = r.n;
+      return out as unknown as ScoreJobCounts;
+    },
+    async get(key) {
+      return (one.get(key) as ScoreJob | undefined) ?? null;
+    },
+  };
+}
