@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/test-app.js';
 
 const WEAVE_ENTRY = createRequire(import.meta.url).resolve('weave');
 
@@ -16,8 +16,8 @@ export interface WeftServer {
   close(): Promise<void>;
 }
 
-export async function startWeftServer(): Promise<WeftServer> {
-  const t = await startTestApp();
+export async function startWeftServer(opts: TestAppOptions = {}): Promise<WeftServer> {
+  const t = await startTestApp(opts);
   const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
   return { url, t, close: () => t.close() };
 }

@@ -417,6 +417,11 @@ test('a conversation reads as a chat; a turn opens as a waterfall of its spans',
     (await page.locator('[data-testid=span-row]').allInnerTexts()).map((t) => t.split('\n')[0]!.trim()),
     ['invoke_agent support', 'chat gpt-4o gpt-4o · 112 tok', 'execute_tool get_invoice'],
   );
+  // The model call (and only it) opens in the playground.
+  assert.match(
+    (await page.locator('[data-testid=span-playground]').getAttribute('href')) ?? '',
+    /\/playground\?span=[0-9a-f]{32}(%3A|:)[0-9a-f]{16}$/,
+  );
   await shot(page, 'conversation-turn-light');
   const dark = await openPage(browser, w.url, { theme: 'dark' });
   await dark.page.goto(page.url());

@@ -15,6 +15,7 @@ import { parseThreadsSearch } from './threads/threadsSearch';
 import { parseCompareSearch } from './compare/compareSearch';
 import { parseAgentsSearch, parseConversationSearch, parseConversationsSearch } from './agents/agentsSearch';
 import { prefetchConversationStart } from './agents/conversationStart';
+import { parsePlaygroundSearch } from './playground/playgroundSearch';
 
 const root = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 const route = <P extends string>(path: P) => ({ getParentRoute: () => root, path });
@@ -108,6 +109,15 @@ const routes = [
   createRoute({
     ...route('$entity/$project/agents/$agent'),
     component: lazyRouteComponent(() => import('./agents/AgentPage'), 'AgentPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/playground'),
+    validateSearch: parsePlaygroundSearch,
+    component: lazyRouteComponent(() => import('./playground/PlaygroundPage'), 'PlaygroundPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/settings/providers'),
+    component: lazyRouteComponent(() => import('./settings/ProvidersPage'), 'ProvidersPage'),
   }),
 ] as const;
 

@@ -1,6 +1,7 @@
 // `?turn=`: one turn's spans as a waterfall: each span under its parent, a bar from its start
 // to its end on the turn's time axis, with its operation, model, tokens and status.
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { formatDuration, formatTokens } from '../format';
 import { StatusDot } from '../shell/icons';
 import { and, eq } from './agentsApi';
@@ -9,6 +10,8 @@ import type { AgentSpansQueryRes } from '../api/types';
 import styles from './Conversation.module.css';
 
 type Span = Record<string, unknown> & { span_id: string; parent_span_id: string | null };
+/** Model calls: what the playground opens (`?span=`). */
+const MODEL_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
 const ms = (iso: unknown) => (typeof iso === 'string' ? new Date(iso).getTime() : null);
 
 /** Spans in tree order (children by start under their parent), with their depth. */
@@ -31,6 +34,7 @@ function treeOrder(spans: Span[]): { span: Span; depth: number }[] {
 }
 
 export function TurnWaterfall({ projectId, traceId }: { projectId: string; traceId: string }) {
+  const [entity, project] = projectId.split('/') as [string, string];
   const q = useQuery({
     queryKey: ['turn-spans', projectId, traceId],
     queryFn: async ({ signal }) =>
@@ -67,11 +71,25 @@ export function TurnWaterfall({ projectId, traceId }: { projectId: string; trace
         return (
           <div key={s.span_id} className={styles.spanRow} data-testid="span-row" data-span={s.span_id}>
             <div className={styles.spanName} style={{ paddingLeft: depth * 14 }} title={String(s.span_name)}>
-              <StatusDot status={s.status_code === 'ERROR' ? 'error' : 'success'} /> {String(s.span_name)}
-              <span className={styles.facts}>
-                {' '}
-                {[s.request_model, tokens > 0 ? `${formatTokens(tokens)} tok` : ''].filter(Boolean).join(' · ')}
+              <span className={styles.spanLabel}>
+                <StatusDot status={s.status_code === 'ERROR' ? 'error' : 'success'} /> {String(s.span_name)}
+                <span className={styles.facts}>
+                  {' '}
+                  {[s.request_model, tokens > 0 ? `${formatTokens(tokens)} tok` : ''].filter(Boolean).join(' · ')}
+                </span>
               </span>
+              {MODEL_OPERATIONS.has(String(s.operation_name)) && (
+                <Link
+                  to="/$entity/$project/playground"
+                  params={{ entity, project }}
+                  search={{ span: `${traceId}:${s.span_id}` }}
+                  className={styles.spanAction}
+                  title="Open this model call in the playground"
+                  data-testid="span-playground"
+                >
+                  playground
+                </Link>
+              )}
             </div>
             <div className={styles.track}>
               <div

@@ -19,7 +19,12 @@ function headers(json: boolean): Record<string, string> {
   return h;
 }
 
-async function failure(res: Response): Promise<ApiError> {
+/** `ownRefusal`: the caller answers a 401/403 itself (an admin-only field), so the shell does not ask for a key. */
+export interface RequestOptions {
+  ownRefusal?: boolean;
+}
+
+async function failure(res: Response, opts: RequestOptions = {}): Promise<ApiError> {
   let reason = res.statusText || 'Request failed';
   try {
     const body = (await res.json()) as { reason?: unknown; detail?: unknown };
@@ -33,7 +38,7 @@ async function failure(res: Response): Promise<ApiError> {
   } catch {
     // Not JSON: keep the status text.
   }
-  if (res.status === 401 || res.status === 403) reportRefused(res.status, reason);
+  if ((res.status === 401 || res.status === 403) && !opts.ownRefusal) reportRefused(res.status, reason);
   return new ApiError(res.status, reason);
 }
 
@@ -43,9 +48,14 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   return (await res.json()) as T;
 }
 
-export async function postJson<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+export async function postJson<T>(
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+  opts: RequestOptions = {},
+): Promise<T> {
   const res = await fetch(path, { method: 'POST', headers: headers(true), body: JSON.stringify(body), signal });
-  if (!res.ok) throw await failure(res);
+  if (!res.ok) throw await failure(res, opts);
   return (await res.json()) as T;
 }
 

@@ -79,3 +79,23 @@ export type AgentSpanStatsRes = StaticOfSchema<typeof AgentSpanStatsResDef>;
 export type AgentConversationChatReq = StaticOfSchema<typeof AgentConversationChatReqDef>;
 export type AgentConversationChatRes = StaticOfSchema<typeof AgentConversationChatResDef>;
 export type AgentTurn = StaticOfSchema<typeof AgentTraceChatResDef>;
+// The model routes (the playground) and the objects and secrets they are configured with.
+import type {
+  CompletionsModelsReq as CompletionsModelsReqDef,
+  CompletionsModelsRes,
+} from '../../../src/api/completions.js';
+import type { ObjCreateRes as ObjCreateResDef } from '../../../src/api/objects.js';
+export type { ObjCreateReq } from '../../../src/api/objects.js';
+import type {
+  SecretListReq as SecretListReqDef,
+  SecretListRes as SecretListResDef,
+  SecretSetReq as SecretSetReqDef,
+} from '../../../src/api/secrets.js';
+export type { CompletionsCreateReq, CompletionsModelsRes } from '../../../src/api/completions.js';
+export type CompletionsModelsReq = StaticOfSchema<typeof CompletionsModelsReqDef>;
+export type CompletionProvider = CompletionsModelsRes['providers'][number];
+export type CompletionModel = CompletionProvider['models'][number];
+export type ObjCreateRes = StaticOfSchema<typeof ObjCreateResDef>;
+export type SecretSetReq = StaticOfSchema<typeof SecretSetReqDef>;
+export type SecretListReq = StaticOfSchema<typeof SecretListReqDef>;
+export type SecretListRes = StaticOfSchema<typeof SecretListResDef>;

@@ -16,6 +16,7 @@ import { callStatus, latencyMs, totalCost } from './callFacts';
 import { UsageTable } from './UsageTable';
 import { CallReactions } from './CallReactions';
 import { AgentSpansLink } from './AgentSpansLink';
+import { PlaygroundLink } from './PlaygroundLink';
 import { FeedbackPanel } from './FeedbackPanel';
 import styles from './CallDetail.module.css';
 
@@ -80,7 +81,10 @@ export const CallDetail = memo(function CallDetail({
         )}
       </div>
       <AgentSpansLink projectId={projectId} callId={call.id} />
-      <CallReactions projectId={projectId} callId={call.id} />
+      <div className={styles.actions}>
+        <CallReactions projectId={projectId} callId={call.id} />
+        <PlaygroundLink projectId={projectId} call={call} />
+      </div>
       <nav className={styles.tabs} role="tablist">
         {TABS.map((t) => (
           <button

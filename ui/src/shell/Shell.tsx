@@ -10,14 +10,16 @@ import { ShortcutsDialog } from './ShortcutsDialog';
 import { MoonIcon, SunIcon } from './icons';
 import styles from './Shell.module.css';
 
-/** The sections of a project, in the header. */
+/** The sections of a project, in the header, with the key that goes there after `g` (`g p` is the projects). */
 const SECTIONS = [
-  ['/$entity/$project/calls', 'Calls'],
-  ['/$entity/$project/threads', 'Threads'],
-  ['/$entity/$project/agents', 'Agents'],
-  ['/$entity/$project/evaluations', 'Evaluations'],
-  ['/$entity/$project/objects', 'Objects'],
-  ['/$entity/$project/monitor', 'Monitor'],
+  ['/$entity/$project/calls', 'Calls', 'c'],
+  ['/$entity/$project/threads', 'Threads', 't'],
+  ['/$entity/$project/agents', 'Agents', 'a'],
+  ['/$entity/$project/evaluations', 'Evaluations', 'e'],
+  ['/$entity/$project/objects', 'Objects', 'o'],
+  ['/$entity/$project/monitor', 'Monitor', 'm'],
+  ['/$entity/$project/playground', 'Playground', 'y'],
+  ['/$entity/$project/settings/providers', 'Providers', null],
 ] as const;
 
 /** True when a key press belongs to a text field, not to the page's shortcuts. */
@@ -48,7 +50,7 @@ export function Shell() {
       }
       if (Date.now() - pendingG.current < 1000) {
         if (e.key === 'p') void navigate({ to: '/' });
-        const section = SECTIONS.find(([, label]) => label[0]!.toLowerCase() === e.key);
+        const section = SECTIONS.find(([, , key]) => key === e.key);
         if (section && params.entity && params.project)
           void navigate({ to: section[0], params: { entity: params.entity, project: params.project } });
       }

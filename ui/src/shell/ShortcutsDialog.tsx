@@ -4,7 +4,10 @@ import styles from './Shell.module.css';
 const SHORTCUTS: readonly [string, string][] = [
   ['?', 'Show this list'],
   ['g p', 'Go to projects'],
-  ['g c / g t / g e / g o / g m', 'Go to the calls, threads, evaluations, objects or monitor of this project'],
+  [
+    'g c / g t / g a / g e / g o / g m / g y',
+    'Go to the calls, threads, agents, evaluations, objects, monitor or playground of this project',
+  ],
   ['/', 'Focus the filter'],
   ['j / ↓', 'Next call (or dataset row)'],
   ['k / ↑', 'Previous call (or dataset row)'],
