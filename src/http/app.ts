@@ -11,6 +11,7 @@ import { registerRetentionAndLimits } from './routes/project-routes.js';
 import { defaultUiDir } from './routes/ui-routes.js';
 import { ROUTE_BINDINGS } from './routes/index.js';
 import { createServices } from '../service/services.js';
+import { SIGNALS_DEFAULTS } from '../service/signals/signals-service.js';
 import { registerAuthGuard } from './auth-guard.js';
 import { registerRateLimit } from './rate-limit.js';
 import { fastifyLogging } from './request-log.js';
@@ -61,6 +62,8 @@ export interface AppDeps {
     >;
   /** Where log lines go (default: stdout). */
   readonly logDestination?: LogDestination;
+  /** The signals worker's bounds (default: SIGNALS_DEFAULTS). */
+  readonly signals?: { readonly concurrency?: number; readonly pollMs?: number };
   /** Where WEFT_PROVIDER_<NAME>_BASE_URL and WEFT_SECRET_<NAME> are read (default: process.env). */
   readonly env?: NodeJS.ProcessEnv;
   /** The built web UI's directory (default: <package root>/dist/ui); null: none, the UI answers 503. */
@@ -108,7 +111,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secretsKey: secretsKeySource(deps.config.secretsKey ?? null, deps.config.dataDir ?? DEFAULTS.dataDir),
     outboundAllowedHosts: deps.config.outboundAllowedHosts ?? DEFAULTS.outboundAllowedHosts,
     env: deps.env ?? process.env,
+    signals: {
+      concurrency: deps.signals?.concurrency ?? SIGNALS_DEFAULTS.concurrency,
+      pollMs: deps.signals?.pollMs ?? SIGNALS_DEFAULTS.pollMs,
+      log: (message, err) => app.log.error({ err }, message),
+    },
   });
+  services.signals.start();
+  app.addHook('onClose', () => services.signals.stop());
   const opts = {
     bodyLimit: deps.config.bodyLimit,
     defaultEntity: deps.config.defaultEntity ?? null,

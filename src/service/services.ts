@@ -12,6 +12,7 @@ import { createRetentionService, type RetentionService } from './retention/reten
 import { createSecretsService, type SecretsService } from './secrets/secret-service.js';
 import { createCompletionsService, type CompletionsService } from './completions/completions-service.js';
 import { createSafeFetch } from '../outbound/safe-fetch.js';
+import { createSignalsService, type SignalsOptions, type SignalsService } from './signals/signals-service.js';
 
 export interface Services {
   /** For the services that are functions over a sub-store (objects, tables, files, refs, threads). */
@@ -24,6 +25,7 @@ export interface Services {
   readonly historicalTurns: HistoricalTurnsService;
   readonly secrets: SecretsService;
   readonly completions: CompletionsService;
+  readonly signals: SignalsService;
 }
 
 export interface ServiceOptions {
@@ -33,26 +35,34 @@ export interface ServiceOptions {
   readonly outboundAllowedHosts: readonly string[];
   /** Where WEFT_PROVIDER_<NAME>_BASE_URL and WEFT_SECRET_<NAME> are read. */
   readonly env: NodeJS.ProcessEnv;
+  /** The signals worker's bounds and where it logs. */
+  readonly signals: SignalsOptions;
 }
 
 export function createServices(store: Store, opts: ServiceOptions): Services {
-  const calls = createCallsService(store);
+  // The signals service hears of written calls; it is built after the services it uses.
+  let signals: SignalsService | null = null;
+  const calls = createCallsService(store, { onWritten: (parts) => void signals?.callsWritten(parts) });
   const secrets = createSecretsService({ store: store.secrets, key: opts.secretsKey, env: opts.env });
+  const feedback = createFeedbackService(store.feedback, { complete: createAgentFeedbackEnricher(store.spans) });
+  const completions = createCompletionsService({
+    objects: store.objects,
+    secrets,
+    calls,
+    fetch: createSafeFetch({ allowedHosts: opts.outboundAllowedHosts }),
+    env: opts.env,
+  });
+  signals = createSignalsService({ store, calls, feedback, completions }, opts.signals);
   return {
     store,
     calls,
-    feedback: createFeedbackService(store.feedback, { complete: createAgentFeedbackEnricher(store.spans) }),
+    feedback,
     costs: createCostService(store.costs),
     retention: createRetentionService(store),
     agents: createAgentsService(store.spans, store.costs, store.feedback),
     historicalTurns: createHistoricalTurnsService(store.spans, store.historicalTurns),
     secrets,
-    completions: createCompletionsService({
-      objects: store.objects,
-      secrets,
-      calls,
-      fetch: createSafeFetch({ allowedHosts: opts.outboundAllowedHosts }),
-      env: opts.env,
-    }),
+    completions,
+    signals,
   };
 }

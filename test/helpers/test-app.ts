@@ -86,6 +86,8 @@ export interface TestAppOptions {
   outboundAllowedHosts?: readonly string[];
   /** The environment the server reads WEFT_PROVIDER_* and WEFT_SECRET_* from (default: none). */
   env?: NodeJS.ProcessEnv;
+  /** The signals worker's bounds (default: the server's). */
+  signals?: { concurrency?: number; pollMs?: number };
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -119,6 +121,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       outboundAllowedHosts: opts.outboundAllowedHosts ?? [],
     },
     env: opts.env ?? {},
+    ...(opts.signals ? { signals: opts.signals } : {}),
     ...(opts.uiDir !== undefined ? { uiDir: opts.uiDir } : {}),
     ...(opts.log ? { logDestination: opts.log.destination } : {}),
   });

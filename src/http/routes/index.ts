@@ -38,7 +38,7 @@ export const ROUTE_BINDINGS: { readonly [G in RouteGroup]: BindGroup } = {
   meta: (app, s) => registerMetaRoutes(app, s.store),
   calls: (app, s) => registerCallRoutes(app, s.calls),
   callsV2: (app, s) => registerCallV2Routes(app, s.calls),
-  objects: (app, s) => registerObjectRoutes(app, s.store),
+  objects: (app, s) => registerObjectRoutes(app, s.store, (p) => s.signals.objectWritten(p)),
   feedback: (app, s) => registerFeedbackRoutes(app, s.feedback),
   tables: (app, s) => registerTableRoutes(app, s.store),
   files: (app, s) => registerFileRoutes(app, s.store),

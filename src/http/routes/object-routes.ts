@@ -14,9 +14,18 @@ import {
 } from '../../service/objects/object-service.js';
 import { bindRoute, RawJson } from '../bind-route.js';
 
-export function registerObjectRoutes(app: FastifyInstance, store: Store): void {
+/** `onCreated`: told of each version written (a monitor switched on or off acts at once). */
+export function registerObjectRoutes(
+  app: FastifyInstance,
+  store: Store,
+  onCreated: (projectId: string) => void = () => {},
+): void {
   const objects = store.objects;
-  bindRoute(app, r.objCreate, async (body, ctx) => createObject(objects, body, ctx.userId));
+  bindRoute(app, r.objCreate, async (body, ctx) => {
+    const created = await createObject(objects, body, ctx.userId);
+    onCreated(body.obj.project_id);
+    return created;
+  });
   bindRoute(app, r.objRead, async (body) => new RawJson(await readObject(objects, body)));
   bindRoute(app, r.objsQuery, async (body) => new RawJson(await queryObjects(objects, body)));
   bindRoute(app, r.objDelete, async (body) => deleteObjects(objects, body));

@@ -48,7 +48,12 @@ function sameProject(path: ProjectPath, projectIds: readonly string[]): void {
     );
 }
 
-export function createCallsService(store: Store) {
+export interface CallsServiceOptions {
+  /** Told of every group of parts once written (the signals worker scores ended calls); must not throw. */
+  readonly onWritten?: (parts: readonly CallPart[]) => void;
+}
+
+export function createCallsService(store: Store, opts: CallsServiceOptions = {}) {
   /** User names of the calls' wb_user_ids: stored users (keys' users), else the caller's own. */
   async function usernamesOf(
     calls: readonly StoredCall[],
@@ -82,6 +87,7 @@ export function createCallsService(store: Store) {
   async function write(parts: readonly CallPart[]): Promise<void> {
     try {
       await store.calls.writeParts(parts);
+      opts.onWritten?.(parts);
     } catch (err) {
       if (err instanceof WriteQueueFullError)
         throw new ServiceUnavailableError('Too many call writes are waiting; retry shortly', 1);

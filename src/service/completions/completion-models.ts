@@ -3,29 +3,13 @@
 // saying whether the secret its key is read from is set for the project's entity. Names of
 // secrets only: never a value.
 import type { CompletionsModelsRes } from '../../api/completions.js';
-import type { ObjectsQuery, StoredObjectVersion } from '../../storage/objects/object-store.js';
+import type { StoredObjectVersion } from '../../storage/objects/object-store.js';
+import { latestOfClass } from '../objects/object-service.js';
 import { refUri } from '../refs/refs.js';
 import { BUILTIN_PROVIDERS, builtinBaseUrl } from './builtin-providers.js';
 import type { CompletionsDeps } from './completions-service.js';
 
 type Dict = Record<string, unknown>;
-
-const latestOf = (projectId: string, cls: string): ObjectsQuery => ({
-  projectId,
-  objectIds: null,
-  latestOnly: true,
-  isOp: false,
-  baseObjectClasses: [cls],
-  excludeBaseObjectClasses: null,
-  leafObjectClasses: null,
-  tags: null,
-  aliases: null,
-  sort: [{ field: 'object_id', direction: 'asc' }],
-  limit: 1000,
-  offset: null,
-  metadataOnly: false,
-  includeLabels: false,
-});
 
 const valOf = (v: StoredObjectVersion): Dict => (v.val === null ? {} : (JSON.parse(v.val) as Dict));
 
@@ -47,8 +31,8 @@ export async function listModels(
       models: p.models.map((id) => ({ id, provider: p.name, name: id.slice(id.indexOf('/') + 1), max_tokens: null })),
     });
   const [custom, models] = await Promise.all([
-    deps.objects.query(latestOf(projectId, 'Provider')),
-    deps.objects.query(latestOf(projectId, 'ProviderModel')),
+    deps.objects.query(latestOfClass(projectId, 'Provider')),
+    deps.objects.query(latestOfClass(projectId, 'ProviderModel')),
   ]);
   for (const v of custom) {
     const val = valOf(v);

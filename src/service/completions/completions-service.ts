@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { CompletionsCreateReq } from '../../api/completions.js';
+import { OutboundError, OutboundTimeoutError } from '../../outbound/outbound-error.js';
 import type { SafeFetch } from '../../outbound/safe-fetch.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import type { Caller, CallsService } from '../calls/calls-service.js';
@@ -33,6 +34,37 @@ const CLIENT_LEFT = 'The client closed the stream';
 
 /** The answer's `response` for a failure: its message, and the provider's status when it sent one. */
 export function failure(err: unknown): Dict {
+  return describeFailure(err).response;
+}
+
+/**
+ * A failure's answer, and whether the same request may succeed later (a timeout, a connection
+ * that failed, the provider's 408, 429 or 5xx), which the signals worker retries.
+ */
+export function describeFailure(err: unknown): { readonly response: Dict; readonly retryable: boolean } {
+  if (
+    err instanceof APIConnectionError &&
+    err.cause instanceof OutboundError &&
+    !(err instanceof APIConnectionTimeoutError)
+  )
+    return {
+      response: { error: `Could not reach the provider: ${err.cause.message}` },
+      retryable: isTransient(err.cause),
+    };
+  if (err instanceof APIError && err.status !== undefined) {
+    const s = err.status;
+    return { response: legacyFailure(err), retryable: s === 408 || s === 429 || s >= 500 };
+  }
+  return {
+    response: legacyFailure(err),
+    retryable: err instanceof APIConnectionError || err instanceof APIConnectionTimeoutError,
+  };
+}
+
+/** The outbound layer's own failures that pass: its timeouts (not its refusals or limits). */
+const isTransient = (e: OutboundError) => e instanceof OutboundTimeoutError;
+
+function legacyFailure(err: unknown): Dict {
   if (err instanceof CompletionSetupError) return { error: err.message };
   if (err instanceof APIConnectionTimeoutError) return { error: 'The provider did not answer in time' };
   if (err instanceof APIConnectionError) {
@@ -91,25 +123,34 @@ export function createCompletionsService(deps: CompletionsDeps) {
     conversation_id: req.conversation_id ?? null,
   });
 
+  /** The answer, and for a failure whether it may pass on a later try. */
+  async function complete(req: CompletionsCreateReq, caller: Caller) {
+    let prepared: Prepared;
+    try {
+      prepared = await prepare(req, false);
+    } catch (err) {
+      const f = describeFailure(err);
+      return { answer: answer(req, f.response, null), retryable: f.retryable };
+    }
+    const call = await track(req, caller);
+    let response: Dict;
+    let error: string | null = null;
+    let retryable = false;
+    try {
+      response = (await prepared.client.chat.completions.create(prepared.body as never)) as unknown as Dict;
+    } catch (err) {
+      ({ response, retryable } = describeFailure(err));
+      error = String(response.error);
+    }
+    await call?.end(response, prepared.route.usageKey, error);
+    return { answer: answer(req, response, call), retryable };
+  }
+
   return {
+    complete,
+
     async create(req: CompletionsCreateReq, caller: Caller) {
-      let prepared: Prepared;
-      try {
-        prepared = await prepare(req, false);
-      } catch (err) {
-        return answer(req, failure(err), null);
-      }
-      const call = await track(req, caller);
-      let response: Dict;
-      let error: string | null = null;
-      try {
-        response = (await prepared.client.chat.completions.create(prepared.body as never)) as unknown as Dict;
-      } catch (err) {
-        response = failure(err);
-        error = String(response.error);
-      }
-      await call?.end(response, prepared.route.usageKey, error);
-      return answer(req, response, call);
+      return (await complete(req, caller)).answer;
     },
 
     /** JSON Lines: `{_meta}` when tracked, then the provider's chunks, or one `{error}` line. */

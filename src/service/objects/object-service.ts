@@ -98,6 +98,26 @@ export function compileObjectsQuery(req: ObjQueryReq): ObjectsQuery {
   };
 }
 
+/** The latest live version of each object of a base class (at most 1,000, by object id). */
+export function latestOfClass(projectId: string, baseClass: string): ObjectsQuery {
+  return {
+    projectId,
+    objectIds: null,
+    latestOnly: true,
+    isOp: false,
+    baseObjectClasses: [baseClass],
+    excludeBaseObjectClasses: null,
+    leafObjectClasses: null,
+    tags: null,
+    aliases: null,
+    sort: [{ field: 'object_id', direction: 'asc' }],
+    limit: 1000,
+    offset: null,
+    metadataOnly: false,
+    includeLabels: false,
+  };
+}
+
 /** `{"objs": [ObjSchema...]}` as JSON text: live versions only. */
 export async function queryObjects(store: ObjectStore, req: ObjQueryReq): Promise<string> {
   const q = compileObjectsQuery(req);

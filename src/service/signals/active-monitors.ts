@@ -1,0 +1,89 @@
+// The monitors a project has switched on: the latest version of each Monitor object whose
+// `active` is true, read at most every MONITORS_MAX_AGE_MS per project (a monitor activated
+// through another server starts scoring within that time; one written through this server
+// at once, via `forget`).
+import type { ObjectStore, StoredObjectVersion } from '../../storage/objects/object-store.js';
+import type { Micros } from '../../time.js';
+import { stripBookkeeping, TURN_ENDED } from '../objects/monitor-query.js';
+import { latestOfClass } from '../objects/object-service.js';
+import { refUri } from '../refs/refs.js';
+
+export const MONITORS_MAX_AGE_MS = 2000;
+/** Projects whose monitors are remembered at once; past it the memory starts over. */
+const MAX_PROJECTS = 10_000;
+
+export interface ActiveMonitor {
+  readonly projectId: string;
+  readonly id: string;
+  readonly digest: string;
+  /** `weave:///<project>/object/<id>:<digest>`: the trigger_ref of what it writes. */
+  readonly ref: string;
+  /** Op refs (`…:*` any version) and the finished-turn literal. */
+  readonly opNames: readonly string[];
+  /** Its query without the SDK's bookkeeping keys, or null. */
+  readonly query: { $expr: Record<string, unknown> } | null;
+  readonly samplingRate: number;
+  /** Scorer object refs. */
+  readonly scorers: readonly string[];
+  /** Who wrote the version: the scores it asks for are written as theirs. */
+  readonly userId: string | null;
+  readonly createdAt: Micros;
+}
+
+type Dict = Record<string, unknown>;
+const isDict = (v: unknown): v is Dict => v !== null && typeof v === 'object' && !Array.isArray(v);
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+export function parseMonitor(v: StoredObjectVersion): ActiveMonitor | null {
+  if (v.val === null) return null;
+  const val = JSON.parse(v.val) as Dict;
+  if (val.active !== true) return null;
+  const [entity, project] = v.project_id.split('/') as [string, string];
+  const query = stripBookkeeping(val.query);
+  const rate = typeof val.sampling_rate === 'number' ? Math.min(1, Math.max(0, val.sampling_rate)) : 1;
+  return {
+    projectId: v.project_id,
+    id: v.object_id,
+    digest: v.digest,
+    ref: refUri({
+      kind: 'object',
+      entity,
+      project,
+      projectId: v.project_id,
+      name: v.object_id,
+      digest: v.digest,
+      extra: [],
+    }),
+    opNames: strings(val.op_names),
+    query: isDict(query) && isDict(query.$expr) ? { $expr: query.$expr } : null,
+    samplingRate: rate,
+    scorers: strings(val.scorers),
+    userId: v.wb_user_id,
+    createdAt: v.created_at,
+  };
+}
+
+export const scoresTurns = (m: ActiveMonitor) => m.opNames.includes(TURN_ENDED);
+
+export function createActiveMonitors(objects: ObjectStore) {
+  const cache = new Map<string, { at: number; monitors: Promise<ActiveMonitor[]> }>();
+  const load = async (projectId: string) =>
+    (await objects.query(latestOfClass(projectId, 'Monitor'))).flatMap((v) => parseMonitor(v) ?? []);
+  return {
+    of(projectId: string): Promise<ActiveMonitor[]> {
+      const hit = cache.get(projectId);
+      if (hit !== undefined && Date.now() - hit.at < MONITORS_MAX_AGE_MS) return hit.monitors;
+      const monitors = load(projectId);
+      if (cache.size >= MAX_PROJECTS) cache.clear();
+      cache.set(projectId, { at: Date.now(), monitors });
+      monitors.catch(() => cache.delete(projectId));
+      return monitors;
+    },
+    /** A monitor of the project was written here: read them again on next need. */
+    forget(projectId: string): void {
+      cache.delete(projectId);
+    },
+  };
+}
+
+export type ActiveMonitors = ReturnType<typeof createActiveMonitors>;

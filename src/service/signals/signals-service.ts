@@ -1,0 +1,84 @@
+// Signals: monitors that score what arrives. Finished calls become score jobs (call-trigger.ts)
+// in the durable queue (storage/signals), which the worker (score-worker.ts) runs: an
+// LLMAsAJudgeScorer through the completions path, its verdict written as feedback
+// (score-call-job.ts). Agent turns and remote scorers come next (issue 48).
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { CallPart } from '../../storage/calls/call-store.js';
+import type { Store } from '../../storage/store.js';
+import type { CallsService } from '../calls/calls-service.js';
+import type { CompletionsService } from '../completions/completions-service.js';
+import type { FeedbackService } from '../feedback/feedback-service.js';
+import { createActiveMonitors } from './active-monitors.js';
+import { createCallTrigger } from './call-trigger.js';
+import { scoreCallJob } from './score-call-job.js';
+import { createScoreWorker } from './score-worker.js';
+
+export interface SignalsOptions {
+  /** Jobs run at once (model calls in flight). */
+  readonly concurrency: number;
+  /** How often the queue is looked at when nothing woke the worker. */
+  readonly pollMs: number;
+  readonly log: (message: string, err?: unknown) => void;
+}
+
+export const SIGNALS_DEFAULTS = { concurrency: 4, pollMs: 5000, leaseMs: 300_000 } as const;
+
+export interface SignalsDeps {
+  readonly store: Store;
+  readonly calls: CallsService;
+  readonly feedback: FeedbackService;
+  readonly completions: CompletionsService;
+}
+
+export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
+  const monitors = createActiveMonitors(deps.store.objects);
+  const worker = createScoreWorker({
+    jobs: deps.store.scoreJobs,
+    owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    concurrency: opts.concurrency,
+    pollMs: opts.pollMs,
+    leaseMs: SIGNALS_DEFAULTS.leaseMs,
+    log: opts.log,
+    run: (job) =>
+      scoreCallJob(
+        {
+          objects: deps.store.objects,
+          calls: deps.store.calls,
+          callsService: deps.calls,
+          feedback: deps.feedback,
+          completions: deps.completions,
+        },
+        job,
+      ),
+  });
+  const callsEnded = createCallTrigger({
+    calls: deps.store.calls,
+    monitors,
+    jobs: deps.store.scoreJobs,
+    wake: () => worker.wake(),
+  });
+
+  return {
+    start: () => worker.start(),
+    /** An object of the project was written here: its monitors are read again on next need. */
+    objectWritten: (projectId: string) => monitors.forget(projectId),
+    stop: () => worker.stop(),
+    /** After calls were written: the ended ones may be scored. Never throws; errors are logged. */
+    callsWritten(parts: readonly CallPart[]): Promise<void> {
+      const ended = new Map<string, string[]>();
+      for (const p of parts) {
+        if (p.mode !== 'end') continue;
+        const ids = ended.get(p.end.project_id) ?? ended.set(p.end.project_id, []).get(p.end.project_id)!;
+        ids.push(p.end.id);
+      }
+      if (ended.size === 0) return Promise.resolve();
+      return Promise.all([...ended].map(([project, ids]) => callsEnded(project, ids))).then(
+        () => undefined,
+        (err) => opts.log('queueing score jobs failed', err),
+      );
+    },
+  };
+}
+
+export type SignalsService = ReturnType<typeof createSignalsService>;

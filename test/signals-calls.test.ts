@@ -1,0 +1,242 @@
+// Monitors scoring calls as they finish, on either engine, with an LLM judge on a loopback
+// OpenAI-compatible stand-in: objects as the Weave SDK publishes them (Monitor,
+// LLMAsAJudgeScorer, LLMStructuredCompletionModel, a custom Provider); a matching call gets
+// `wandb.runnable.<scorer>` feedback with the judge's verdict, its scorer call and the judge's
+// model call nested under it; ops, queries and samples that do not match, and inactive
+// monitors, queue nothing; a call ended twice is scored once; a provider's 503 is retried, a
+// missing secret fails the job with the reason.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PROJECT, startTestApp, type TestApp } from './helpers/test-app.js';
+import { end, endItem, start, startItem } from './helpers/calls.js';
+
+const OP = `weave:///${PROJECT}/op/predict:abc123`;
+let judge: Server;
+let judgeUrl: string;
+/** Requests the judge received, and how many 503s it still owes. */
+const asked: any[] = [];
+let unavailable = 0;
+let t: TestApp;
+
+const bases = (...b: string[]) => [...b, 'Object', 'BaseModel'];
+
+async function createObj(objectId: string, val: Record<string, unknown>, cls?: string) {
+  const r = await t.post('/obj/create', {
+    obj: { project_id: PROJECT, object_id: objectId, val, ...(cls ? { builtin_object_class: cls } : {}) },
+  });
+  assert.equal(r.status, 200, r.text);
+  return `weave:///${PROJECT}/object/${objectId}:${r.body.digest}`;
+}
+
+/** A judge (model, scorer) as the SDK publishes it, on the model named `llm`. */
+async function publishJudge(name: string, llm: string): Promise<string> {
+  const model = await createObj(`${name}-model`, {
+    _type: 'LLMStructuredCompletionModel',
+    name: `${name}-model`,
+    description: null,
+    llm_model_id: llm,
+    default_params: {
+      _type: 'LLMStructuredCompletionModelDefaultParams',
+      messages_template: [
+        {
+          _type: 'Message',
+          role: 'system',
+          content: 'You grade answers.',
+          _class_name: 'Message',
+          _bases: ['BaseModel'],
+        },
+      ],
+      temperature: 0,
+      response_format: 'json_object',
+      _class_name: 'LLMStructuredCompletionModelDefaultParams',
+      _bases: ['BaseModel'],
+    },
+    _class_name: 'LLMStructuredCompletionModel',
+    _bases: bases('Model'),
+  });
+  return createObj(name, {
+    _type: 'LLMAsAJudgeScorer',
+    name,
+    description: null,
+    column_map: null,
+    model,
+    scoring_prompt: 'Question: {question}\nAnswer: {output}\nRate it.',
+    _class_name: 'LLMAsAJudgeScorer',
+    _bases: bases('Scorer'),
+  });
+}
+
+async function monitor(id: string, scorers: string[], over: Record<string, unknown> = {}) {
+  return createObj(id, {
+    _type: 'Monitor',
+    name: id,
+    description: null,
+    sampling_rate: 1,
+    scorers,
+    op_names: [`weave:///${PROJECT}/op/predict:*`],
+    query: null,
+    is_traced: true,
+    active: true,
+    _class_name: 'Monitor',
+    _bases: ['Object', 'BaseModel'],
+    ...over,
+  });
+}
+
+async function finishedCall(inputs: Record<string, unknown>, output: unknown, op = OP) {
+  const s = start({ op, inputs });
+  const r = await t.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { output }))] });
+  assert.equal(r.status, 200, r.text);
+  return s;
+}
+
+const feedbackOn = async (callId: string) =>
+  (
+    await t.post('/feedback/query', {
+      project_id: PROJECT,
+      query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${PROJECT}/call/${callId}` }] } },
+    })
+  ).body.result as any[];
+
+async function eventually<T>(what: string, read: () => Promise<T | null>, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (v !== null) return v;
+    if (Date.now() > until)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await t.store.scoreJobs.counts(PROJECT))}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+before(async () => {
+  judge = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw);
+      asked.push({ body, authorization: req.headers.authorization });
+      if (unavailable > 0) {
+        unavailable--;
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'overloaded' } }));
+      }
+      const content = JSON.stringify({ score: 0.9, reason: 'accurate' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'j',
+          object: 'chat.completion',
+          created: 1,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => judge.listen(0, '127.0.0.1', r));
+  judgeUrl = `http://127.0.0.1:${(judge.address() as AddressInfo).port}`;
+  t = await startTestApp({ outboundAllowedHosts: [new URL(judgeUrl).host], signals: { pollMs: 100 } });
+  const set = await t.post('/admin/secrets/set', {
+    entity: PROJECT.split('/')[0],
+    name: 'JUDGE_KEY',
+    value: 'sk-judge',
+  });
+  assert.equal(set.status, 200, set.text);
+  await createObj('judges', { base_url: `${judgeUrl}/v1`, api_key_name: 'JUDGE_KEY' }, 'Provider');
+  await createObj('judges-grader', { name: 'grader', provider: 'judges', max_tokens: 100 }, 'ProviderModel');
+});
+after(async () => {
+  await t?.close();
+  judge?.closeAllConnections();
+  judge?.close();
+});
+
+test('a finished call of a monitored op is judged: feedback, scorer call, judge call', async () => {
+  const scorer = await publishJudge('correctness', 'custom::judges::grader');
+  const monitorRef = await monitor('quality', [scorer], {
+    query: { $expr: { $eq: [{ $getField: 'inputs.lang' }, { $literal: 'en' }] } },
+  });
+  const judged = await finishedCall({ question: 'What is 2+2?', lang: 'en' }, '4');
+  const otherOp = await finishedCall({ question: 'q', lang: 'en' }, 'x', `weave:///${PROJECT}/op/other:abc`);
+  const filtered = await finishedCall({ question: 'q', lang: 'fr' }, 'x');
+
+  const [fb] = await eventually('feedback', async () =>
+    (await feedbackOn(judged.id)).length ? feedbackOn(judged.id) : null,
+  );
+  assert.equal(fb.feedback_type, 'wandb.runnable.correctness');
+  assert.deepEqual(fb.payload, { output: { score: 0.9, reason: 'accurate' } });
+  assert.equal(fb.runnable_ref, scorer);
+  assert.equal(fb.trigger_ref, monitorRef);
+  const judgeRequest = asked.at(-1)!;
+  assert.equal(judgeRequest.authorization, 'Bearer sk-judge');
+  assert.equal(judgeRequest.body.model, 'grader');
+  assert.deepEqual(judgeRequest.body.response_format, { type: 'json_object' });
+  assert.equal(judgeRequest.body.temperature, 0);
+  assert.deepEqual(judgeRequest.body.messages, [
+    { role: 'system', content: 'You grade answers.' },
+    { role: 'user', content: 'Question: What is 2+2?\nAnswer: 4\nRate it.' },
+  ]);
+
+  // The scorer's call, and the judge's model call under it (priced like any call).
+  const scorerCallId = fb.call_ref.split('/').at(-1);
+  const scorerCall = (await t.post('/call/read', { project_id: PROJECT, id: scorerCallId })).body.call;
+  assert.equal(scorerCall.op_name, 'LLMAsAJudgeScorer.score');
+  assert.deepEqual(scorerCall.output, { score: 0.9, reason: 'accurate' });
+  const children = (await t.post('/calls/query', { project_id: PROJECT, filter: { parent_ids: [scorerCallId] } })).body
+    .calls;
+  assert.equal(children.length, 1);
+  assert.equal(children[0].op_name, 'weave.completions_create');
+  assert.equal(children[0].attributes.source, 'signals');
+  assert.equal(children[0].summary.usage['judges/grader'].prompt_tokens, 40);
+
+  // Other ops and calls the query leaves out: nothing queued, nothing written.
+  assert.deepEqual(await feedbackOn(otherOp.id), []);
+  assert.deepEqual(await feedbackOn(filtered.id), []);
+  assert.deepEqual(await t.store.scoreJobs.counts(PROJECT), { queued: 0, running: 0, done: 1, failed: 0 });
+
+  // The same call ended again: still one job, one feedback row.
+  const again = await t.post('/call/end', { end: end(judged.id, { output: '4' }) });
+  assert.equal(again.status, 200, again.text);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal((await feedbackOn(judged.id)).length, 1);
+  assert.equal((await t.store.scoreJobs.counts(PROJECT)).done, 1);
+
+  // Off: deactivated (a new version), the monitor scores nothing more.
+  await monitor('quality', [scorer], { active: false });
+  const later = await finishedCall({ question: 'q', lang: 'en' }, 'y');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(await feedbackOn(later.id), []);
+});
+
+test('sampling 0 draws nothing; a 503 is retried; a missing secret fails the job, saying why', async () => {
+  const scorer = await publishJudge('retry-judge', 'custom::judges::grader');
+  await monitor('quality', [scorer], { active: false });
+  await monitor('never', [scorer], { sampling_rate: 0, op_names: [`weave:///${PROJECT}/op/sampled:*`] });
+  const unsampled = await finishedCall({ question: 'q' }, 'a', `weave:///${PROJECT}/op/sampled:1`);
+
+  await monitor('retrying', [scorer], { op_names: [`weave:///${PROJECT}/op/flaky:*`] });
+  unavailable = 1;
+  const flaky = await finishedCall({ question: 'q' }, 'a', `weave:///${PROJECT}/op/flaky:1`);
+  const [fb] = await eventually(
+    'feedback after a retry',
+    async () => ((await feedbackOn(flaky.id)).length ? feedbackOn(flaky.id) : null),
+    60_000,
+  );
+  assert.equal(fb.feedback_type, 'wandb.runnable.retry-judge');
+  assert.equal(unavailable, 0);
+
+  const keyless = await publishJudge('keyless-judge', 'claude-sonnet-4-5');
+  await monitor('keyless', [keyless], { op_names: [`weave:///${PROJECT}/op/keyless:*`] });
+  const c = await finishedCall({ question: 'q' }, 'a', `weave:///${PROJECT}/op/keyless:1`);
+  const failed = await eventually('a failed job', async () => {
+    const n = (await t.store.scoreJobs.counts(PROJECT)).failed;
+    return n > 0 ? n : null;
+  });
+  assert.equal(failed, 1);
+  assert.deepEqual(await feedbackOn(c.id), []);
+  assert.deepEqual(await feedbackOn(unsampled.id), []);
+});
