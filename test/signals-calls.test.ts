@@ -7,83 +7,28 @@
 // missing secret fails the job with the reason.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { PROJECT, startTestApp, type TestApp } from './helpers/test-app.js';
+import { PROJECT, type TestApp } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
+import {
+  eventually as waitFor,
+  type Judge,
+  publishJudge as publish,
+  publishMonitor,
+  startSignalsApp,
+} from './helpers/signals.js';
 
 const OP = `weave:///${PROJECT}/op/predict:abc123`;
-let judge: Server;
-let judgeUrl: string;
-/** Requests the judge received, and how many 503s it still owes. */
-const asked: any[] = [];
-let unavailable = 0;
+const PROMPT = 'Question: {question}\nAnswer: {output}\nRate it.';
+let judge: Judge;
 let t: TestApp;
 
-const bases = (...b: string[]) => [...b, 'Object', 'BaseModel'];
-
-async function createObj(objectId: string, val: Record<string, unknown>, cls?: string) {
-  const r = await t.post('/obj/create', {
-    obj: { project_id: PROJECT, object_id: objectId, val, ...(cls ? { builtin_object_class: cls } : {}) },
+const publishJudge = (name: string, llm: string) => publish(t, name, llm, PROMPT);
+const monitor = (id: string, scorers: string[], over: Record<string, unknown> = {}) =>
+  publishMonitor(t, id, scorers, over);
+const eventually = <T>(what: string, read: () => Promise<T | null>, ms?: number) =>
+  waitFor(what, read, ms).catch(async (err: Error) => {
+    throw new Error(`${err.message}: ${JSON.stringify(await t.store.scoreJobs.counts(PROJECT))}`);
   });
-  assert.equal(r.status, 200, r.text);
-  return `weave:///${PROJECT}/object/${objectId}:${r.body.digest}`;
-}
-
-/** A judge (model, scorer) as the SDK publishes it, on the model named `llm`. */
-async function publishJudge(name: string, llm: string): Promise<string> {
-  const model = await createObj(`${name}-model`, {
-    _type: 'LLMStructuredCompletionModel',
-    name: `${name}-model`,
-    description: null,
-    llm_model_id: llm,
-    default_params: {
-      _type: 'LLMStructuredCompletionModelDefaultParams',
-      messages_template: [
-        {
-          _type: 'Message',
-          role: 'system',
-          content: 'You grade answers.',
-          _class_name: 'Message',
-          _bases: ['BaseModel'],
-        },
-      ],
-      temperature: 0,
-      response_format: 'json_object',
-      _class_name: 'LLMStructuredCompletionModelDefaultParams',
-      _bases: ['BaseModel'],
-    },
-    _class_name: 'LLMStructuredCompletionModel',
-    _bases: bases('Model'),
-  });
-  return createObj(name, {
-    _type: 'LLMAsAJudgeScorer',
-    name,
-    description: null,
-    column_map: null,
-    model,
-    scoring_prompt: 'Question: {question}\nAnswer: {output}\nRate it.',
-    _class_name: 'LLMAsAJudgeScorer',
-    _bases: bases('Scorer'),
-  });
-}
-
-async function monitor(id: string, scorers: string[], over: Record<string, unknown> = {}) {
-  return createObj(id, {
-    _type: 'Monitor',
-    name: id,
-    description: null,
-    sampling_rate: 1,
-    scorers,
-    op_names: [`weave:///${PROJECT}/op/predict:*`],
-    query: null,
-    is_traced: true,
-    active: true,
-    _class_name: 'Monitor',
-    _bases: ['Object', 'BaseModel'],
-    ...over,
-  });
-}
 
 async function finishedCall(inputs: Record<string, unknown>, output: unknown, op = OP) {
   const s = start({ op, inputs });
@@ -100,58 +45,11 @@ const feedbackOn = async (callId: string) =>
     })
   ).body.result as any[];
 
-async function eventually<T>(what: string, read: () => Promise<T | null>, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (v !== null) return v;
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await t.store.scoreJobs.counts(PROJECT))}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 before(async () => {
-  judge = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const body = JSON.parse(raw);
-      asked.push({ body, authorization: req.headers.authorization });
-      if (unavailable > 0) {
-        unavailable--;
-        res.writeHead(503, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ error: { message: 'overloaded' } }));
-      }
-      const content = JSON.stringify({ score: 0.9, reason: 'accurate' });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'j',
-          object: 'chat.completion',
-          created: 1,
-          model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((r) => judge.listen(0, '127.0.0.1', r));
-  judgeUrl = `http://127.0.0.1:${(judge.address() as AddressInfo).port}`;
-  t = await startTestApp({ outboundAllowedHosts: [new URL(judgeUrl).host], signals: { pollMs: 100 } });
-  const set = await t.post('/admin/secrets/set', {
-    entity: PROJECT.split('/')[0],
-    name: 'JUDGE_KEY',
-    value: 'sk-judge',
-  });
-  assert.equal(set.status, 200, set.text);
-  await createObj('judges', { base_url: `${judgeUrl}/v1`, api_key_name: 'JUDGE_KEY' }, 'Provider');
-  await createObj('judges-grader', { name: 'grader', provider: 'judges', max_tokens: 100 }, 'ProviderModel');
+  ({ t, judge } = await startSignalsApp());
 });
 after(async () => {
   await t?.close();
-  judge?.closeAllConnections();
   judge?.close();
 });
 
@@ -171,7 +69,7 @@ test('a finished call of a monitored op is judged: feedback, scorer call, judge 
   assert.deepEqual(fb.payload, { output: { score: 0.9, reason: 'accurate' } });
   assert.equal(fb.runnable_ref, scorer);
   assert.equal(fb.trigger_ref, monitorRef);
-  const judgeRequest = asked.at(-1)!;
+  const judgeRequest = judge.asked.at(-1)!;
   assert.equal(judgeRequest.authorization, 'Bearer sk-judge');
   assert.equal(judgeRequest.body.model, 'grader');
   assert.deepEqual(judgeRequest.body.response_format, { type: 'json_object' });
@@ -219,7 +117,7 @@ test('sampling 0 draws nothing; a 503 is retried; a missing secret fails the job
   const unsampled = await finishedCall({ question: 'q' }, 'a', `weave:///${PROJECT}/op/sampled:1`);
 
   await monitor('retrying', [scorer], { op_names: [`weave:///${PROJECT}/op/flaky:*`] });
-  unavailable = 1;
+  judge.unavailable = 1;
   const flaky = await finishedCall({ question: 'q' }, 'a', `weave:///${PROJECT}/op/flaky:1`);
   const [fb] = await eventually(
     'feedback after a retry',
@@ -227,7 +125,7 @@ test('sampling 0 draws nothing; a 503 is retried; a missing secret fails the job
     60_000,
   );
   assert.equal(fb.feedback_type, 'wandb.runnable.retry-judge');
-  assert.equal(unavailable, 0);
+  assert.equal(judge.unavailable, 0);
 
   const keyless = await publishJudge('keyless-judge', 'claude-sonnet-4-5');
   await monitor('keyless', [keyless], { op_names: [`weave:///${PROJECT}/op/keyless:*`] });

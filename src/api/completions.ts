@@ -3,6 +3,7 @@
 // Weft's /completions/models (which models a project can call, and which secret each lacks).
 import { Type, type Static } from 'typebox';
 import { AnyObject, Nullable, ProjectId, Strict } from './common.js';
+import { DataList } from './limits.js';
 import { defineRoute } from './route-spec.js';
 
 /**
@@ -16,18 +17,18 @@ export const CompletionInputs = Type.Object(
       minLength: 1,
       description: 'gpt-4o, claude-..., <provider>/<model>, or custom::<provider>::<model>',
     }),
-    messages: Type.Optional(Type.Array(AnyObject)),
+    messages: Type.Optional(DataList(AnyObject)),
     temperature: Nullable(Type.Number()),
     top_p: Nullable(Type.Number()),
     n: Nullable(Type.Integer({ minimum: 1, maximum: 16 })),
-    stop: Nullable(Type.Union([Type.String(), Type.Array(Type.String())])),
+    stop: Nullable(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 16 })])),
     max_tokens: Nullable(Type.Integer({ minimum: 1 })),
     max_completion_tokens: Nullable(Type.Integer({ minimum: 1 })),
     presence_penalty: Nullable(Type.Number()),
     frequency_penalty: Nullable(Type.Number()),
     seed: Nullable(Type.Integer()),
     response_format: Nullable(AnyObject),
-    tools: Nullable(Type.Array(AnyObject)),
+    tools: Nullable(DataList(AnyObject)),
     tool_choice: Nullable(Type.Union([Type.String(), AnyObject])),
     parallel_tool_calls: Nullable(Type.Boolean()),
     reasoning_effort: Nullable(Type.String()),

@@ -59,7 +59,7 @@ export function createServices(store: Store, opts: ServiceOptions): Services {
     feedback,
     costs: createCostService(store.costs),
     retention: createRetentionService(store),
-    agents: createAgentsService(store.spans, store.costs, store.feedback),
+    agents: createAgentsService(store.spans, store.costs, store.feedback, (rows) => void signals?.spansWritten(rows)),
     historicalTurns: createHistoricalTurnsService(store.spans, store.historicalTurns),
     secrets,
     completions,

@@ -93,7 +93,13 @@ function renderSpan(row: SpanRow, details: boolean): Record<string, unknown> {
 type SortBy = { readonly field: AgentSortField; readonly direction?: 'asc' | 'desc' | undefined };
 const DEFAULT_AGENT_SORT: readonly SortBy[] = [{ field: 'last_seen', direction: 'desc' }];
 
-export function createAgentsService(spans: SpanStore, costs: CostStore, feedback: FeedbackStore) {
+export function createAgentsService(
+  spans: SpanStore,
+  costs: CostStore,
+  feedback: FeedbackStore,
+  /** Told of every group of spans once written (the signals worker scores finished turns); must not throw. */
+  onWritten: (rows: readonly SpanRow[]) => void = () => {},
+) {
   async function rollups(
     projectId: string,
     agentName: string | null,
@@ -287,6 +293,7 @@ export function createAgentsService(spans: SpanStore, costs: CostStore, feedback
         }
       });
       await spans.write(rows);
+      onWritten(rows);
       const more = reasons.length > DESCRIBED ? ` (and ${reasons.length - DESCRIBED} more)` : '';
       return { rejected: reasons.length, message: reasons.slice(0, DESCRIBED).join('; ') + more };
     },

@@ -3,6 +3,7 @@
 // through another server starts scoring within that time; one written through this server
 // at once, via `forget`).
 import type { ObjectStore, StoredObjectVersion } from '../../storage/objects/object-store.js';
+import type { ScoreJobInput, ScoreTargetKind } from '../../storage/signals/score-job-store.js';
 import type { Micros } from '../../time.js';
 import { stripBookkeeping, TURN_ENDED } from '../objects/monitor-query.js';
 import { latestOfClass } from '../objects/object-service.js';
@@ -87,3 +88,15 @@ export function createActiveMonitors(objects: ObjectStore) {
 }
 
 export type ActiveMonitors = ReturnType<typeof createActiveMonitors>;
+
+/** The jobs a monitor asks for on one target: one per scorer. */
+export const jobsOf = (m: ActiveMonitor, targetKind: ScoreTargetKind, targetId: string, at: Micros): ScoreJobInput[] =>
+  m.scorers.map((scorer) => ({
+    project_id: m.projectId,
+    monitor_id: m.id,
+    monitor_digest: m.digest,
+    scorer_ref: scorer,
+    target_kind: targetKind,
+    target_id: targetId,
+    created_at: at,
+  }));

@@ -8,7 +8,7 @@ import type { CallStore } from '../../storage/calls/call-store.js';
 import type { ScoreJobInput, ScoreJobStore } from '../../storage/signals/score-job-store.js';
 import { nowMicros } from '../../time.js';
 import { tryParseRef } from '../refs/refs.js';
-import { type ActiveMonitor, type ActiveMonitors, scoresTurns } from './active-monitors.js';
+import { type ActiveMonitor, type ActiveMonitors, jobsOf, scoresTurns } from './active-monitors.js';
 import { sampled } from './sampling.js';
 
 /** A call's op as a monitor names it: `weave:///e/p/op/name:digest`, or a plain name (OTel). */
@@ -63,17 +63,7 @@ export function createCallTrigger(deps: CallTriggerDeps) {
     const at = nowMicros();
     for (const m of monitors) {
       for (const id of await matching(deps.calls, projectId, callIds, m)) {
-        if (!sampled(m, id)) continue;
-        for (const scorer of m.scorers)
-          jobs.push({
-            project_id: projectId,
-            monitor_id: m.id,
-            monitor_digest: m.digest,
-            scorer_ref: scorer,
-            target_kind: 'call',
-            target_id: id,
-            created_at: at,
-          });
+        if (sampled(m, id)) jobs.push(...jobsOf(m, 'call', id, at));
       }
     }
     const added = await deps.jobs.enqueue(jobs);

@@ -1,7 +1,8 @@
-// Signals: monitors that score what arrives. Finished calls become score jobs (call-trigger.ts)
+// Signals: monitors that score what arrives. Finished calls and agent turns become score jobs
+// (call-trigger.ts, turn-trigger.ts)
 // in the durable queue (storage/signals), which the worker (score-worker.ts) runs: an
 // LLMAsAJudgeScorer through the completions path, its verdict written as feedback
-// (score-call-job.ts). Agent turns and remote scorers come next (issue 48).
+// (score-job.ts). Remote scorers come next (issue 48).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { CallPart } from '../../storage/calls/call-store.js';
@@ -11,7 +12,9 @@ import type { CompletionsService } from '../completions/completions-service.js';
 import type { FeedbackService } from '../feedback/feedback-service.js';
 import { createActiveMonitors } from './active-monitors.js';
 import { createCallTrigger } from './call-trigger.js';
-import { scoreCallJob } from './score-call-job.js';
+import { createTurnTrigger, endsTurn } from './turn-trigger.js';
+import type { SpanRow } from '../../query/span-columns.js';
+import { scoreJob } from './score-job.js';
 import { createScoreWorker } from './score-worker.js';
 
 export interface SignalsOptions {
@@ -41,10 +44,11 @@ export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
     leaseMs: SIGNALS_DEFAULTS.leaseMs,
     log: opts.log,
     run: (job) =>
-      scoreCallJob(
+      scoreJob(
         {
           objects: deps.store.objects,
           calls: deps.store.calls,
+          spans: deps.store.spans,
           callsService: deps.calls,
           feedback: deps.feedback,
           completions: deps.completions,
@@ -59,8 +63,29 @@ export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
     wake: () => worker.wake(),
   });
 
+  const turnsEnded = createTurnTrigger({
+    spans: deps.store.spans,
+    monitors,
+    jobs: deps.store.scoreJobs,
+    wake: () => worker.wake(),
+  });
+
   return {
     start: () => worker.start(),
+    /** After agent spans were written: the turns they end may be scored. Never throws; errors are logged. */
+    spansWritten(rows: readonly SpanRow[]): Promise<void> {
+      const ended = new Map<string, SpanRow[]>();
+      for (const r of rows) {
+        if (!endsTurn(r)) continue;
+        const p = String(r.project_id);
+        (ended.get(p) ?? ended.set(p, []).get(p)!).push(r);
+      }
+      if (ended.size === 0) return Promise.resolve();
+      return Promise.all([...ended].map(([project, roots]) => turnsEnded(project, roots))).then(
+        () => undefined,
+        (err) => opts.log('queueing score jobs failed', err),
+      );
+    },
     /** An object of the project was written here: its monitors are read again on next need. */
     objectWritten: (projectId: string) => monitors.forget(projectId),
     stop: () => worker.stop(),

@@ -1,9 +1,13 @@
-// One score job on a finished call: the scorer's own call (`LLMAsAJudgeScorer.score`, in a new
-// trace, the judge's model call under it), then `wandb.runnable.<scorer>` feedback on the call
-// with the verdict as `payload.output`, the scorer as runnable_ref, its call as call_ref and the
-// monitor version as trigger_ref. The feedback's id comes from the job's key, so a job run
-// twice (a lease that ran out while its worker was slow) leaves one row.
+// One score job: the scorer's own call (`LLMAsAJudgeScorer.score`, in a new trace, the judge's
+// model call under it), then feedback on the target with the verdict as `payload.output`, the
+// scorer as runnable_ref, its call as call_ref and the monitor version as trigger_ref: on a call
+// `wandb.runnable.<scorer>`; on an agent turn `wandb.agent_monitor` with the verdict's tags and
+// rating in their columns (verdict.ts; the turn's span_* columns are filled on write). The
+// feedback's id comes from the job's key, so a job run twice (a lease that ran out while its
+// worker was slow) leaves one row.
+import type { FeedbackCreateReq } from '../../api/feedback.js';
 import type { CallStore, StoredCall } from '../../storage/calls/call-store.js';
+import type { SpanStore } from '../../storage/spans/span-store.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import type { ScoreJob } from '../../storage/signals/score-job-store.js';
 import { formatTimestamp, nowMicros } from '../../time.js';
@@ -14,6 +18,9 @@ import { uuidv7 } from '../json/ids.js';
 import { runJudge } from './llm-judge.js';
 import { ScoreError } from './score-error.js';
 import { readRef } from './scorer-objects.js';
+import { turnVars } from './turn-vars.js';
+import { verdictColumns } from './verdict.js';
+import { agentRefUri } from '../refs/refs.js';
 
 export const SIGNALS_USER = 'weft-signals';
 export const JUDGE_OP = 'LLMAsAJudgeScorer.score';
@@ -21,6 +28,7 @@ export const JUDGE_OP = 'LLMAsAJudgeScorer.score';
 export interface ScoreJobDeps {
   readonly objects: ObjectStore;
   readonly calls: CallStore;
+  readonly spans: SpanStore;
   readonly callsService: Pick<CallsService, 'start' | 'end'>;
   readonly feedback: Pick<FeedbackService, 'create'>;
   readonly completions: Pick<CompletionsService, 'complete'>;
@@ -42,7 +50,38 @@ export function callVars(call: StoredCall): Record<string, string> {
   return vars;
 }
 
-export async function scoreCallJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void> {
+interface Target {
+  /** The ref feedback is written on. */
+  readonly ref: string;
+  readonly vars: Record<string, string>;
+  /** The feedback's type and typed columns for a verdict. */
+  readonly feedback: (
+    scorerName: string,
+    verdict: unknown,
+  ) => Pick<FeedbackCreateReq, 'feedback_type'> & Partial<FeedbackCreateReq>;
+}
+
+async function targetOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Target> {
+  const p = job.project_id;
+  if (job.target_kind === 'call') {
+    const call = await deps.calls.get(p, job.target_id, { storageSize: false, totalStorageSize: false });
+    if (call === null) throw new ScoreError(`Call ${job.target_id} is gone`, false);
+    return {
+      ref: `weave:///${p}/call/${call.id}`,
+      vars: callVars(call),
+      feedback: (name) => ({ feedback_type: `wandb.runnable.${name}` }),
+    };
+  }
+  const rows = await deps.spans.traceSpans(p, [job.target_id]);
+  if (rows.length === 0) throw new ScoreError(`Agent turn ${job.target_id} is gone`, false);
+  return {
+    ref: agentRefUri(p, 'agent_turn', job.target_id),
+    vars: turnVars(rows),
+    feedback: (_name, verdict) => ({ feedback_type: 'wandb.agent_monitor', ...verdictColumns(verdict) }),
+  };
+}
+
+export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void> {
   const p = job.project_id;
   const monitor = await deps.objects.read(
     p,
@@ -61,10 +100,8 @@ export async function scoreCallJob(deps: ScoreJobDeps, job: ScoreJob): Promise<v
       `Weft runs LLMAsAJudgeScorer scorers; ${scorer.name} is a ${scorer.className ?? 'plain object'}`,
       false,
     );
-  const call = await deps.calls.get(p, job.target_id, { storageSize: false, totalStorageSize: false });
-  if (call === null) throw new ScoreError(`Call ${job.target_id} is gone`, false);
+  const target = await targetOf(deps, job);
 
-  const callRef = `weave:///${p}/call/${call.id}`;
   const monitorRef = `weave:///${p}/object/${job.monitor_id}:${job.monitor_digest}`;
   const scorerCall = { id: uuidv7(), traceId: uuidv7() };
   await deps.callsService.start(
@@ -76,7 +113,7 @@ export async function scoreCallJob(deps: ScoreJobDeps, job: ScoreJob): Promise<v
         op_name: JUDGE_OP,
         started_at: formatTimestamp(nowMicros()),
         attributes: { source: 'signals', monitor: monitorRef },
-        inputs: { self: job.scorer_ref, target: callRef },
+        inputs: { self: job.scorer_ref, target: target.ref },
       },
     },
     caller,
@@ -89,7 +126,7 @@ export async function scoreCallJob(deps: ScoreJobDeps, job: ScoreJob): Promise<v
   try {
     verdict = await runJudge(deps, scorer, {
       projectId: p,
-      vars: callVars(call),
+      vars: target.vars,
       traceId: scorerCall.traceId,
       parentId: scorerCall.id,
       caller,
@@ -98,13 +135,15 @@ export async function scoreCallJob(deps: ScoreJobDeps, job: ScoreJob): Promise<v
     await end(null, err instanceof Error ? err.message : String(err));
     throw err;
   }
+  // A verdict that does not normalize fails the job before anything of it is written.
+  const typed = target.feedback(scorer.name, verdict);
   await end(verdict, null);
   await deps.feedback.create(
     {
+      ...typed,
       id: feedbackIdOf(job.key),
       project_id: p,
-      weave_ref: callRef,
-      feedback_type: `wandb.runnable.${scorer.name}`,
+      weave_ref: target.ref,
       payload: { output: verdict },
       runnable_ref: job.scorer_ref,
       call_ref: `weave:///${p}/call/${scorerCall.id}`,
