@@ -45,14 +45,9 @@ export function createServices(store: Store, opts: ServiceOptions): Services {
   const calls = createCallsService(store, { onWritten: (parts) => void signals?.callsWritten(parts) });
   const secrets = createSecretsService({ store: store.secrets, key: opts.secretsKey, env: opts.env });
   const feedback = createFeedbackService(store.feedback, { complete: createAgentFeedbackEnricher(store.spans) });
-  const completions = createCompletionsService({
-    objects: store.objects,
-    secrets,
-    calls,
-    fetch: createSafeFetch({ allowedHosts: opts.outboundAllowedHosts }),
-    env: opts.env,
-  });
-  signals = createSignalsService({ store, calls, feedback, completions }, opts.signals);
+  const fetch = createSafeFetch({ allowedHosts: opts.outboundAllowedHosts });
+  const completions = createCompletionsService({ objects: store.objects, secrets, calls, fetch, env: opts.env });
+  signals = createSignalsService({ store, calls, feedback, completions, secrets, fetch }, opts.signals);
   return {
     store,
     calls,

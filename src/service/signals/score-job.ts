@@ -19,11 +19,16 @@ import { runJudge } from './llm-judge.js';
 import { ScoreError } from './score-error.js';
 import { readRef } from './scorer-objects.js';
 import { turnVars } from './turn-vars.js';
+import { runRemoteScorer, type RemoteTarget } from './remote-scorer.js';
+import { callTarget, turnTarget } from './remote-targets.js';
+import type { SafeFetch } from '../../outbound/safe-fetch.js';
+import type { SecretsService } from '../secrets/secret-service.js';
 import { verdictColumns } from './verdict.js';
 import { agentRefUri } from '../refs/refs.js';
 
 export const SIGNALS_USER = 'weft-signals';
 export const JUDGE_OP = 'LLMAsAJudgeScorer.score';
+export const REMOTE_OP = 'RemoteScorer.score';
 
 export interface ScoreJobDeps {
   readonly objects: ObjectStore;
@@ -32,6 +37,9 @@ export interface ScoreJobDeps {
   readonly callsService: Pick<CallsService, 'start' | 'end'>;
   readonly feedback: Pick<FeedbackService, 'create'>;
   readonly completions: Pick<CompletionsService, 'complete'>;
+  /** Remote scorers' requests (outbound rules) and their secrets. */
+  readonly fetch: SafeFetch;
+  readonly secrets: Pick<SecretsService, 'value'>;
 }
 
 /** A uuid-shaped id from the job's key (32 hex digits). */
@@ -54,6 +62,8 @@ interface Target {
   /** The ref feedback is written on. */
   readonly ref: string;
   readonly vars: Record<string, string>;
+  /** What a remote scorer is sent. */
+  readonly remote: () => RemoteTarget;
   /** The feedback's type and typed columns for a verdict. */
   readonly feedback: (
     scorerName: string,
@@ -69,6 +79,7 @@ async function targetOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Target> {
     return {
       ref: `weave:///${p}/call/${call.id}`,
       vars: callVars(call),
+      remote: () => callTarget(call),
       feedback: (name) => ({ feedback_type: `wandb.runnable.${name}` }),
     };
   }
@@ -77,6 +88,7 @@ async function targetOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Target> {
   return {
     ref: agentRefUri(p, 'agent_turn', job.target_id),
     vars: turnVars(rows),
+    remote: () => turnTarget(rows),
     feedback: (_name, verdict) => ({ feedback_type: 'wandb.agent_monitor', ...verdictColumns(verdict) }),
   };
 }
@@ -95,9 +107,10 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
   if (monitor === null) throw new ScoreError(`Monitor ${job.monitor_id}:${job.monitor_digest} not found`, false);
   const caller: Caller = { userId: monitor.wb_user_id ?? SIGNALS_USER, username: SIGNALS_USER };
   const scorer = await readRef(deps.objects, p, job.scorer_ref);
-  if (scorer.className !== 'LLMAsAJudgeScorer')
+  const remote = scorer.className === 'RemoteScorer';
+  if (!remote && scorer.className !== 'LLMAsAJudgeScorer')
     throw new ScoreError(
-      `Weft runs LLMAsAJudgeScorer scorers; ${scorer.name} is a ${scorer.className ?? 'plain object'}`,
+      `Weft runs LLMAsAJudgeScorer and RemoteScorer scorers; ${scorer.name} is a ${scorer.className ?? 'plain object'}`,
       false,
     );
   const target = await targetOf(deps, job);
@@ -110,7 +123,7 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
         project_id: p,
         id: scorerCall.id,
         trace_id: scorerCall.traceId,
-        op_name: JUDGE_OP,
+        op_name: remote ? REMOTE_OP : JUDGE_OP,
         started_at: formatTimestamp(nowMicros()),
         attributes: { source: 'signals', monitor: monitorRef },
         inputs: { self: job.scorer_ref, target: target.ref },
@@ -124,13 +137,25 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
     });
   let verdict: unknown;
   try {
-    verdict = await runJudge(deps, scorer, {
-      projectId: p,
-      vars: target.vars,
-      traceId: scorerCall.traceId,
-      parentId: scorerCall.id,
-      caller,
-    });
+    verdict = remote
+      ? await runRemoteScorer(
+          { fetch: deps.fetch, secret: (name) => deps.secrets.value(p.slice(0, p.indexOf('/')), name) },
+          {
+            scorer: { name: scorer.name, ref: job.scorer_ref, val: scorer.val },
+            monitor: { name: job.monitor_id, digest: job.monitor_digest },
+            scoringCallId: scorerCall.id,
+            scoringTraceId: scorerCall.traceId,
+            idempotencyKey: `${job.key}-v${target.remote().schemaVersion}`,
+            target: target.remote(),
+          },
+        )
+      : await runJudge(deps, scorer, {
+          projectId: p,
+          vars: target.vars,
+          traceId: scorerCall.traceId,
+          parentId: scorerCall.id,
+          caller,
+        });
   } catch (err) {
     await end(null, err instanceof Error ? err.message : String(err));
     throw err;

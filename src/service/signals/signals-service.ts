@@ -2,7 +2,7 @@
 // (call-trigger.ts, turn-trigger.ts)
 // in the durable queue (storage/signals), which the worker (score-worker.ts) runs: an
 // LLMAsAJudgeScorer through the completions path, its verdict written as feedback
-// (score-job.ts). Remote scorers come next (issue 48).
+// (score-job.ts); a RemoteScorer is sent the target over HTTP (remote-scorer.ts).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { CallPart } from '../../storage/calls/call-store.js';
@@ -10,6 +10,8 @@ import type { Store } from '../../storage/store.js';
 import type { CallsService } from '../calls/calls-service.js';
 import type { CompletionsService } from '../completions/completions-service.js';
 import type { FeedbackService } from '../feedback/feedback-service.js';
+import type { SafeFetch } from '../../outbound/safe-fetch.js';
+import type { SecretsService } from '../secrets/secret-service.js';
 import { createActiveMonitors } from './active-monitors.js';
 import { createCallTrigger } from './call-trigger.js';
 import { createTurnTrigger, endsTurn } from './turn-trigger.js';
@@ -32,6 +34,8 @@ export interface SignalsDeps {
   readonly calls: CallsService;
   readonly feedback: FeedbackService;
   readonly completions: CompletionsService;
+  readonly secrets: SecretsService;
+  readonly fetch: SafeFetch;
 }
 
 export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
@@ -52,6 +56,8 @@ export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
           callsService: deps.calls,
           feedback: deps.feedback,
           completions: deps.completions,
+          fetch: deps.fetch,
+          secrets: deps.secrets,
         },
         job,
       ),

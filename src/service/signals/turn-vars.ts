@@ -8,7 +8,8 @@ import { turnRoot } from '../agents/chat-view.js';
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function parse(v: string | number | null | undefined): unknown[] {
+/** A JSON column holding a list, as the list (else empty). */
+export function jsonList(v: string | number | null | undefined): unknown[] {
   if (typeof v !== 'string' || v === '') return [];
   try {
     const x = JSON.parse(v) as unknown;
@@ -37,9 +38,9 @@ export function turnVars(rows: readonly SpanRow[]): Record<string, string> {
   const root = turnRoot(rows);
   const byStart = [...rows].sort((a, b) => Number(a.started_at ?? 0) - Number(b.started_at ?? 0));
   const pick = (column: string, last: boolean): unknown[] => {
-    if (root !== undefined && parse(root[column]).length > 0) return parse(root[column]);
-    const found = (last ? [...byStart].reverse() : byStart).find((r) => parse(r[column]).length > 0);
-    return found === undefined ? [] : parse(found[column]);
+    if (root !== undefined && jsonList(root[column]).length > 0) return jsonList(root[column]);
+    const found = (last ? [...byStart].reverse() : byStart).find((r) => jsonList(r[column]).length > 0);
+    return found === undefined ? [] : jsonList(found[column]);
   };
   return {
     input_messages: pick('input_messages', false).map(messageText).join('\n'),
