@@ -42,6 +42,10 @@ export interface Config {
   readonly outboundAllowedHosts: readonly string[];
   /** Requests per minute allowed per API key; 0 = no limit. */
   readonly rateLimitPerMinute: number;
+  /** Score jobs (model calls of monitors) this server runs at once; 0 = it scores nothing. */
+  readonly signalsConcurrency: number;
+  /** Score jobs that may wait; past it new calls and turns are not queued for scoring. */
+  readonly signalsBacklog: number;
   /** Bytes of call batches that may wait to be written before ingest answers 503. */
   readonly ingestQueueBytes: number;
   /** How often the retention job looks for expired calls, milliseconds. */
@@ -79,6 +83,8 @@ export const DEFAULTS = {
   allowedHosts: [],
   outboundAllowedHosts: [],
   rateLimitPerMinute: 0,
+  signalsConcurrency: 4,
+  signalsBacklog: 100_000,
   ingestQueueBytes: 256 * 1024 * 1024,
   retentionIntervalMs: 60_000,
   defaultEntity: null,
@@ -151,6 +157,20 @@ export const SETTINGS: readonly Setting[] = [
     env: 'WEFT_RATE_LIMIT',
     value: 'N',
     help: 'requests per minute per API key (0: no limit)',
+  },
+  {
+    key: 'signalsConcurrency',
+    flag: 'signals-concurrency',
+    env: 'WEFT_SIGNALS_CONCURRENCY',
+    value: 'N',
+    help: "monitors' score jobs run at once by this server (0: it scores nothing)",
+  },
+  {
+    key: 'signalsBacklog',
+    flag: 'signals-backlog',
+    env: 'WEFT_SIGNALS_BACKLOG',
+    value: 'N',
+    help: 'score jobs that may wait; past it new calls and turns are not queued for scoring',
   },
   {
     key: 'ingestQueueBytes',
@@ -375,6 +395,12 @@ export function configFrom(
       raw.rateLimitPerMinute !== undefined
         ? toInt('rateLimitPerMinute', raw.rateLimitPerMinute)
         : DEFAULTS.rateLimitPerMinute,
+    signalsConcurrency:
+      raw.signalsConcurrency !== undefined
+        ? toInt('signalsConcurrency', raw.signalsConcurrency)
+        : DEFAULTS.signalsConcurrency,
+    signalsBacklog:
+      raw.signalsBacklog !== undefined ? toInt('signalsBacklog', raw.signalsBacklog) : DEFAULTS.signalsBacklog,
     ingestQueueBytes:
       raw.ingestQueueBytes !== undefined ? toInt('ingestQueueBytes', raw.ingestQueueBytes) : DEFAULTS.ingestQueueBytes,
     retentionIntervalMs:

@@ -47,6 +47,8 @@ test('one setting per option: every field of the config has one flag and one var
       s.key === 'port' ||
       s.key === 'bodyLimit' ||
       s.key === 'rateLimitPerMinute' ||
+      s.key === 'signalsConcurrency' ||
+      s.key === 'signalsBacklog' ||
       s.key === 'ingestQueueBytes' ||
       s.key === 'retentionIntervalMs' ||
       s.key === 'clickhouseCallCacheBytes'

@@ -7,9 +7,10 @@
 // missing secret fails the job with the reason.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { PROJECT, type TestApp } from './helpers/test-app.js';
+import { PROJECT, startTestApp, type TestApp } from './helpers/test-app.js';
 import { end, endItem, start, startItem } from './helpers/calls.js';
 import {
+  createObj,
   eventually as waitFor,
   type Judge,
   publishJudge as publish,
@@ -137,4 +138,31 @@ test('sampling 0 draws nothing; a 503 is retried; a missing secret fails the job
   assert.equal(failed, 1);
   assert.deepEqual(await feedbackOn(c.id), []);
   assert.deepEqual(await feedbackOn(unsampled.id), []);
+});
+
+test('a server that scores nothing still queues; past the backlog, new calls are not queued', async () => {
+  const quiet = await startTestApp({ signals: { concurrency: 0, backlog: 2 } });
+  try {
+    const scorer = await createObj(quiet, 'idle-judge', {
+      _type: 'LLMAsAJudgeScorer',
+      name: 'idle-judge',
+      model: 'weave:///x/y/object/m:1',
+      scoring_prompt: '{output}',
+      _class_name: 'LLMAsAJudgeScorer',
+      _bases: ['Scorer', 'Object', 'BaseModel'],
+    });
+    await publishMonitor(quiet, 'busy', [scorer]);
+    const queued = async () => (await quiet.store.scoreJobs.counts(PROJECT)).queued;
+    for (let i = 0; i < 4; i++) {
+      const s = start({ op: OP, inputs: { i } });
+      const r = await quiet.post('/call/upsert_batch', { batch: [startItem(s), endItem(end(s.id, { output: i }))] });
+      assert.equal(r.status, 200, r.text);
+      // Queued after the answer: the first two are waited for, the last two given time they do not use.
+      if (i < 2) await waitFor(`job ${i + 1}`, async () => ((await queued()) === i + 1 ? true : null));
+      else await new Promise((r) => setTimeout(r, 1000));
+    }
+    assert.deepEqual(await quiet.store.scoreJobs.counts(PROJECT), { queued: 2, running: 0, done: 0, failed: 0 });
+  } finally {
+    await quiet.close();
+  }
 });

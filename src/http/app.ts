@@ -58,6 +58,8 @@ export interface AppDeps {
         | 'dataDir'
         | 'secretsKey'
         | 'outboundAllowedHosts'
+        | 'signalsConcurrency'
+        | 'signalsBacklog'
       >
     >;
   /** Where log lines go (default: stdout). */
@@ -112,7 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     outboundAllowedHosts: deps.config.outboundAllowedHosts ?? DEFAULTS.outboundAllowedHosts,
     env: deps.env ?? process.env,
     signals: {
-      concurrency: deps.signals?.concurrency ?? SIGNALS_DEFAULTS.concurrency,
+      concurrency: deps.signals?.concurrency ?? deps.config.signalsConcurrency ?? SIGNALS_DEFAULTS.concurrency,
+      backlog: deps.config.signalsBacklog ?? SIGNALS_DEFAULTS.backlog,
       pollMs: deps.signals?.pollMs ?? SIGNALS_DEFAULTS.pollMs,
       log: (message, err) => app.log.error({ err }, message),
     },

@@ -87,7 +87,7 @@ export interface TestAppOptions {
   /** The environment the server reads WEFT_PROVIDER_* and WEFT_SECRET_* from (default: none). */
   env?: NodeJS.ProcessEnv;
   /** The signals worker's bounds (default: the server's). */
-  signals?: { concurrency?: number; pollMs?: number };
+  signals?: { concurrency?: number; pollMs?: number; backlog?: number };
 }
 
 /** `Authorization: Bearer <key>`, for the `headers` argument of post / get. */
@@ -119,6 +119,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       dataDir,
       secretsKey: opts.secretsKey ?? null,
       outboundAllowedHosts: opts.outboundAllowedHosts ?? [],
+      signalsBacklog: opts.signals?.backlog ?? DEFAULTS.signalsBacklog,
     },
     env: opts.env ?? {},
     ...(opts.signals ? { signals: opts.signals } : {}),

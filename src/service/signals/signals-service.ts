@@ -16,6 +16,7 @@ import { createActiveMonitors } from './active-monitors.js';
 import { createCallTrigger } from './call-trigger.js';
 import { createTurnTrigger, endsTurn } from './turn-trigger.js';
 import type { SpanRow } from '../../query/span-columns.js';
+import type { ScoreJobStore } from '../../storage/signals/score-job-store.js';
 import { scoreJob } from './score-job.js';
 import { createScoreWorker } from './score-worker.js';
 
@@ -24,10 +25,14 @@ export interface SignalsOptions {
   readonly concurrency: number;
   /** How often the queue is looked at when nothing woke the worker. */
   readonly pollMs: number;
+  /** Jobs that may wait before new targets are left unscored. */
+  readonly backlog: number;
   readonly log: (message: string, err?: unknown) => void;
 }
 
-export const SIGNALS_DEFAULTS = { concurrency: 4, pollMs: 5000, leaseMs: 300_000 } as const;
+export const SIGNALS_DEFAULTS = { concurrency: 4, pollMs: 5000, leaseMs: 300_000, backlog: 100_000 } as const;
+/** How old the backlog figure may be when a trigger reads it. */
+const BACKLOG_MAX_AGE_MS = 5000;
 
 export interface SignalsDeps {
   readonly store: Store;
@@ -62,22 +67,43 @@ export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
         job,
       ),
   });
-  const callsEnded = createCallTrigger({
-    calls: deps.store.calls,
-    monitors,
-    jobs: deps.store.scoreJobs,
-    wake: () => worker.wake(),
-  });
+  // Past the backlog, new targets are left unscored (logged once a minute) so that a judge
+  // that cannot keep up never grows the queue without end.
+  // One enqueue at a time, so that concurrent triggers do not all pass the check at once.
+  let backlog = { at: 0, queued: 0, warnedAt: 0 };
+  let gate: Promise<unknown> = Promise.resolve();
+  const jobs: ScoreJobStore = {
+    ...deps.store.scoreJobs,
+    enqueue(list) {
+      const run = gate.then(() => enqueueBounded(list));
+      gate = run.catch(() => undefined);
+      return run;
+    },
+  };
+  async function enqueueBounded(list: Parameters<ScoreJobStore['enqueue']>[0]): Promise<number> {
+    if (list.length === 0) return 0;
+    if (Date.now() - backlog.at > BACKLOG_MAX_AGE_MS)
+      backlog = { ...backlog, at: Date.now(), queued: (await deps.store.scoreJobs.counts(null)).queued };
+    if (backlog.queued >= opts.backlog) {
+      if (Date.now() - backlog.warnedAt > 60_000) {
+        backlog.warnedAt = Date.now();
+        opts.log(`signals backlog full (${backlog.queued} jobs waiting): new targets are not scored`);
+      }
+      return 0;
+    }
+    const added = await deps.store.scoreJobs.enqueue(list);
+    backlog.queued += added;
+    return added;
+  }
+  const callsEnded = createCallTrigger({ calls: deps.store.calls, monitors, jobs, wake: () => worker.wake() });
 
-  const turnsEnded = createTurnTrigger({
-    spans: deps.store.spans,
-    monitors,
-    jobs: deps.store.scoreJobs,
-    wake: () => worker.wake(),
-  });
+  const turnsEnded = createTurnTrigger({ spans: deps.store.spans, monitors, jobs, wake: () => worker.wake() });
 
   return {
-    start: () => worker.start(),
+    /** Starts the worker, unless this server runs no jobs (concurrency 0); triggers still queue. */
+    start: () => {
+      if (opts.concurrency > 0) worker.start();
+    },
     /** After agent spans were written: the turns they end may be scored. Never throws; errors are logged. */
     spansWritten(rows: readonly SpanRow[]): Promise<void> {
       const ended = new Map<string, SpanRow[]>();
