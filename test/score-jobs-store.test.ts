@@ -15,8 +15,9 @@ let t: TestApp;
 /** A second server on the same database (ClickHouse), else the same app. */
 let other: TestApp;
 before(async () => {
-  t = await startTestApp();
-  other = testEngine() === 'clickhouse' ? await startTestApp({ replicaOf: t }) : t;
+  // No worker of their own: the test claims the jobs itself.
+  t = await startTestApp({ signals: { concurrency: 0 } });
+  other = testEngine() === 'clickhouse' ? await startTestApp({ replicaOf: t, signals: { concurrency: 0 } }) : t;
 });
 after(async () => {
   if (other !== t) await other?.close();
