@@ -318,6 +318,25 @@ test('a client leaving the stream stops the provider’s stream; the call ends s
   assert.equal(call.output.choices[0].message.content, 'Once');
 });
 
+test('a refused host is never contacted: a listening server the allowed list does not name', async () => {
+  let contacted = 0;
+  const unlisted = createServer((_req, res) => {
+    contacted++;
+    res.end();
+  });
+  unlisted.on('connection', () => contacted++);
+  await new Promise<void>((r) => unlisted.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(unlisted.address() as AddressInfo).port}`;
+    await provider('unlisted', `${url}/v1`);
+    const r = await create({ model: 'custom::unlisted::gpt-standin', messages: [user('hi')] });
+    assert.match(String(r.body.response.error), /refused: 127\.0\.0\.1 is .*WEFT_OUTBOUND_ALLOWED_HOSTS/);
+    assert.equal(contacted, 0, 'the refused host got a connection');
+  } finally {
+    unlisted.close();
+  }
+});
+
 test('/completions/models: builtin providers and the project’s own, with which secret is set', async () => {
   const r = await t.post('/completions/models', { project_id: PROJECT });
   assert.equal(r.status, 200, r.text);

@@ -34,37 +34,6 @@ const CLIENT_LEFT = 'The client closed the stream';
 
 /** The answer's `response` for a failure: its message, and the provider's status when it sent one. */
 export function failure(err: unknown): Dict {
-  return describeFailure(err).response;
-}
-
-/**
- * A failure's answer, and whether the same request may succeed later (a timeout, a connection
- * that failed, the provider's 408, 429 or 5xx), which the signals worker retries.
- */
-export function describeFailure(err: unknown): { readonly response: Dict; readonly retryable: boolean } {
-  if (
-    err instanceof APIConnectionError &&
-    err.cause instanceof OutboundError &&
-    !(err instanceof APIConnectionTimeoutError)
-  )
-    return {
-      response: { error: `Could not reach the provider: ${err.cause.message}` },
-      retryable: isTransient(err.cause),
-    };
-  if (err instanceof APIError && err.status !== undefined) {
-    const s = err.status;
-    return { response: legacyFailure(err), retryable: s === 408 || s === 429 || s >= 500 };
-  }
-  return {
-    response: legacyFailure(err),
-    retryable: err instanceof APIConnectionError || err instanceof APIConnectionTimeoutError,
-  };
-}
-
-/** The outbound layer's own failures that pass: its timeouts (not its refusals or limits). */
-const isTransient = (e: OutboundError) => e instanceof OutboundTimeoutError;
-
-function legacyFailure(err: unknown): Dict {
   if (err instanceof CompletionSetupError) return { error: err.message };
   if (err instanceof APIConnectionTimeoutError) return { error: 'The provider did not answer in time' };
   if (err instanceof APIConnectionError) {
@@ -79,6 +48,21 @@ function legacyFailure(err: unknown): Dict {
   }
   return { error: err instanceof Error ? err.message : String(err) };
 }
+
+/**
+ * Whether the same request may pass later (the signals worker retries it): a timeout, a
+ * connection that failed (not one the outbound rules refused), the provider's 408, 429 or 5xx.
+ */
+function retryable(err: unknown): boolean {
+  if (err instanceof APIConnectionTimeoutError) return true;
+  if (err instanceof APIConnectionError)
+    return !(err.cause instanceof OutboundError) || err.cause instanceof OutboundTimeoutError;
+  if (err instanceof APIError && err.status !== undefined)
+    return err.status === 408 || err.status === 429 || err.status >= 500;
+  return false;
+}
+
+export const describeFailure = (err: unknown) => ({ response: failure(err), retryable: retryable(err) });
 
 interface Prepared {
   readonly route: ModelRoute;
