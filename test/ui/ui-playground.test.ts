@@ -173,7 +173,7 @@ const clean = (p: UiPage) => {
   assert.deepEqual(p.errors, [], 'console errors');
 };
 const contents = (page: Page) =>
-  page.$$eval('[data-testid=message]', (els) =>
+  page.$$eval('[data-testid=draft-message]', (els) =>
     els.map((e) => [
       (e.querySelector('[data-testid=message-role]') as HTMLSelectElement).value,
       (e.querySelector('[data-testid=message-content]') as HTMLTextAreaElement).value,
@@ -201,7 +201,7 @@ test('a stored OpenAI call opens in the playground and runs streamed: answer, to
   await shot(page, 'call-open-in-playground-light');
   await tid(page, 'open-in-playground').click();
   await page.waitForURL(new RegExp(`/playground\\?call=${openaiCall}`));
-  await tid(page, 'message').first().waitFor();
+  await tid(page, 'draft-message').first().waitFor();
   assert.deepEqual(await contents(page), [
     ['system', 'You are a weather bot.'],
     ['user', 'Hello there'],
@@ -249,8 +249,8 @@ test('a stored OpenAI call opens in the playground and runs streamed: answer, to
   await tid(page, 'message-content').nth(1).fill('What is the weather in Oslo?');
   await tid(page, 'add-user').click();
   await tid(page, 'message-content').nth(2).fill('First question');
-  await tid(page, 'message').nth(2).getByRole('button', { name: 'Move up' }).click();
-  await tid(page, 'message').nth(0).locator('[data-testid=message-remove]').click();
+  await tid(page, 'draft-message').nth(2).getByRole('button', { name: 'Move up' }).click();
+  await tid(page, 'draft-message').nth(0).locator('[data-testid=message-remove]').click();
   await tid(page, 'add-assistant').click();
   await tid(page, 'message-content').nth(2).fill('Noted.');
   await tid(page, 'param-temperature').fill('0.7');
@@ -278,7 +278,7 @@ test('two models side by side on the same messages; a model without a key fails 
     const p = await openPage(browser, w.url, { theme });
     const { page } = p;
     await page.goto(`${BASE()}/playground?call=${openaiCall}&models=${encodeURIComponent(`${MODEL},${MODEL_2}`)}`);
-    await tid(page, 'message').first().waitFor();
+    await tid(page, 'draft-message').first().waitFor();
     const columns = tid(page, 'model-column');
     assert.equal(await columns.count(), 2);
     const before = standin.calls.length;
@@ -330,7 +330,7 @@ test("an Anthropic call's system blocks and tools come over in OpenAI's shape; t
   const p = await openPage(browser, w.url);
   const { page } = p;
   await page.goto(`${BASE()}/playground?call=${anthropicCall}`);
-  await tid(page, 'message').first().waitFor();
+  await tid(page, 'draft-message').first().waitFor();
   assert.deepEqual(await contents(page), [
     ['system', 'You forecast.'],
     ['user', 'What is the weather in Paris?'],
@@ -365,7 +365,7 @@ test("an agent's chat span opens in the playground with its instructions, messag
   await page.goto(`${BASE()}/agents/conversations/conv-rome?turn=${chatSpan.split(':')[0]}`);
   await tid(page, 'span-playground').click();
   await page.waitForURL((u) => u.pathname.endsWith('/playground') && u.searchParams.get('span') === chatSpan);
-  await tid(page, 'message').first().waitFor();
+  await tid(page, 'draft-message').first().waitFor();
   assert.deepEqual(await contents(page), [
     ['system', 'You are terse.'],
     ['user', 'Tell me about Rome'],
@@ -383,7 +383,7 @@ test('messages saved as a MessagesPrompt version are followed with template vari
   const p = await openPage(browser, w.url);
   const { page } = p;
   await page.goto(`${BASE()}/playground?call=${openaiCall}`);
-  await tid(page, 'message').first().waitFor();
+  await tid(page, 'draft-message').first().waitFor();
   await tid(page, 'message-content').nth(1).fill('What is the weather in {city}?');
   await tid(page, 'prompt-name').fill('weather-prompt');
   await tid(page, 'prompt-save').click();
@@ -393,7 +393,7 @@ test('messages saved as a MessagesPrompt version are followed with template vari
   assert.match(ref, new RegExp(`^weave:///${PROJECT}/object/weather-prompt:[A-Za-z0-9]+$`));
   await tid(page, 'prompt-message').first().waitFor();
   assert.equal(await tid(page, 'prompt-link').innerText(), 'weather-prompt:v0');
-  assert.equal(await tid(page, 'message').count(), 0, 'every message is in the prompt now');
+  assert.equal(await tid(page, 'draft-message').count(), 0, 'every message is in the prompt now');
   assert.deepEqual(
     await page.$$eval('[data-testid=template-var]', (els) => els.map((e) => e.getAttribute('data-name'))),
     ['city'],
@@ -437,7 +437,7 @@ test('messages saved as a MessagesPrompt version are followed with template vari
   // Reloaded, the URL brings the version back; the picker loads the older one.
   await page.reload();
   await page.locator('[data-testid=prompt-link]', { hasText: 'weather-prompt:v1' }).waitFor();
-  assert.equal(await tid(page, 'message').count(), 0, 'a prompt alone brings no example messages');
+  assert.equal(await tid(page, 'draft-message').count(), 0, 'a prompt alone brings no example messages');
   await tid(page, 'prompt-load').click();
   await tid(page, 'prompt-pick').selectOption('weather-prompt');
   await page.locator('[data-testid=prompt-version] option', { hasText: 'v0' }).waitFor({ state: 'attached' });
@@ -562,7 +562,7 @@ test('the project nav links the playground; an unknown call says so', async () =
   await page.goto(`${BASE()}/calls`);
   await tid(page, 'nav-playground').click();
   await page.waitForURL(`${BASE()}/playground`);
-  await tid(page, 'message').first().waitFor();
+  await tid(page, 'draft-message').first().waitFor();
   // The first model of a provider whose key is set is preselected.
   const { providers } = await post('/completions/models', { project_id: PROJECT });
   const ready = providers.find((x: any) => x.secret_set && x.models.length > 0);

@@ -22,7 +22,7 @@ export function MessageEditor({ message: m, index, count, onChange, onMove, onRe
     else onChange({ ...rest, role });
   };
   return (
-    <div className={styles.message} data-testid="message" data-role={m.role} data-index={index}>
+    <div className={styles.message} data-testid="draft-message" data-role={m.role} data-index={index}>
       <div className={styles.messageHead}>
         <select
           value={m.role}
