@@ -5,8 +5,14 @@
 // picks the turns; spans sent again score nothing twice; a verdict that is no score fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { hexId, otlpJson } from './helpers/agent-spans.js';
-import { eventually, type Judge, publishJudge, publishMonitor, startSignalsApp } from './helpers/signals.js';
+import {
+  agentTurn as turn,
+  eventually,
+  type Judge,
+  publishJudge,
+  publishMonitor,
+  startSignalsApp,
+} from './helpers/signals.js';
 import { PROJECT, type TestApp } from './helpers/test-app.js';
 
 const TURN_ENDED = 'weave.genai.turn_ended';
@@ -22,42 +28,6 @@ after(async () => {
   await t?.close();
   judge?.close();
 });
-
-const msgs = (role: string, text: string) => JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
-
-/** One turn: an invoke_agent root (ended) with its messages, and a chat span under it. */
-function turn(agent: string, question: string, answer: string) {
-  const traceId = hexId(16);
-  const root = hexId(8);
-  const start = Date.now();
-  const body = otlpJson({ 'wandb.entity': PROJECT.split('/')[0]!, 'wandb.project': PROJECT.split('/')[1]! }, [
-    {
-      traceId,
-      spanId: root,
-      name: `invoke_agent ${agent}`,
-      startMs: start,
-      endMs: start + 50,
-      attributes: {
-        'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.agent.name': agent,
-        'gen_ai.conversation.id': `conv-${traceId}`,
-        'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: 'Be kind.' }]),
-        'gen_ai.input.messages': msgs('user', question),
-        'gen_ai.output.messages': msgs('assistant', answer),
-      },
-    },
-    {
-      traceId,
-      spanId: hexId(8),
-      parentSpanId: root,
-      name: 'chat gpt-4o',
-      startMs: start + 1,
-      endMs: start + 40,
-      attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o' },
-    },
-  ]);
-  return { traceId, body };
-}
 
 const send = async (body: string) => {
   const r = await t.postRaw('/agents/otel/v1/traces', body, 'application/json');

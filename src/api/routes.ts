@@ -17,6 +17,7 @@ import { otlpRoutes } from './otlp.js';
 import { projectsRoutes } from './projects.js';
 import { refsRoutes } from './refs.js';
 import { secretsRoutes } from './secrets.js';
+import { signalsRoutes } from './signals.js';
 import type { RouteSpec } from './route-spec.js';
 import { tablesRoutes } from './tables.js';
 import { threadsRoutes } from './threads.js';
@@ -35,6 +36,7 @@ export const ROUTE_GROUPS = {
   admin: adminRoutes,
   secrets: secretsRoutes,
   completions: completionsRoutes,
+  signals: signalsRoutes,
   projects: projectsRoutes,
   threads: threadsRoutes,
   graphql: graphqlRoutes,

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hexId, otlpJson } from './agent-spans.js';
 import { PROJECT, startTestApp, type TestApp } from './test-app.js';
 
 export interface Judge {
@@ -154,4 +155,40 @@ export async function eventually<T>(what: string, read: () => Promise<T | null>,
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+const msgs = (role: string, text: string) => JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
+
+/** One turn: an invoke_agent root (ended) with its messages, and a chat span under it. */
+export function agentTurn(agent: string, question: string, answer: string) {
+  const traceId = hexId(16);
+  const root = hexId(8);
+  const start = Date.now();
+  const body = otlpJson({ 'wandb.entity': PROJECT.split('/')[0]!, 'wandb.project': PROJECT.split('/')[1]! }, [
+    {
+      traceId,
+      spanId: root,
+      name: `invoke_agent ${agent}`,
+      startMs: start,
+      endMs: start + 50,
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': agent,
+        'gen_ai.conversation.id': `conv-${traceId}`,
+        'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: 'Be kind.' }]),
+        'gen_ai.input.messages': msgs('user', question),
+        'gen_ai.output.messages': msgs('assistant', answer),
+      },
+    },
+    {
+      traceId,
+      spanId: hexId(8),
+      parentSpanId: root,
+      name: 'chat gpt-4o',
+      startMs: start + 1,
+      endMs: start + 40,
+      attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o' },
+    },
+  ]);
+  return { traceId, body };
 }

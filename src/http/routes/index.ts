@@ -20,6 +20,7 @@ import { registerOtlpRoutes } from './otlp-routes.js';
 import { registerProjectRoutes, registerThreadRoutes } from './project-routes.js';
 import { registerRefRoutes } from './ref-routes.js';
 import { registerSecretRoutes } from './secret-routes.js';
+import { registerSignalRoutes } from './signal-routes.js';
 import { registerTableRoutes } from './table-routes.js';
 import { registerUiRoutes } from './ui-routes.js';
 
@@ -47,6 +48,7 @@ export const ROUTE_BINDINGS: { readonly [G in RouteGroup]: BindGroup } = {
   admin: (app, s) => registerAdminRoutes(app, s.store),
   secrets: (app, s) => registerSecretRoutes(app, s.secrets),
   completions: (app, s) => registerCompletionRoutes(app, s.completions),
+  signals: (app, s) => registerSignalRoutes(app, s.signals),
   projects: (app, s) => registerProjectRoutes(app, s.store, s.retention),
   threads: (app, s) => registerThreadRoutes(app, s.store),
   graphql: (app, s, o) => registerGraphqlRoutes(app, s.store, s.secrets, { defaultEntity: o.defaultEntity }),

@@ -35,10 +35,11 @@ type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => v !== null && typeof v === 'object' && !Array.isArray(v);
 const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-export function parseMonitor(v: StoredObjectVersion): ActiveMonitor | null {
+/** A Monitor version as the worker reads it; null when it is off (unless `activeOnly` is false). */
+export function parseMonitor(v: StoredObjectVersion, activeOnly = true): ActiveMonitor | null {
   if (v.val === null) return null;
   const val = JSON.parse(v.val) as Dict;
-  if (val.active !== true) return null;
+  if (!isDict(val) || (activeOnly && val.active !== true)) return null;
   const [entity, project] = v.project_id.split('/') as [string, string];
   const query = stripBookkeeping(val.query);
   const rate = typeof val.sampling_rate === 'number' ? Math.min(1, Math.max(0, val.sampling_rate)) : 1;

@@ -26,7 +26,7 @@ export function opMatches(opNames: readonly string[], callOp: string): boolean {
 }
 
 /** Calls the scoring itself made (judges and their model calls) are never scored: no loops. */
-function fromSignals(attributes: string): boolean {
+export function fromSignals(attributes: string): boolean {
   try {
     return (JSON.parse(attributes) as { source?: unknown }).source === 'signals';
   } catch {

@@ -93,19 +93,27 @@ async function targetOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Target> {
   };
 }
 
-export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void> {
-  const p = job.project_id;
+/** Who a job scores as: the monitor version's author; a job without a monitor (`/calls/score`) Weft's own user. */
+async function ownerOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Caller> {
+  if (job.monitor_id === '') return { userId: SIGNALS_USER, username: SIGNALS_USER };
   const monitor = await deps.objects.read(
-    p,
+    job.project_id,
     job.monitor_id,
     { kind: 'digest', digest: job.monitor_digest },
-    {
-      metadataOnly: true,
-      includeLabels: false,
-    },
+    { metadataOnly: true, includeLabels: false },
   );
   if (monitor === null) throw new ScoreError(`Monitor ${job.monitor_id}:${job.monitor_digest} not found`, false);
-  const caller: Caller = { userId: monitor.wb_user_id ?? SIGNALS_USER, username: SIGNALS_USER };
+  return { userId: monitor.wb_user_id ?? SIGNALS_USER, username: SIGNALS_USER };
+}
+
+const isEmptyVerdict = (f: Partial<FeedbackCreateReq>) =>
+  [f.scorer_tags, f.scorer_ratings, f.scorer_tag_reasons].every(
+    (v) => v === undefined || v === null || Object.keys(v).length === 0,
+  );
+
+export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void> {
+  const p = job.project_id;
+  const caller = await ownerOf(deps, job);
   const scorer = await readRef(deps.objects, p, job.scorer_ref);
   const remote = scorer.className === 'RemoteScorer';
   if (!remote && scorer.className !== 'LLMAsAJudgeScorer')
@@ -115,7 +123,7 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
     );
   const target = await targetOf(deps, job);
 
-  const monitorRef = `weave:///${p}/object/${job.monitor_id}:${job.monitor_digest}`;
+  const monitorRef = job.monitor_id === '' ? null : `weave:///${p}/object/${job.monitor_id}:${job.monitor_digest}`;
   const scorerCall = { id: uuidv7(), traceId: uuidv7() };
   await deps.callsService.start(
     {
@@ -125,7 +133,7 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
         trace_id: scorerCall.traceId,
         op_name: remote ? REMOTE_OP : JUDGE_OP,
         started_at: formatTimestamp(nowMicros()),
-        attributes: { source: 'signals', monitor: monitorRef },
+        attributes: { source: 'signals', ...(monitorRef === null ? {} : { monitor: monitorRef }) },
         inputs: { self: job.scorer_ref, target: target.ref },
       },
     },
@@ -142,7 +150,7 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
           { fetch: deps.fetch, secret: (name) => deps.secrets.value(p.slice(0, p.indexOf('/')), name) },
           {
             scorer: { name: scorer.name, ref: job.scorer_ref, val: scorer.val },
-            monitor: { name: job.monitor_id, digest: job.monitor_digest },
+            monitor: { name: job.monitor_id, digest: monitorRef === null ? '' : job.monitor_digest },
             scoringCallId: scorerCall.id,
             scoringTraceId: scorerCall.traceId,
             idempotencyKey: `${job.key}-v${target.remote().schemaVersion}`,
@@ -163,6 +171,8 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
   // A verdict that does not normalize fails the job before anything of it is written.
   const typed = target.feedback(scorer.name, verdict);
   await end(verdict, null);
+  // A tag signal that found no tag writes nothing, as in Weave: its run is the scorer's call.
+  if (typed.feedback_type === 'wandb.agent_monitor' && isEmptyVerdict(typed)) return;
   await deps.feedback.create(
     {
       ...typed,

@@ -18,6 +18,17 @@ import { createTurnTrigger, endsTurn } from './turn-trigger.js';
 import type { SpanRow } from '../../query/span-columns.js';
 import type { ScoreJobStore } from '../../storage/signals/score-job-store.js';
 import { scoreJob } from './score-job.js';
+import type {
+  ActionsExecuteBatchReq,
+  CallsScoreReq,
+  SignalsBackfillReq,
+  SignalsPublishReq,
+  SignalsStatusRes,
+} from '../../api/signals.js';
+import { formatTimestamp } from '../../time.js';
+import { backfillMonitor, executeBatch, scoreCalls, type BackfillDeps } from './backfill.js';
+import { SIGNAL_PRESETS } from './signal-presets.js';
+import { publishSignal } from './signal-publisher.js';
 import { createScoreWorker } from './score-worker.js';
 
 export interface SignalsOptions {
@@ -98,6 +109,16 @@ export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
   const callsEnded = createCallTrigger({ calls: deps.store.calls, monitors, jobs, wake: () => worker.wake() });
 
   const turnsEnded = createTurnTrigger({ spans: deps.store.spans, monitors, jobs, wake: () => worker.wake() });
+  const backfills: BackfillDeps = {
+    objects: deps.store.objects,
+    calls: deps.store.calls,
+    spans: deps.store.spans,
+    enqueue: async (list) => {
+      const added = await jobs.enqueue(list);
+      if (added > 0) worker.wake();
+      return added;
+    },
+  };
 
   return {
     /** Starts the worker, unless this server runs no jobs (concurrency 0); triggers still queue. */
@@ -117,6 +138,39 @@ export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
         () => undefined,
         (err) => opts.log('queueing score jobs failed', err),
       );
+    },
+    presets: () => ({ presets: [...SIGNAL_PRESETS] }),
+    async publish(req: SignalsPublishReq, userId: string) {
+      const out = await publishSignal(deps.store.objects, req, userId);
+      monitors.forget(req.project_id);
+      return out;
+    },
+    /** Each monitor's health from its jobs: `error` while its newest outcome is a failure. */
+    async status(projectId: string): Promise<SignalsStatusRes> {
+      const iso = (us: number | null) => (us === null ? null : formatTimestamp(us));
+      const rows = (await deps.store.scoreJobs.health(projectId)).filter((h) => h.monitor_id !== '');
+      return {
+        monitors: rows.map(({ last_done_at, last_error_at, ...h }) => ({
+          ...h,
+          status:
+            last_error_at !== null && (last_done_at === null || last_error_at > last_done_at)
+              ? 'error'
+              : last_done_at !== null
+                ? 'ok'
+                : null,
+          last_error_at: iso(last_error_at),
+          last_scored_at: iso(last_done_at),
+        })),
+      };
+    },
+    backfill: (req: SignalsBackfillReq) => backfillMonitor(backfills, req),
+    async scoreCalls(req: CallsScoreReq) {
+      await scoreCalls(backfills, req.project_id, req.call_ids, req.scorer_refs);
+      return {};
+    },
+    async executeBatch(req: ActionsExecuteBatchReq) {
+      await executeBatch(backfills, req.project_id, req.action_ref, req.call_ids);
+      return {};
     },
     /** An object of the project was written here: its monitors are read again on next need. */
     objectWritten: (projectId: string) => monitors.forget(projectId),

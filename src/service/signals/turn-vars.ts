@@ -1,5 +1,6 @@
 // What a judge's prompt sees of an agent turn (agents.md §4.3): `{input_messages}`,
 // `{output_messages}`, `{system_instructions}` and `{agent_name}`, from the turn's root span,
+// and Weft's `{tool_calls}` (each tool span as `name(arguments) -> result`, in order),
 // else from the first span that carries input (and system instructions) and the last that
 // carries output. Messages read as `role: text` lines; parts that are not text as their JSON.
 import type { SpanRow } from '../../query/span-columns.js';
@@ -47,5 +48,9 @@ export function turnVars(rows: readonly SpanRow[]): Record<string, string> {
     output_messages: pick('output_messages', true).map(messageText).join('\n'),
     system_instructions: pick('system_instructions', false).map(partText).join('\n'),
     agent_name: String(root?.agent_name ?? root?.owner_agent_name ?? ''),
+    tool_calls: byStart
+      .filter((r) => typeof r.tool_name === 'string' && r.tool_name !== '')
+      .map((r) => `${r.tool_name}(${r.tool_call_arguments ?? ''}) -> ${r.tool_call_result ?? ''}`)
+      .join('\n'),
   };
 }

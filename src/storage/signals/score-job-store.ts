@@ -38,6 +38,16 @@ export interface ScoreJobCounts {
   readonly failed: number;
 }
 
+/** A monitor's jobs (every version) by state, and its latest outcomes; times in microseconds. */
+export interface MonitorJobHealth extends ScoreJobCounts {
+  readonly monitor_id: string;
+  /** When a job of it last ended done. */
+  readonly last_done_at: number | null;
+  /** The newest failure (a try that will be retried, or a job failed for good) and when. */
+  readonly last_error: string | null;
+  readonly last_error_at: number | null;
+}
+
 export interface ScoreJobStore {
   /** Queues the jobs not queued before; returns how many were new. */
   enqueue(jobs: readonly ScoreJobInput[]): Promise<number>;
@@ -53,6 +63,8 @@ export interface ScoreJobStore {
   retry(key: string, owner: string, dueAt: number, error: string, now: number): Promise<void>;
   /** Jobs by state in a project (null: every project). */
   counts(projectId: string | null): Promise<ScoreJobCounts>;
+  /** Per monitor of the project that has jobs: counts and latest outcomes. */
+  health(projectId: string): Promise<MonitorJobHealth[]>;
   /** The job of that key, or null. */
   get(key: string): Promise<ScoreJob | null>;
 }

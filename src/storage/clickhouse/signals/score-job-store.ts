@@ -8,7 +8,7 @@
 // job's `running` row. Jobs of one key live on one shard (sharded by key), so one clock decides.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { scoreJobKey } from '../../signals/score-job-key.js';
-import type { ScoreJob, ScoreJobCounts, ScoreJobStore } from '../../signals/score-job-store.js';
+import type { MonitorJobHealth, ScoreJob, ScoreJobCounts, ScoreJobStore } from '../../signals/score-job-store.js';
 import { selectRows } from '../engine/client.js';
 import { chIdentifier } from '../engine/dialect.js';
 import { seqClock } from '../engine/seq-clock.js';
@@ -211,6 +211,35 @@ export function createClickHouseScoreJobStore(
       return out as unknown as ScoreJobCounts;
     },
 
+    async health(projectId) {
+      const rows = await selectRows<Record<string, string | null>>(
+        client,
+        `SELECT monitor_id, countIf(state = 'queued') AS queued, countIf(state = 'running') AS running,
+           countIf(state = 'done') AS done, countIf(state = 'failed') AS failed,
+           maxIf(updated_at, state = 'done') AS last_done_at, countIf(state = 'done') > 0 AS any_done,
+           argMaxIf(last_error, updated_at, failing) AS last_error, maxIf(updated_at, failing) AS last_error_at,
+           countIf(failing) > 0 AS any_error
+         FROM (
+           SELECT key, argMax(monitor_id, seq) AS monitor_id, argMax(state, seq) AS state,
+             argMax(last_error, seq) AS last_error, argMax(updated_at, seq) AS updated_at,
+             isNotNull(last_error) AND state != 'done' AS failing
+           FROM ${db}.score_jobs WHERE project_id = {p:String} GROUP BY key)
+         GROUP BY monitor_id ORDER BY monitor_id`,
+        { p: projectId },
+      );
+      return rows.map(
+        (r): MonitorJobHealth => ({
+          monitor_id: String(r.monitor_id),
+          queued: Number(r.queued),
+          running: Number(r.running),
+          done: Number(r.done),
+          failed: Number(r.failed),
+          last_done_at: Number(r.any_done) ? Number(r.last_done_at) : null,
+          last_error: Number(r.any_error) ? (r.last_error ?? null) : null,
+          last_error_at: Number(r.any_error) ? Number(r.last_error_at) : null,
+        }),
+      );
+    },
     async get(key) {
       const [row] = await newest('WHERE key = {k:String}', { k: key });
       return row === undefined ? null : toJob(row);

@@ -1,6 +1,6 @@
 // The scoring queue on SQLite (migration 25): writes through the writer (score-job-writes.ts),
 // reads here.
-import type { ScoreJob, ScoreJobCounts, ScoreJobStore } from '../../signals/score-job-store.js';
+import type { MonitorJobHealth, ScoreJob, ScoreJobCounts, ScoreJobStore } from '../../signals/score-job-store.js';
 import { scoreJobKey } from '../../signals/score-job-key.js';
 import type { SqliteDb } from '../engine/database.js';
 import type { SqliteWriter } from '../engine/writer.js';
@@ -15,6 +15,17 @@ export function createSqliteScoreJobStore(db: SqliteDb, writer: SqliteWriter): S
     `SELECT key, project_id, monitor_id, monitor_digest, scorer_ref, target_kind, target_id, state, attempts,
        last_error, created_at FROM score_jobs WHERE key = ?`,
   );
+  // SQLite's bare columns: last_error comes from the row holding max(updated_at) of its group.
+  const health = db.prepare(`
+    SELECT h.monitor_id, h.queued, h.running, h.done, h.failed, h.last_done_at, e.last_error, e.last_error_at
+    FROM (SELECT monitor_id, sum(state = 'queued') AS queued, sum(state = 'running') AS running,
+            sum(state = 'done') AS done, sum(state = 'failed') AS failed,
+            max(CASE WHEN state = 'done' THEN updated_at END) AS last_done_at
+          FROM score_jobs WHERE project_id = ? GROUP BY monitor_id) h
+    LEFT JOIN (SELECT monitor_id, last_error, max(updated_at) AS last_error_at
+          FROM score_jobs WHERE project_id = ? AND last_error IS NOT NULL AND state != 'done' GROUP BY monitor_id) e
+      ON e.monitor_id = h.monitor_id
+    ORDER BY h.monitor_id`);
   return {
     async enqueue(jobs) {
       if (jobs.length === 0) return 0;
@@ -27,6 +38,9 @@ export function createSqliteScoreJobStore(db: SqliteDb, writer: SqliteWriter): S
       const out: Record<string, number> = Object.fromEntries(STATES.map((s) => [s, 0]));
       for (const r of byState.all(projectId, projectId) as { state: string; n: number }[]) out[r.state] = r.n;
       return out as unknown as ScoreJobCounts;
+    },
+    async health(projectId) {
+      return health.all(projectId, projectId) as MonitorJobHealth[];
     },
     async get(key) {
       return (one.get(key) as ScoreJob | undefined) ?? null;
