@@ -26,14 +26,36 @@ export interface ActiveMonitor {
   readonly samplingRate: number;
   /** Scorer object refs. */
   readonly scorers: readonly string[];
+  /** Calls only: score a trace's or thread's calls once no newer one came for a while. */
+  readonly debounce: Debounce | null;
   /** Who wrote the version: the scores it asks for are written as theirs. */
   readonly userId: string | null;
   readonly createdAt: Micros;
 }
 
+/**
+ * `scorer_debounce_config` (agents.md §4.5): the calls of one trace (or thread) are scored once,
+ * on the last of them, when no newer one ended within `timeoutMs`; `all_messages` shows the
+ * judge every call of the group, `last_message` the last one.
+ */
+export interface Debounce {
+  readonly field: 'trace_id' | 'thread_id';
+  readonly method: 'last_message' | 'all_messages';
+  readonly timeoutMs: number;
+}
+
 type Dict = Record<string, unknown>;
 const isDict = (v: unknown): v is Dict => v !== null && typeof v === 'object' && !Array.isArray(v);
 const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+export function parseDebounce(v: unknown): Debounce | null {
+  if (!isDict(v) || typeof v.timeout_seconds !== 'number' || !(v.timeout_seconds >= 0)) return null;
+  return {
+    field: v.aggregation_field === 'thread_id' ? 'thread_id' : 'trace_id',
+    method: v.aggregation_method === 'all_messages' ? 'all_messages' : 'last_message',
+    timeoutMs: Math.min(v.timeout_seconds, 86_400) * 1000,
+  };
+}
 
 /** A Monitor version as the worker reads it; null when it is off (unless `activeOnly` is false). */
 export function parseMonitor(v: StoredObjectVersion, activeOnly = true): ActiveMonitor | null {
@@ -60,6 +82,7 @@ export function parseMonitor(v: StoredObjectVersion, activeOnly = true): ActiveM
     query: isDict(query) && isDict(query.$expr) ? { $expr: query.$expr } : null,
     samplingRate: rate,
     scorers: strings(val.scorers),
+    debounce: parseDebounce(val.scorer_debounce_config),
     userId: v.wb_user_id,
     createdAt: v.created_at,
   };
@@ -91,7 +114,13 @@ export function createActiveMonitors(objects: ObjectStore) {
 export type ActiveMonitors = ReturnType<typeof createActiveMonitors>;
 
 /** The jobs a monitor asks for on one target: one per scorer. */
-export const jobsOf = (m: ActiveMonitor, targetKind: ScoreTargetKind, targetId: string, at: Micros): ScoreJobInput[] =>
+export const jobsOf = (
+  m: ActiveMonitor,
+  targetKind: ScoreTargetKind,
+  targetId: string,
+  at: Micros,
+  dueAt: Micros = at,
+): ScoreJobInput[] =>
   m.scorers.map((scorer) => ({
     project_id: m.projectId,
     monitor_id: m.id,
@@ -100,4 +129,5 @@ export const jobsOf = (m: ActiveMonitor, targetKind: ScoreTargetKind, targetId: 
     target_kind: targetKind,
     target_id: targetId,
     created_at: at,
+    due_at: dueAt,
   }));

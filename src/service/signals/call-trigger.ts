@@ -47,11 +47,13 @@ async function matching(calls: CallStore, projectId: string, ids: readonly strin
     project_id: projectId,
     filter: { call_ids: [...ids] },
     query: m.query,
-    columns: ['id', 'op_name', 'ended_at', 'attributes'],
+    columns: ['id', 'op_name', 'ended_at', 'attributes', 'trace_id', 'thread_id'],
   });
-  const out: string[] = [];
+  const out: { id: string; draw: string }[] = [];
   for await (const c of calls.query(q))
-    if (c.ended_at !== null && opMatches(m.opNames, c.op_name) && !fromSignals(c.attributes)) out.push(c.id);
+    if (c.ended_at !== null && opMatches(m.opNames, c.op_name) && !fromSignals(c.attributes))
+      // A debounced monitor draws its sample per group, so that a group is scored whole or not at all.
+      out.push({ id: c.id, draw: (m.debounce === null ? null : c[m.debounce.field]) ?? c.id });
   return out;
 }
 
@@ -62,8 +64,11 @@ export function createCallTrigger(deps: CallTriggerDeps) {
     const jobs: ScoreJobInput[] = [];
     const at = nowMicros();
     for (const m of monitors) {
-      for (const id of await matching(deps.calls, projectId, callIds, m)) {
-        if (sampled(m, id)) jobs.push(...jobsOf(m, 'call', id, at));
+      // A debounced monitor queues each call to run after the timeout; by then a newer call of
+      // its group makes it stand down (score-job.ts), so only the last one is judged.
+      const due = m.debounce === null ? at : at + m.debounce.timeoutMs * 1000;
+      for (const { id, draw } of await matching(deps.calls, projectId, callIds, m)) {
+        if (sampled(m, draw)) jobs.push(...jobsOf(m, 'call', id, at, due));
       }
     }
     const added = await deps.jobs.enqueue(jobs);

@@ -25,6 +25,8 @@ import type { SafeFetch } from '../../outbound/safe-fetch.js';
 import type { SecretsService } from '../secrets/secret-service.js';
 import { verdictColumns } from './verdict.js';
 import { agentRefUri } from '../refs/refs.js';
+import { type ActiveMonitor, parseMonitor } from './active-monitors.js';
+import { debouncedGroup, groupVars } from './debounce-group.js';
 
 export const SIGNALS_USER = 'weft-signals';
 export const JUDGE_OP = 'LLMAsAJudgeScorer.score';
@@ -71,14 +73,21 @@ interface Target {
   ) => Pick<FeedbackCreateReq, 'feedback_type'> & Partial<FeedbackCreateReq>;
 }
 
-async function targetOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Target> {
+/** The job's target; null when a debounced call stands down for a newer one of its group. */
+async function targetOf(deps: ScoreJobDeps, job: ScoreJob, monitor: ActiveMonitor | null): Promise<Target | null> {
   const p = job.project_id;
   if (job.target_kind === 'call') {
     const call = await deps.calls.get(p, job.target_id, { storageSize: false, totalStorageSize: false });
     if (call === null) throw new ScoreError(`Call ${job.target_id} is gone`, false);
+    let vars = callVars(call);
+    if (monitor?.debounce) {
+      const group = await debouncedGroup(deps.calls, { ...monitor, debounce: monitor.debounce }, call);
+      if (group === null) return null;
+      if (monitor.debounce.method === 'all_messages') vars = { ...vars, ...groupVars(group) };
+    }
     return {
       ref: `weave:///${p}/call/${call.id}`,
-      vars: callVars(call),
+      vars,
       remote: () => callTarget(call),
       feedback: (name) => ({ feedback_type: `wandb.runnable.${name}` }),
     };
@@ -93,17 +102,21 @@ async function targetOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Target> {
   };
 }
 
-/** Who a job scores as: the monitor version's author; a job without a monitor (`/calls/score`) Weft's own user. */
-async function ownerOf(deps: ScoreJobDeps, job: ScoreJob): Promise<Caller> {
-  if (job.monitor_id === '') return { userId: SIGNALS_USER, username: SIGNALS_USER };
-  const monitor = await deps.objects.read(
+/**
+ * The job's monitor version, and who it scores as: the version's author; a job without a
+ * monitor (`/calls/score`) scores as Weft's own user.
+ */
+async function monitorOf(deps: ScoreJobDeps, job: ScoreJob) {
+  if (job.monitor_id === '') return { caller: { userId: SIGNALS_USER, username: SIGNALS_USER }, monitor: null };
+  const v = await deps.objects.read(
     job.project_id,
     job.monitor_id,
     { kind: 'digest', digest: job.monitor_digest },
-    { metadataOnly: true, includeLabels: false },
+    { metadataOnly: false, includeLabels: false },
   );
-  if (monitor === null) throw new ScoreError(`Monitor ${job.monitor_id}:${job.monitor_digest} not found`, false);
-  return { userId: monitor.wb_user_id ?? SIGNALS_USER, username: SIGNALS_USER };
+  if (v === null) throw new ScoreError(`Monitor ${job.monitor_id}:${job.monitor_digest} not found`, false);
+  const caller: Caller = { userId: v.wb_user_id ?? SIGNALS_USER, username: SIGNALS_USER };
+  return { caller, monitor: parseMonitor(v, false) };
 }
 
 const isEmptyVerdict = (f: Partial<FeedbackCreateReq>) =>
@@ -113,7 +126,7 @@ const isEmptyVerdict = (f: Partial<FeedbackCreateReq>) =>
 
 export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void> {
   const p = job.project_id;
-  const caller = await ownerOf(deps, job);
+  const { caller, monitor } = await monitorOf(deps, job);
   const scorer = await readRef(deps.objects, p, job.scorer_ref);
   const remote = scorer.className === 'RemoteScorer';
   if (!remote && scorer.className !== 'LLMAsAJudgeScorer')
@@ -121,7 +134,8 @@ export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void>
       `Weft runs LLMAsAJudgeScorer and RemoteScorer scorers; ${scorer.name} is a ${scorer.className ?? 'plain object'}`,
       false,
     );
-  const target = await targetOf(deps, job);
+  const target = await targetOf(deps, job, monitor);
+  if (target === null) return;
 
   const monitorRef = job.monitor_id === '' ? null : `weave:///${p}/object/${job.monitor_id}:${job.monitor_digest}`;
   const scorerCall = { id: uuidv7(), traceId: uuidv7() };

@@ -20,6 +20,8 @@ export interface ScoreJobInput {
   readonly target_id: string;
   /** Microseconds since the epoch. */
   readonly created_at: number;
+  /** When it may run first (a debounced monitor waits); default: at once. */
+  readonly due_at?: number;
 }
 
 export interface ScoreJob extends ScoreJobInput {

@@ -117,7 +117,7 @@ export function createClickHouseScoreJobStore(
           ...j,
           state: 'queued',
           attempts: 0,
-          due_at: j.created_at,
+          due_at: j.due_at ?? j.created_at,
           lease_owner: '',
           lease_until: 0,
           last_error: null,

@@ -13,6 +13,7 @@ export interface ScoreJobRow {
   target_kind: string;
   target_id: string;
   created_at: number;
+  due_at?: number;
 }
 
 export function scoreJobWrites(db: SqliteDb) {
@@ -49,7 +50,7 @@ export function scoreJobWrites(db: SqliteDb) {
           r.scorer_ref,
           r.target_kind,
           r.target_id,
-          r.created_at,
+          r.due_at ?? r.created_at,
           r.created_at,
           r.created_at,
         ).changes;
