@@ -10,6 +10,8 @@ import { latestOfClass } from '../objects/object-service.js';
 import { refUri } from '../refs/refs.js';
 
 export const MONITORS_MAX_AGE_MS = 2000;
+/** A ClassifierMonitor's one job per target, for all of its scorers (classifier-job.ts). */
+export const ALL_SCORERS = '*';
 /** Projects whose monitors are remembered at once; past it the memory starts over. */
 const MAX_PROJECTS = 10_000;
 
@@ -26,6 +28,8 @@ export interface ActiveMonitor {
   readonly samplingRate: number;
   /** Scorer object refs. */
   readonly scorers: readonly string[];
+  /** A ClassifierMonitor: its judges on one model share one call. */
+  readonly classifier: boolean;
   /** Calls only: score a trace's or thread's calls once no newer one came for a while. */
   readonly debounce: Debounce | null;
   /** Who wrote the version: the scores it asks for are written as theirs. */
@@ -83,6 +87,7 @@ export function parseMonitor(v: StoredObjectVersion, activeOnly = true): ActiveM
     samplingRate: rate,
     scorers: strings(val.scorers),
     debounce: parseDebounce(val.scorer_debounce_config),
+    classifier: v.leaf_object_class === 'ClassifierMonitor',
     userId: v.wb_user_id,
     createdAt: v.created_at,
   };
@@ -121,7 +126,7 @@ export const jobsOf = (
   at: Micros,
   dueAt: Micros = at,
 ): ScoreJobInput[] =>
-  m.scorers.map((scorer) => ({
+  (m.classifier ? [ALL_SCORERS] : m.scorers).map((scorer) => ({
     project_id: m.projectId,
     monitor_id: m.id,
     monitor_digest: m.digest,

@@ -18,7 +18,7 @@ import type { SpanStore } from '../../storage/spans/span-store.js';
 import { nowMicros, parseTimestamp } from '../../time.js';
 import { isMonitorClass } from '../objects/monitor-query.js';
 import { tryParseRef } from '../refs/refs.js';
-import { type ActiveMonitor, parseMonitor, scoresTurns } from './active-monitors.js';
+import { type ActiveMonitor, ALL_SCORERS, parseMonitor, scoresTurns } from './active-monitors.js';
 import { fromSignals, opMatches } from './call-trigger.js';
 import { endsTurn } from './turn-trigger.js';
 
@@ -119,8 +119,9 @@ export async function backfillMonitor(deps: BackfillDeps, req: SignalsBackfillRe
   const v = await readObjectRef(deps.objects, req.project_id, req.monitor_ref, 'monitor_ref');
   const m = asMonitor(v);
   if (m === null) throw new InvalidFieldError(`${req.monitor_ref} is not a Monitor`, ['body', 'monitor_ref']);
-  const scorers = req.scorer_refs ?? m.scorers;
-  const unknown = scorers.find((s) => !m.scorers.includes(s));
+  // A ClassifierMonitor asks all of its scorers in one job (classifier-job.ts), unless some are picked.
+  const scorers = req.scorer_refs ?? (m.classifier ? [ALL_SCORERS] : m.scorers);
+  const unknown = req.scorer_refs?.find((s) => !m.scorers.includes(s));
   if (unknown !== undefined)
     throw new InvalidFieldError(`The monitor has no scorer ${unknown}`, ['body', 'scorer_refs']);
   const limit = Math.min(req.limit ?? DEFAULT_BACKFILL, MAX_BACKFILL);

@@ -25,8 +25,9 @@ import type { SafeFetch } from '../../outbound/safe-fetch.js';
 import type { SecretsService } from '../secrets/secret-service.js';
 import { verdictColumns } from './verdict.js';
 import { agentRefUri } from '../refs/refs.js';
-import { type ActiveMonitor, parseMonitor } from './active-monitors.js';
+import { type ActiveMonitor, ALL_SCORERS, parseMonitor } from './active-monitors.js';
 import { debouncedGroup, groupVars } from './debounce-group.js';
+import { scoreClassifiers } from './classifier-job.js';
 
 export const SIGNALS_USER = 'weft-signals';
 export const JUDGE_OP = 'LLMAsAJudgeScorer.score';
@@ -60,7 +61,7 @@ export function callVars(call: StoredCall): Record<string, string> {
   return vars;
 }
 
-interface Target {
+export interface Target {
   /** The ref feedback is written on. */
   readonly ref: string;
   readonly vars: Record<string, string>;
@@ -124,81 +125,135 @@ const isEmptyVerdict = (f: Partial<FeedbackCreateReq>) =>
     (v) => v === undefined || v === null || Object.keys(v).length === 0,
   );
 
-export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void> {
+/** What every scorer of one job shares: the job, its target, who it scores as, its monitor. */
+export interface JobContext {
+  readonly deps: ScoreJobDeps;
+  readonly job: ScoreJob;
+  readonly caller: Caller;
+  readonly target: Target;
+  readonly monitor: ActiveMonitor | null;
+  readonly monitorRef: string | null;
+}
+
+export interface ScorerCall {
+  readonly id: string;
+  readonly traceId: string;
+}
+
+/**
+ * Runs `run` inside a new trace's call `op` (the scorer's run, `source: "signals"`): its output
+ * the verdict, or its exception the failure, which is thrown on.
+ */
+export async function inScorerCall<T>(
+  ctx: JobContext,
+  op: string,
+  inputs: Record<string, unknown>,
+  run: (call: ScorerCall) => Promise<T>,
+): Promise<{ verdict: T; call: ScorerCall }> {
+  const p = ctx.job.project_id;
+  const call = { id: uuidv7(), traceId: uuidv7() };
+  await ctx.deps.callsService.start(
+    {
+      start: {
+        project_id: p,
+        id: call.id,
+        trace_id: call.traceId,
+        op_name: op,
+        started_at: formatTimestamp(nowMicros()),
+        attributes: { source: 'signals', ...(ctx.monitorRef === null ? {} : { monitor: ctx.monitorRef }) },
+        inputs: { ...inputs, target: ctx.target.ref },
+      },
+    },
+    ctx.caller,
+  );
+  const end = (output: unknown, exception: string | null) =>
+    ctx.deps.callsService.end({
+      end: { project_id: p, id: call.id, ended_at: formatTimestamp(nowMicros()), exception, output, summary: {} },
+    });
+  let verdict: T;
+  try {
+    verdict = await run(call);
+  } catch (err) {
+    await end(null, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  await end(verdict, null);
+  return { verdict, call };
+}
+
+/**
+ * Writes a scorer's verdict on the target (`typed`: its type and columns, from
+ * target.feedback); a turn's verdict with no tag and no rating writes nothing, as in Weave.
+ */
+export async function writeVerdict(
+  ctx: JobContext,
+  typed: ReturnType<Target['feedback']>,
+  verdict: unknown,
+  scorerRef: string,
+  call: ScorerCall,
+  feedbackId: string,
+): Promise<void> {
+  if (typed.feedback_type === 'wandb.agent_monitor' && isEmptyVerdict(typed)) return;
+  const p = ctx.job.project_id;
+  await ctx.deps.feedback.create(
+    {
+      ...typed,
+      id: feedbackId,
+      project_id: p,
+      weave_ref: ctx.target.ref,
+      payload: { output: verdict },
+      runnable_ref: scorerRef,
+      call_ref: `weave:///${p}/call/${call.id}`,
+      trigger_ref: ctx.monitorRef,
+      scorer_trace_id: call.traceId,
+    },
+    ctx.caller.userId,
+  );
+}
+
+/** One scorer over the job's target: an LLMAsAJudgeScorer, or a RemoteScorer. */
+export async function scoreWith(ctx: JobContext, scorerRef: string, feedbackId: string): Promise<void> {
+  const { deps, job } = ctx;
   const p = job.project_id;
-  const { caller, monitor } = await monitorOf(deps, job);
-  const scorer = await readRef(deps.objects, p, job.scorer_ref);
+  const scorer = await readRef(deps.objects, p, scorerRef);
   const remote = scorer.className === 'RemoteScorer';
   if (!remote && scorer.className !== 'LLMAsAJudgeScorer')
     throw new ScoreError(
       `Weft runs LLMAsAJudgeScorer and RemoteScorer scorers; ${scorer.name} is a ${scorer.className ?? 'plain object'}`,
       false,
     );
-  const target = await targetOf(deps, job, monitor);
-  if (target === null) return;
-
-  const monitorRef = job.monitor_id === '' ? null : `weave:///${p}/object/${job.monitor_id}:${job.monitor_digest}`;
-  const scorerCall = { id: uuidv7(), traceId: uuidv7() };
-  await deps.callsService.start(
-    {
-      start: {
-        project_id: p,
-        id: scorerCall.id,
-        trace_id: scorerCall.traceId,
-        op_name: remote ? REMOTE_OP : JUDGE_OP,
-        started_at: formatTimestamp(nowMicros()),
-        attributes: { source: 'signals', ...(monitorRef === null ? {} : { monitor: monitorRef }) },
-        inputs: { self: job.scorer_ref, target: target.ref },
-      },
-    },
-    caller,
-  );
-  const end = (output: unknown, exception: string | null) =>
-    deps.callsService.end({
-      end: { project_id: p, id: scorerCall.id, ended_at: formatTimestamp(nowMicros()), exception, output, summary: {} },
-    });
-  let verdict: unknown;
-  try {
-    verdict = remote
-      ? await runRemoteScorer(
+  const { verdict, call } = await inScorerCall(ctx, remote ? REMOTE_OP : JUDGE_OP, { self: scorerRef }, (c) =>
+    remote
+      ? runRemoteScorer(
           { fetch: deps.fetch, secret: (name) => deps.secrets.value(p.slice(0, p.indexOf('/')), name) },
           {
-            scorer: { name: scorer.name, ref: job.scorer_ref, val: scorer.val },
-            monitor: { name: job.monitor_id, digest: monitorRef === null ? '' : job.monitor_digest },
-            scoringCallId: scorerCall.id,
-            scoringTraceId: scorerCall.traceId,
-            idempotencyKey: `${job.key}-v${target.remote().schemaVersion}`,
-            target: target.remote(),
+            scorer: { name: scorer.name, ref: scorerRef, val: scorer.val },
+            monitor: { name: job.monitor_id, digest: ctx.monitorRef === null ? '' : job.monitor_digest },
+            scoringCallId: c.id,
+            scoringTraceId: c.traceId,
+            idempotencyKey: `${job.key}-v${ctx.target.remote().schemaVersion}`,
+            target: ctx.target.remote(),
           },
         )
-      : await runJudge(deps, scorer, {
+      : runJudge(deps, scorer, {
           projectId: p,
-          vars: target.vars,
-          traceId: scorerCall.traceId,
-          parentId: scorerCall.id,
-          caller,
-        });
-  } catch (err) {
-    await end(null, err instanceof Error ? err.message : String(err));
-    throw err;
-  }
-  // A verdict that does not normalize fails the job before anything of it is written.
-  const typed = target.feedback(scorer.name, verdict);
-  await end(verdict, null);
-  // A tag signal that found no tag writes nothing, as in Weave: its run is the scorer's call.
-  if (typed.feedback_type === 'wandb.agent_monitor' && isEmptyVerdict(typed)) return;
-  await deps.feedback.create(
-    {
-      ...typed,
-      id: feedbackIdOf(job.key),
-      project_id: p,
-      weave_ref: target.ref,
-      payload: { output: verdict },
-      runnable_ref: job.scorer_ref,
-      call_ref: `weave:///${p}/call/${scorerCall.id}`,
-      trigger_ref: monitorRef,
-      scorer_trace_id: scorerCall.traceId,
-    },
-    caller.userId,
+          vars: ctx.target.vars,
+          traceId: c.traceId,
+          parentId: c.id,
+          caller: ctx.caller,
+        }),
   );
+  // A verdict that does not normalize fails the job before anything of it is written.
+  await writeVerdict(ctx, ctx.target.feedback(scorer.name, verdict), verdict, scorerRef, call, feedbackId);
+}
+
+export async function scoreJob(deps: ScoreJobDeps, job: ScoreJob): Promise<void> {
+  const p = job.project_id;
+  const { caller, monitor } = await monitorOf(deps, job);
+  const target = await targetOf(deps, job, monitor);
+  if (target === null) return;
+  const monitorRef = job.monitor_id === '' ? null : `weave:///${p}/object/${job.monitor_id}:${job.monitor_digest}`;
+  const ctx: JobContext = { deps, job, caller, target, monitor, monitorRef };
+  if (job.scorer_ref === ALL_SCORERS) return scoreClassifiers(ctx, monitor?.scorers ?? []);
+  return scoreWith(ctx, job.scorer_ref, feedbackIdOf(job.key));
 }
