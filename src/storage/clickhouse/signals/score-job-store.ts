@@ -128,12 +128,17 @@ export function createClickHouseScoreJobStore(
       return fresh.length;
     },
 
+    // Only keys with a queued or running row are read whole: an open job's newest row is one,
+    // and once ClickHouse merges a finished job's rows (ReplacingMergeTree by seq) only its last
+    // row is left, so the claim reads the open jobs, not the whole history.
     async claim(owner, now, leaseMicros, limit) {
       const open = await selectRows<Row>(
         client,
         `SELECT * FROM (
            SELECT key, ${COLUMNS.map((c) => `argMax(${c}, seq) AS ${c}`).join(', ')}
-           FROM ${db}.score_jobs GROUP BY key)
+           FROM ${db}.score_jobs
+           WHERE key IN (SELECT key FROM ${db}.score_jobs WHERE state IN ('queued', 'running'))
+           GROUP BY key)
          WHERE (state = 'queued' AND due_at <= {now:Int64}) OR (state = 'running' AND lease_until < {now:Int64})
          ORDER BY due_at LIMIT {limit:UInt32}`,
         { now, limit },
