@@ -183,7 +183,7 @@ test('builtin_object_class: non-dict value, class mismatch and unknown class are
     [[1, 2], 'Dataset', /non-dict/],
     ['text', 'Dataset', /non-dict/],
     [datasetVal('x'), 'Leaderboard', /must match/],
-    [{ plain: true }, 'Leaderboard', /Unknown object class: Leaderboard/],
+    [{ plain: true }, 'AlertSpec', /Unknown object class: AlertSpec/],
   ];
   for (const [val, cls, re] of cases) {
     const r = await t.post('/obj/create', {

@@ -7,7 +7,14 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TSchema } from 'typebox';
 import { InvalidRequestError } from '../../api/errors.js';
-import { ProviderModelVal, ProviderVal } from '../../api/builtin-objects.js';
+import {
+  AnnotationSpecVal,
+  LeaderboardVal,
+  LLMStructuredCompletionModelVal,
+  ProviderModelVal,
+  ProviderVal,
+  SavedViewVal,
+} from '../../api/builtin-objects.js';
 
 interface BuiltinClass {
   readonly schema: TSchema;
@@ -15,7 +22,44 @@ interface BuiltinClass {
   readonly fields: readonly (readonly [string, unknown])[];
   /** Checks beyond the schema, on the validated value; throws InvalidRequestError. */
   readonly check?: (val: Record<string, unknown>) => void;
+  /** Nested models dumped as Weave dumps them (their own `_type`, defaults, `_class_name`, `_bases`). */
+  readonly nested?: Readonly<Record<string, (v: unknown) => unknown>>;
 }
+
+type Dict = Record<string, unknown>;
+const isDict = (v: unknown): v is Dict => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A nested pydantic model as Weave stores it: `_type`, each field (default null), `_class_name`, `_bases`. */
+const model =
+  (className: string, fields: readonly string[]) =>
+  (v: unknown): unknown => {
+    if (!isDict(v)) return v;
+    const out: Dict = { _type: className };
+    for (const f of fields) out[f] = v[f] ?? null;
+    out._class_name = className;
+    out._bases = ['BaseModel'];
+    return out;
+  };
+
+const DEFAULT_PARAMS = model('LLMStructuredCompletionModelDefaultParams', [
+  'messages_template',
+  'prompt',
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'presence_penalty',
+  'frequency_penalty',
+  'stop',
+  'n_times',
+  'functions',
+  'response_format',
+]);
+const COLUMN = model('LeaderboardColumn', [
+  'evaluation_object_ref',
+  'scorer_name',
+  'summary_metric_path',
+  'should_minimize',
+]);
 
 /** Headers a provider may not be given: they unlock cloud metadata services (Weave's list). */
 const BLOCKED_HEADER = /^(?:metadata-flavor|x-aws-ec2-metadata-token(?:-ttl-seconds)?)$/i;
@@ -68,6 +112,34 @@ export const BUILTIN_OBJECT_CLASSES: Readonly<Record<string, BuiltinClass>> = {
       ['max_tokens', undefined],
     ],
   },
+  AnnotationSpec: {
+    schema: AnnotationSpecVal,
+    fields: [...BASE, ['field_schema', {}], ['unique_among_creators', false], ['op_scope', null]],
+    check(val) {
+      // The schema must itself be a JSON Schema a validator can compile.
+      try {
+        new Ajv({ strict: false }).compile((val.field_schema as Dict | undefined) ?? {});
+      } catch (err) {
+        throw new InvalidRequestError(
+          `Invalid AnnotationSpec: field_schema is no JSON Schema: ${(err as Error).message}`,
+        );
+      }
+    },
+  },
+  LLMStructuredCompletionModel: {
+    schema: LLMStructuredCompletionModelVal,
+    fields: [...BASE, ['llm_model_id', undefined], ['default_params', {}]],
+    nested: { default_params: DEFAULT_PARAMS },
+  },
+  SavedView: {
+    schema: SavedViewVal,
+    fields: [...BASE, ['view_type', undefined], ['label', undefined], ['definition', undefined]],
+  },
+  Leaderboard: {
+    schema: LeaderboardVal,
+    fields: [...BASE, ['columns', undefined]],
+    nested: { columns: (v) => (Array.isArray(v) ? v.map(COLUMN) : v) },
+  },
 };
 
 const ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false });
@@ -92,7 +164,10 @@ export function builtinObjectVal(className: string, val: Record<string, unknown>
     throw new InvalidRequestError(`Invalid ${className}: ${(validate.errors ?? []).map(describe).join('; ')}`);
   cls.check?.(val);
   const out: Record<string, unknown> = { _type: className };
-  for (const [field, fallback] of cls.fields) out[field] = val[field] ?? fallback;
+  for (const [field, fallback] of cls.fields) {
+    const v = val[field] ?? fallback;
+    out[field] = cls.nested?.[field]?.(v) ?? v;
+  }
   out._class_name = className;
   out._bases = ['BaseObject', 'BaseModel'];
   return out;
