@@ -18,7 +18,8 @@ export interface Judge {
   close(): void;
 }
 
-export async function startJudge(): Promise<Judge> {
+/** `decide(prompt)`: the verdict for a request whose last message is `prompt` (else `judge.verdict`). */
+export async function startJudge(decide?: (prompt: string) => unknown): Promise<Judge> {
   const judge: Judge & { server?: Server } = {
     url: '',
     asked: [],
@@ -40,7 +41,9 @@ export async function startJudge(): Promise<Judge> {
         res.writeHead(503, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { message: 'overloaded' } }));
       }
-      const message = { role: 'assistant', content: judge.verdict };
+      const prompt = String(body.messages?.at(-1)?.content ?? '');
+      const content = decide === undefined ? judge.verdict : JSON.stringify(decide(prompt));
+      const message = { role: 'assistant', content };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -160,11 +163,17 @@ export async function eventually<T>(what: string, read: () => Promise<T | null>,
 const msgs = (role: string, text: string) => JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
 
 /** One turn: an invoke_agent root (ended) with its messages, and a chat span under it. */
-export function agentTurn(agent: string, question: string, answer: string) {
+export function agentTurn(
+  agent: string,
+  question: string,
+  answer: string,
+  o: { project?: string; conversation?: string } = {},
+) {
   const traceId = hexId(16);
   const root = hexId(8);
   const start = Date.now();
-  const body = otlpJson({ 'wandb.entity': PROJECT.split('/')[0]!, 'wandb.project': PROJECT.split('/')[1]! }, [
+  const [entity, project] = (o.project ?? PROJECT).split('/') as [string, string];
+  const body = otlpJson({ 'wandb.entity': entity, 'wandb.project': project }, [
     {
       traceId,
       spanId: root,
@@ -174,7 +183,7 @@ export function agentTurn(agent: string, question: string, answer: string) {
       attributes: {
         'gen_ai.operation.name': 'invoke_agent',
         'gen_ai.agent.name': agent,
-        'gen_ai.conversation.id': `conv-${traceId}`,
+        'gen_ai.conversation.id': o.conversation ?? `conv-${traceId}`,
         'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: 'Be kind.' }]),
         'gen_ai.input.messages': msgs('user', question),
         'gen_ai.output.messages': msgs('assistant', answer),

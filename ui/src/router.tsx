@@ -16,6 +16,8 @@ import { parseCompareSearch } from './compare/compareSearch';
 import { parseAgentsSearch, parseConversationSearch, parseConversationsSearch } from './agents/agentsSearch';
 import { prefetchConversationStart } from './agents/conversationStart';
 import { parsePlaygroundSearch } from './playground/playgroundSearch';
+import { parseSignalsSearch } from './signals/signalsSearch';
+import { parseMonitorsSearch } from './monitors/monitorsSearch';
 
 const root = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 const route = <P extends string>(path: P) => ({ getParentRoute: () => root, path });
@@ -91,7 +93,12 @@ const routes = [
     validateSearch: parseAgentsSearch,
     component: lazyRouteComponent(() => import('./agents/AgentsPage'), 'AgentsPage'),
   }),
-  // The static `conversations` segment ranks above `$agent`.
+  // The static `conversations` and `signals` segments rank above `$agent`.
+  createRoute({
+    ...route('$entity/$project/agents/signals'),
+    validateSearch: parseSignalsSearch,
+    component: lazyRouteComponent(() => import('./signals/SignalsPage'), 'SignalsPage'),
+  }),
   createRoute({
     ...route('$entity/$project/agents/conversations'),
     validateSearch: parseConversationsSearch,
@@ -109,6 +116,11 @@ const routes = [
   createRoute({
     ...route('$entity/$project/agents/$agent'),
     component: lazyRouteComponent(() => import('./agents/AgentPage'), 'AgentPage'),
+  }),
+  createRoute({
+    ...route('$entity/$project/monitors'),
+    validateSearch: parseMonitorsSearch,
+    component: lazyRouteComponent(() => import('./monitors/MonitorsPage'), 'MonitorsPage'),
   }),
   createRoute({
     ...route('$entity/$project/playground'),

@@ -96,9 +96,14 @@ export function AgentsPage() {
             ))}
           </select>
         </label>
-        <Link to="/$entity/$project/agents/conversations" params={{ entity, project }} data-testid="to-conversations">
-          Conversations →
-        </Link>
+        <span className={styles.headLinks}>
+          <Link to="/$entity/$project/agents/conversations" params={{ entity, project }} data-testid="to-conversations">
+            Conversations →
+          </Link>
+          <Link to="/$entity/$project/agents/signals" params={{ entity, project }} data-testid="to-signals">
+            Signals →
+          </Link>
+        </span>
       </div>
       {figures.isPending && <p className={styles.muted}>Loading agents…</p>}
       {figures.isError && <ErrorBanner error={figures.error} onRetry={() => void figures.refetch()} />}

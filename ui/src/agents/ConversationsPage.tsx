@@ -121,6 +121,11 @@ export function ConversationsPage() {
           </Link>{' '}
           / Conversations
         </h1>
+        <span className={styles.headLinks}>
+          <Link to="/$entity/$project/agents/signals" params={{ entity, project }} data-testid="to-signals">
+            Signals →
+          </Link>
+        </span>
       </div>
       <div className={styles.filters}>
         <input

@@ -1,9 +1,12 @@
 // Reactions and notes on an agent turn or a whole conversation (feedback on its
-// agent_turn / agent_conversation ref), as the call view has them for a call.
+// agent_turn / agent_conversation ref), as the call view has them for a call, and the signals
+// monitors gave it (its rating or tags, with the reasons).
 import { useViewer } from '../api/viewer';
 import { NoteForm } from '../call/NoteForm';
 import { ReactionBar } from '../call/ReactionBar';
 import { NOTE, REACTION, useRefFeedback } from '../call/useFeedback';
+import { SignalList } from '../signals/SignalList';
+import { isSignal } from '../signals/signalVerdict';
 import styles from './Conversation.module.css';
 
 export function TargetFeedback({
@@ -20,8 +23,10 @@ export function TargetFeedback({
   const viewer = useViewer();
   const busy = add.isPending || remove.isPending || list.isPending;
   const notes = (list.data ?? []).filter((r) => r.feedback_type === NOTE);
+  const signals = (list.data ?? []).filter(isSignal);
   return (
     <div className={styles.feedback} data-testid="target-feedback" data-ref={weaveRef}>
+      <SignalList projectId={projectId} rows={signals} />
       {label !== undefined && <span className={styles.facts}>{label}</span>}
       <ReactionBar
         rows={list.data ?? []}

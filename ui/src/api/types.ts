@@ -99,3 +99,25 @@ export type ObjCreateRes = StaticOfSchema<typeof ObjCreateResDef>;
 export type SecretSetReq = StaticOfSchema<typeof SecretSetReqDef>;
 export type SecretListReq = StaticOfSchema<typeof SecretListReqDef>;
 export type SecretListRes = StaticOfSchema<typeof SecretListResDef>;
+// Signals: the preset judges, publishing a monitor and its scorer, each monitor's health and
+// backfills (/signals/*), and the scorer tags and ratings per time bucket (/feedback/aggregate).
+import type { FeedbackAggregateRes as FeedbackAggregateResDef } from '../../../src/api/feedback-analytics.js';
+export type { FeedbackAggregateBucket, FeedbackAggregateReq } from '../../../src/api/feedback-analytics.js';
+export type FeedbackAggregateRes = StaticOfSchema<typeof FeedbackAggregateResDef>;
+export type {
+  MonitorHealth,
+  SignalPreset,
+  SignalScorer,
+  SignalsBackfillReq,
+  SignalsBackfillRes,
+  SignalsPresetsRes,
+  SignalsPublishReq,
+  SignalsPublishRes,
+  SignalsStatusRes,
+} from '../../../src/api/signals.js';
+import type {
+  SignalsPresetsReq as SignalsPresetsReqDef,
+  SignalsStatusReq as SignalsStatusReqDef,
+} from '../../../src/api/signals.js';
+export type SignalsPresetsReq = StaticOfSchema<typeof SignalsPresetsReqDef>;
+export type SignalsStatusReq = StaticOfSchema<typeof SignalsStatusReqDef>;

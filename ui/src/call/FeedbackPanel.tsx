@@ -4,8 +4,10 @@ import { useViewer } from '../api/viewer';
 import { ErrorBanner } from '../shell/ErrorBanner';
 import { formatTime } from '../format';
 import { JsonTree } from '../render/JsonTree';
+import { SignalValue } from '../signals/SignalValue';
+import { AGENT_MONITOR, isSignal, objectIdOf, reasonText, verdictOf } from '../signals/signalVerdict';
 import { NoteForm } from './NoteForm';
-import { NOTE, REACTION, useFeedback } from './useFeedback';
+import { type FeedbackRow, NOTE, REACTION, useFeedback } from './useFeedback';
 import styles from './Feedback.module.css';
 
 export function FeedbackPanel({ projectId, callId }: { projectId: string; callId: string }) {
@@ -68,11 +70,17 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
                   <td>
                     <code>{f.feedback_type}</code>
                   </td>
-                  <td>
-                    <JsonTree value={f.payload} />
+                  <td className={styles.valueCell}>
+                    {isSignal(f) ? <Verdict row={f} /> : <JsonTree value={f.payload} />}
                   </td>
                   <td>
-                    {f.runnable_ref ? <code title={f.runnable_ref}>{f.runnable_ref.split('/').pop()}</code> : who(f)}
+                    {f.runnable_ref ? (
+                      <code title={f.runnable_ref}>
+                        {objectIdOf(f.runnable_ref) ?? f.runnable_ref.split('/').pop()}
+                      </code>
+                    ) : (
+                      who(f)
+                    )}
                   </td>
                   <td className={styles.muted}>{formatTime(f.created_at)}</td>
                 </tr>
@@ -95,6 +103,31 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
             ))}
           </ul>
         </section>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A scorer's verdict: its rating or tags and the reason. A call scorer's output may hold more
+ * than a verdict (any dict a scorer returns), so its payload is shown whole below; a turn
+ * signal's folded.
+ */
+function Verdict({ row }: { row: FeedbackRow }) {
+  const verdict = verdictOf(row);
+  const found = verdict.rating !== null || verdict.tags.length > 0;
+  const payload = <JsonTree value={row.payload} />;
+  return (
+    <div className={styles.verdict} data-testid="feedback-verdict">
+      {found && <SignalValue verdict={verdict} />}
+      {verdict.reasons.length > 0 && <span className={styles.muted}>{reasonText(verdict)}</span>}
+      {row.feedback_type === AGENT_MONITOR ? (
+        <details>
+          <summary className={styles.muted}>payload</summary>
+          {payload}
+        </details>
+      ) : (
+        payload
       )}
     </div>
   );

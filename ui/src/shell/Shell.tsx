@@ -17,7 +17,8 @@ const SECTIONS = [
   ['/$entity/$project/agents', 'Agents', 'a'],
   ['/$entity/$project/evaluations', 'Evaluations', 'e'],
   ['/$entity/$project/objects', 'Objects', 'o'],
-  ['/$entity/$project/monitor', 'Monitor', 'm'],
+  ['/$entity/$project/monitor', 'Metrics', 'm'],
+  ['/$entity/$project/monitors', 'Monitors', null],
   ['/$entity/$project/playground', 'Playground', 'y'],
   ['/$entity/$project/settings/providers', 'Providers', null],
 ] as const;
