@@ -66,7 +66,8 @@ async function turnRoots(spans: SpanStore, projectId: string, traceIds: readonly
       where: parentless
         ? { kind: 'and', items: [inTraces, { kind: 'isNull', input: field('parent_span_id') }] }
         : inTraces,
-      sort: [],
+      // By trace: the primary key answers it (no sort means started_at desc, a walk of the project).
+      sort: [{ field: spanFieldCatalog.resolve('trace_id'), direction: 'asc' }],
       limit: MAX_ROOT_CANDIDATES,
       offset: 0,
       startedAfter: null,

@@ -94,7 +94,7 @@ export function createSignalsService(deps: SignalsDeps, opts: SignalsOptions) {
   async function enqueueBounded(list: Parameters<ScoreJobStore['enqueue']>[0]): Promise<number> {
     if (list.length === 0) return 0;
     if (Date.now() - backlog.at > BACKLOG_MAX_AGE_MS)
-      backlog = { ...backlog, at: Date.now(), queued: (await deps.store.scoreJobs.counts(null)).queued };
+      backlog = { ...backlog, at: Date.now(), queued: await deps.store.scoreJobs.queued() };
     if (backlog.queued >= opts.backlog) {
       if (Date.now() - backlog.warnedAt > 60_000) {
         backlog.warnedAt = Date.now();

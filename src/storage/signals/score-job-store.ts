@@ -63,6 +63,8 @@ export interface ScoreJobStore {
   finish(key: string, owner: string, state: 'done' | 'failed', error: string | null, now: number): Promise<void>;
   /** Gives a held job back, due again at `dueAt`, with the reason it failed this time. */
   retry(key: string, owner: string, dueAt: number, error: string, now: number): Promise<void>;
+  /** Jobs waiting in every project (the backlog bound), read from the state index alone. */
+  queued(): Promise<number>;
   /** Jobs by state in a project (null: every project). */
   counts(projectId: string | null): Promise<ScoreJobCounts>;
   /** Per monitor of the project that has jobs: counts and latest outcomes. */

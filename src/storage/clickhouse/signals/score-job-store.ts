@@ -202,6 +202,18 @@ export function createClickHouseScoreJobStore(
       ]);
     },
 
+    async queued() {
+      const [row] = await selectRows<{ n: string }>(
+        client,
+        `SELECT count() AS n FROM (
+           SELECT key, argMax(state, seq) AS state FROM ${db}.score_jobs
+           WHERE key IN (SELECT key FROM ${db}.score_jobs WHERE state = 'queued') GROUP BY key)
+         WHERE state = 'queued'`,
+        {},
+      );
+      return Number(row?.n ?? 0);
+    },
+
     async counts(projectId) {
       const rows = await selectRows<{ state: string; n: string }>(
         client,

@@ -11,6 +11,7 @@ export function createSqliteScoreJobStore(db: SqliteDb, writer: SqliteWriter): S
   const byState = db.prepare(
     'SELECT state, count(*) AS n FROM score_jobs WHERE (? IS NULL OR project_id = ?) GROUP BY state',
   );
+  const queued = db.prepare("SELECT count(*) FROM score_jobs WHERE state = 'queued'").pluck();
   const one = db.prepare(
     `SELECT key, project_id, monitor_id, monitor_digest, scorer_ref, target_kind, target_id, state, attempts,
        last_error, created_at FROM score_jobs WHERE key = ?`,
@@ -34,6 +35,7 @@ export function createSqliteScoreJobStore(db: SqliteDb, writer: SqliteWriter): S
     claim: (owner, now, leaseMicros, limit) => writer.run('scoreJobs.claim', [owner, now, leaseMicros, limit]),
     finish: (key, owner, state, error, now) => writer.run('scoreJobs.finish', [key, owner, state, error, now]),
     retry: (key, owner, dueAt, error, now) => writer.run('scoreJobs.retry', [key, owner, dueAt, error, now]),
+    queued: async () => queued.get() as number,
     async counts(projectId) {
       const out: Record<string, number> = Object.fromEntries(STATES.map((s) => [s, 0]));
       for (const r of byState.all(projectId, projectId) as { state: string; n: number }[]) out[r.state] = r.n;
