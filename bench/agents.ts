@@ -13,6 +13,7 @@
 // Run alone: node --import tsx bench/agents.ts
 import { readFileSync, rmSync } from 'node:fs';
 import { ExportTraceServiceRequest } from '../src/ingest/otlp/otlp-proto.js';
+import type { OtlpSpan } from '../src/ingest/otlp/otlp-spans.js';
 import { ensureChdb } from '../scripts/ensure-chdb.mjs';
 import { isMain, runAlone } from './lib/cli.js';
 import { benchOptions, dataPath, type BenchOptions } from './lib/config.js';
@@ -35,22 +36,46 @@ import { fmtMs, fmtRate, fmtRatio, median, percentile } from './lib/stats.js';
 type Engine = 'sqlite' | 'clickhouse';
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** The ingest spans as protobuf export bodies, encoded before anything is timed. */
-function prepareBodies(opts: BenchOptions): { bodies: Buffer[]; spans: number; bytes: number } {
-  const spans = [...generateAgentTurns({ seed: `${opts.seed}:ingest`, spans: opts.ingestCalls })].flatMap(
-    (t) => t.spans,
-  );
+/** One protobuf export body (ExportTraceServiceRequest) of these spans. */
+export const otlpBody = (spans: readonly OtlpSpan[]): Buffer =>
+  Buffer.from(ExportTraceServiceRequest.encode(ExportTraceServiceRequest.fromObject(otlpMessage(spans))).finish());
+
+/**
+ * The ingest spans as protobuf export bodies, encoded before anything is timed; `turns` counts
+ * their root spans (each closes a turn).
+ */
+export function prepareBodies(opts: BenchOptions): { bodies: Buffer[]; spans: number; turns: number; bytes: number } {
+  const turns = [...generateAgentTurns({ seed: `${opts.seed}:ingest`, spans: opts.ingestCalls })];
+  const spans = turns.flatMap((t) => t.spans);
   const per = Math.max(1, Math.floor(opts.batchItems / 2));
   const bodies: Buffer[] = [];
-  for (let i = 0; i < spans.length; i += per)
-    bodies.push(
-      Buffer.from(
-        ExportTraceServiceRequest.encode(
-          ExportTraceServiceRequest.fromObject(otlpMessage(spans.slice(i, i + per))),
-        ).finish(),
-      ),
-    );
-  return { bodies, spans: spans.length, bytes: bodies.reduce((n, b) => n + b.length, 0) };
+  for (let i = 0; i < spans.length; i += per) bodies.push(otlpBody(spans.slice(i, i + per)));
+  return { bodies, spans: spans.length, turns: turns.length, bytes: bodies.reduce((n, b) => n + b.length, 0) };
+}
+
+/**
+ * Sends every body to `path` (protobuf, project AGENTS_PROJECT) from `clients` clients, one
+ * request in flight each, throwing unless each answers 200 with an empty body; the ms it took.
+ */
+export async function driveExport(
+  server: ServerProc,
+  path: string,
+  bodies: readonly Buffer[],
+  clients: number,
+): Promise<number> {
+  let next = 0;
+  const client = async () => {
+    for (let i = next++; i < bodies.length; i = next++) {
+      const r = await postBody(server.url, path, bodies[i]!, {
+        'content-type': 'application/x-protobuf',
+        project_id: AGENTS_PROJECT,
+      });
+      if (r.status !== 200 || r.body.length > 0) throw new Error(`${path} -> ${r.status}: ${r.body.slice(0, 300)}`);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, client));
+  return performance.now() - t0;
 }
 
 /**
@@ -70,20 +95,9 @@ async function ingestRun(
   const flags = engine === 'clickhouse' ? ['--engine', 'clickhouse', '--clickhouse-url', `chdb:${dir}/chdb`] : [];
   const server = await startWeft(opts, dataPath('tmp', 'agents-ingest'), flags);
   try {
-    let next = 0;
-    const client = async () => {
-      for (let i = next++; i < traffic.bodies.length; i = next++) {
-        const r = await postBody(server.url, path, traffic.bodies[i]!, {
-          'content-type': 'application/x-protobuf',
-          project_id: AGENTS_PROJECT,
-        });
-        if (r.status !== 200 || r.body.length > 0) throw new Error(`${path} -> ${r.status}: ${r.body.slice(0, 300)}`);
-      }
-    };
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: opts.clients }, client));
+    const ms = await driveExport(server, path, traffic.bodies, opts.clients);
     const t1 = performance.now();
-    const rate = traffic.spans / ((t1 - t0) / 1000);
+    const rate = traffic.spans / (ms / 1000);
     let searchable = 0;
     if (path.startsWith('/agents')) {
       await postOk(server.url, '/agents/search', { project_id: AGENTS_PROJECT, query: 'zanzibar', limit: 1 });

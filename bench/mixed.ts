@@ -74,11 +74,11 @@ function expiringBatch(startedAt: string): string {
 }
 
 /**
- * Probes GET /health from a process of its own (bench/lib/health-prober.mjs) until `stop`;
- * resolves with the latencies in ms.
+ * Probes GET /health from a process of its own (bench/lib/health-prober.mjs), one every
+ * `everyMs`, until `stop`; resolves with the latencies in ms.
  */
-function startProber(url: string): { stop: () => Promise<number[]> } {
-  const child = spawn(process.execPath, [join(BENCH_DIR, 'lib', 'health-prober.mjs'), url, String(PROBE_EVERY_MS)], {
+export function startProber(url: string, everyMs = PROBE_EVERY_MS): { stop: () => Promise<number[]> } {
+  const child = spawn(process.execPath, [join(BENCH_DIR, 'lib', 'health-prober.mjs'), url, String(everyMs)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';

@@ -27,6 +27,7 @@ import * as otlp from './otlp.js';
 import * as agents from './agents.js';
 import * as agentsUi from './agents-ui.js';
 import * as completions from './completions.js';
+import * as signals from './signals.js';
 
 type Bench = (opts: BenchOptions) => Promise<BenchResult>;
 /** In run order; the aliases are what the command line accepts. */
@@ -44,6 +45,7 @@ const BENCHES: readonly { name: string; aliases: readonly string[]; run: Bench; 
   { name: 'calls-sort', aliases: ['calls-sort', 'sort'], run: callsSort.run, seeded: true },
   { name: 'ui', aliases: ['ui'], run: ui.run, seeded: true },
   { name: 'completions', aliases: ['completions', 'models'], run: completions.run, seeded: false },
+  { name: 'signals', aliases: ['signals', 'monitors'], run: signals.run, seeded: false },
   // Not part of a plain `npm run bench`: it needs chdb (~550 MB), installed on first use.
   { name: 'engine', aliases: ['engine', 'clickhouse'], run: engine.run, seeded: true },
   // Not part of a plain `npm run bench` either: its own 1,000,000-span dataset (cached), read on
