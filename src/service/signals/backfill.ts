@@ -12,7 +12,8 @@ import { compileQuery } from '../../query/compile-query.js';
 import type { Expr } from '../../query/plan.js';
 import { spanFieldCatalog } from '../../query/span-fields.js';
 import type { CallStore } from '../../storage/calls/call-store.js';
-import type { ObjectStore, StoredObjectVersion } from '../../storage/objects/object-store.js';
+import type { ObjectStore, StoredObjectVersion, VersionSelector } from '../../storage/objects/object-store.js';
+import { parseSelector } from '../objects/object-names.js';
 import type { ScoreJobInput, ScoreTargetKind } from '../../storage/signals/score-job-store.js';
 import type { SpanStore } from '../../storage/spans/span-store.js';
 import { nowMicros, parseTimestamp } from '../../time.js';
@@ -42,18 +43,15 @@ const bound = (field: Expr, op: 'gte' | 'lt', micros: number | null): Expr[] =>
 /** The object an object ref or a bare object id names in the project (bare: its latest version). */
 async function readObjectRef(objects: ObjectStore, projectId: string, ref: string, what: string) {
   let id = ref;
-  let digest: string | null = null;
+  let selector: VersionSelector = { kind: 'latest' };
   if (ref.startsWith('weave:')) {
     const parsed = tryParseRef(ref);
     if (parsed === null || parsed.kind !== 'object' || parsed.projectId !== projectId)
       throw new InvalidFieldError(`Not an object ref of ${projectId}: ${ref}`, ['body', what]);
     id = parsed.name;
-    digest = parsed.digest;
+    selector = parseSelector(parsed.digest);
   }
-  const v = await objects.read(projectId, id, digest === null ? { kind: 'latest' } : { kind: 'digest', digest }, {
-    metadataOnly: false,
-    includeLabels: false,
-  });
+  const v = await objects.read(projectId, id, selector, { metadataOnly: false, includeLabels: false });
   if (v === null || v.deleted_at !== null) throw new NotFoundError(`No object ${ref} in ${projectId}`);
   return v;
 }
