@@ -26,6 +26,7 @@ import { MIGRATION_22 } from './022-span-message-backlog.js';
 import { MIGRATION_23 } from './023-span-owner-conversations.js';
 import { MIGRATION_24 } from './024-secrets.js';
 import { MIGRATION_25 } from './025-score-jobs.js';
+import { MIGRATION_26 } from './026-score-job-health.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -53,4 +54,5 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   MIGRATION_23,
   MIGRATION_24,
   MIGRATION_25,
+  MIGRATION_26,
 ];
