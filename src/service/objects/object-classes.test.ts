@@ -46,7 +46,7 @@ test('resolveObjectClasses: builtin_object_class rules', () => {
   });
   assert.throws(() => resolveObjectClasses([1], 'Dataset'), InvalidRequestError);
   assert.throws(() => resolveObjectClasses(ds, 'Model'), /must match/);
-  assert.throws(() => resolveObjectClasses({ a: 1 }, 'Leaderboard'), /Unknown object class: Leaderboard/);
+  assert.throws(() => resolveObjectClasses({ a: 1 }, 'AlertSpec'), /Unknown object class: AlertSpec/);
   assert.deepEqual(resolveObjectClasses(5, null), { base_object_class: null, leaf_object_class: null, val: 5 });
 });
 
