@@ -122,3 +122,24 @@ export async function ids(page: Page, selector: string): Promise<string[]> {
       .map(([, id]) => id),
   );
 }
+
+/** The element of a `data-testid`. */
+export const tid = (page: Page, id: string) => page.locator(`[data-testid=${id}]`);
+
+/** Nothing left the host and nothing was logged as an error while the page ran. */
+export function assertClean(p: UiPage): void {
+  assert.deepEqual(p.external, [], 'requests outside Weft');
+  assert.deepEqual(p.errors, [], 'console errors');
+}
+
+/** POSTs JSON to a running server, asserts a 200 and answers the parsed body. */
+export async function postOk(base: string, path: string, body: unknown): Promise<any> {
+  const r = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await r.text();
+  assert.equal(r.status, 200, `${path}: ${text}`);
+  return JSON.parse(text);
+}

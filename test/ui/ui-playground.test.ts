@@ -15,7 +15,7 @@ import { newId } from '../helpers/calls.js';
 import { hexId, otlpJson } from '../helpers/agent-spans.js';
 import { PLAIN_ANSWER, startModelStandin, USAGE, type ModelStandin } from '../helpers/model-standin.js';
 import { startTestApp } from '../helpers/test-app.js';
-import { launch, openPage, shot, type UiPage } from './browser.js';
+import { assertClean, launch, openPage, postOk, shot, tid } from './browser.js';
 import { op, upsert } from './seed.js';
 
 const ENTITY = 'ui-team';
@@ -40,16 +40,7 @@ let anthropicCall: string;
 /** An agent's chat span, `<trace id>:<span id>`. */
 let chatSpan: string;
 
-const post = async (path: string, body: unknown) => {
-  const r = await fetch(`${w.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await r.text();
-  assert.equal(r.status, 200, `${path}: ${text}`);
-  return JSON.parse(text);
-};
+const post = (path: string, body: unknown) => postOk(w.url, path, body);
 
 before(async () => {
   [standin, browser] = await Promise.all([startModelStandin(), launch()]);
@@ -167,11 +158,7 @@ after(async () => {
 });
 
 const BASE = () => `${w.url}/ui/${PROJECT}`;
-const tid = (page: Page, id: string) => page.locator(`[data-testid=${id}]`);
-const clean = (p: UiPage) => {
-  assert.deepEqual(p.external, [], 'requests outside Weft');
-  assert.deepEqual(p.errors, [], 'console errors');
-};
+const clean = assertClean;
 const contents = (page: Page) =>
   page.$$eval('[data-testid=draft-message]', (els) =>
     els.map((e) => [

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { eventually, startWeftServer, type WeftServer } from '../sdk/sdk-harness.js';
 import { agentTurn, type Judge, startJudge } from '../helpers/signals.js';
-import { launch, openPage, shot, type UiPage } from './browser.js';
+import { assertClean, launch, openPage, postOk, shot, tid } from './browser.js';
 import { op, upsert } from './seed.js';
 import { newId } from '../helpers/calls.js';
 
@@ -49,16 +49,7 @@ let w: WeftServer;
 let judge: Judge;
 let browser: Browser;
 
-const post = async (path: string, body: unknown) => {
-  const r = await fetch(`${w.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await r.text();
-  assert.equal(r.status, 200, `${path}: ${text}`);
-  return JSON.parse(text);
-};
+const post = (path: string, body: unknown) => postOk(w.url, path, body);
 
 /** One agent turn of a conversation (an ended invoke_agent root with its messages); returns its trace id. */
 async function sendTurn(agent: string, conversation: string, question: string, answer: string): Promise<string> {
@@ -128,12 +119,8 @@ after(async () => {
 });
 
 const BASE = () => `${w.url}/ui/${PROJECT}`;
-const tid = (page: Page, id: string) => page.locator(`[data-testid=${id}]`);
 const monitorRow = (page: Page, id: string) => page.locator(`[data-testid=monitor-row][data-id="${id}"]`);
-const clean = (p: UiPage) => {
-  assert.deepEqual(p.external, [], 'requests outside Weft');
-  assert.deepEqual(p.errors, [], 'console errors');
-};
+const clean = assertClean;
 /** Light, then dark through the theme toggle (the view keeps its state), then light again. */
 async function shotBothThemes(page: Page, name: string) {
   await shot(page, `${name}-light`);
